@@ -1,0 +1,169 @@
+/*
+ * result.h - everything scenario_eval() computes for one scenario.
+ *
+ * Plain data with fixed-size arrays: core never allocates.  Every double is
+ * finite and non-negative after scenario_eval() (the fuzz target asserts
+ * it).  Memory is per accelerator (the busiest one), in bytes; times in
+ * seconds; energy in kWh; money in USD.  The exporters turn bytes into GiB
+ * and so on through the metric table in export/metrics.c, so a field added
+ * here is one table row away from JSON, CSV, the text table and the TUI.
+ *
+ * Infeasible plans are results, not errors: memory.fits is false and the
+ * warnings say why.
+ */
+#ifndef LLMPLAN_CORE_RESULT_H
+#define LLMPLAN_CORE_RESULT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "spec.h"
+
+#define RESULT_MAX_WARNINGS 16
+#define RESULT_WARNING_MAX 160
+#define RESULT_SERIES_MAX 61 /* months 0..60 of the cost-over-time series */
+
+struct model_result {
+    double params;          /* total parameters */
+    double active_params;   /* parameters used per token (MoE: top-k) */
+    double flops_per_token; /* model FLOPs per token, fwd+bwd (PaLM) */
+    double attn_flops_per_token; /* the 12*L*a*d*s part of it */
+    double hidden, heads, ffn;   /* the shape used (derived when missing) */
+};
+
+struct memory_result {
+    double weights_bytes;
+    double gradients_bytes;
+    double optimizer_bytes;
+    double activations_bytes;
+    double overhead_bytes; /* context, comm buffers, fragmentation, ZeRO-3
+                              gather buffers */
+    double total_bytes;    /* sum of the five above */
+    double capacity_bytes; /* accelerator HBM */
+    bool fits;
+};
+
+struct time_result {
+    double step_s;     /* one optimizer step */
+    double compute_s;  /* compute on the critical path, incl. recompute */
+    double bubble_s;   /* pipeline fill and drain */
+    double tp_comm_s;  /* exposed tensor-parallel communication */
+    double pp_comm_s;  /* exposed pipeline point-to-point */
+    double dp_comm_s;  /* exposed data-parallel / ZeRO communication */
+    double cp_comm_s;  /* exposed context-parallel communication */
+    double ep_comm_s;  /* exposed expert-parallel all-to-all */
+    double optimizer_s; /* optimizer step (part of compute_s) */
+    double microbatches; /* per pipeline per step, m */
+    double tokens_per_s;
+    double model_tflops_per_gpu;
+    double hw_tflops_per_gpu;
+    double mfu;
+    double hfu;
+    double steps;
+    double train_days; /* steady state */
+    double gpu_hours;  /* steady state */
+};
+
+struct reliability_result {
+    double cluster_mtbf_h;
+    double failures;                /* expected interruptions over the run */
+    double checkpoint_interval_min; /* Young/Daly */
+    double lost_frac;               /* 1 - goodput */
+    double goodput;
+    double effective_train_days;
+};
+
+struct storage_result {
+    double checkpoint_bytes;
+    double checkpoint_write_s;
+    double ingest_bytes_per_s;
+    double capacity_bytes; /* checkpoints kept + dataset */
+};
+
+/* Network bill of materials for the scale-out fabric. */
+struct network_result {
+    uint64_t nodes;
+    uint64_t racks;
+    uint64_t tiers; /* 1, 2 or 3 switch tiers */
+    uint64_t nics;
+    uint64_t leaf_switches;
+    uint64_t spine_switches;
+    uint64_t core_switches;
+    uint64_t cables;
+    uint64_t transceivers;
+    double capex_usd;
+    double power_w;
+};
+
+struct energy_result {
+    double gpu_kw;     /* accelerators under training load */
+    double host_kw;    /* the rest of the nodes */
+    double network_kw;
+    double storage_kw;
+    double it_kw;
+    double facility_kw;
+    double it_mwh;       /* over effective_train_days */
+    double facility_mwh;
+    double tco2e;
+    double rack_kw;
+    enum cooling cooling;
+};
+
+struct build_cost {
+    double capex_usd;
+    double capex_nodes_usd;
+    double capex_network_usd;
+    double capex_storage_usd;
+    double capex_facility_usd;
+    double annual_capital_usd;      /* capex x capital recovery factor */
+    double opex_usd_per_year;
+    double electricity_usd_per_year;
+    double maintenance_usd_per_year;
+    double colocation_usd_per_year;
+    double usd_per_gpu_hour;
+    double run_usd;
+    double usd_per_mtok; /* per million training tokens */
+};
+
+struct cloud_cost {
+    char offer[CP_ID_MAX];
+    enum cloud_term term;
+    double usd_per_gpu_hour;
+    double run_usd;
+    double usd_per_mtok;
+};
+
+struct cost_result {
+    struct build_cost build;
+    struct cloud_cost cloud;
+    double breakeven_utilization;
+    double breakeven_months;
+    bool build_cheaper;
+    /* Cumulative cost of running the same work back to back, month by
+     * month: build (CapEx up front + OpEx) and cloud. */
+    uint64_t series_months;
+    double series_build_usd[RESULT_SERIES_MAX];
+    double series_cloud_usd[RESULT_SERIES_MAX];
+};
+
+struct result {
+    struct layout layout; /* the layout evaluated */
+    struct model_result model;
+    struct memory_result memory;
+    struct time_result time;
+    struct reliability_result reliability;
+    struct storage_result storage;
+    struct network_result network;
+    struct energy_result energy;
+    struct cost_result cost;
+    char bottleneck[32]; /* "compute", "tp_comm", "memory", ... */
+    uint64_t nwarnings;
+    char warnings[RESULT_MAX_WARNINGS][RESULT_WARNING_MAX];
+};
+
+/* Append a warning (printf-style); silently drops past the maximum and
+ * never duplicates an identical text. */
+void result_warn(struct result *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+#endif

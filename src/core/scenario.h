@@ -1,0 +1,42 @@
+/*
+ * scenario.h - the one entry point of the model.
+ *
+ * plan, cli and ui call scenario_validate() and scenario_eval() and nothing
+ * else from core (the sub-models are public so that tests can reach them).
+ * Core is pure: no I/O, no globals, no allocation, no locale; the same
+ * scenario always gives the same result.
+ */
+#ifndef LLMPLAN_CORE_SCENARIO_H
+#define LLMPLAN_CORE_SCENARIO_H
+
+#include "diag.h"
+#include "result.h"
+#include "spec.h"
+
+/* Flags for scenario_eval_flags(). */
+enum eval_flags {
+    EVAL_DEFAULT = 0,
+    EVAL_MEMORY_ONLY = 1 << 0, /* stop after model shape and memory */
+    EVAL_QUIET = 1 << 1,       /* no warning texts (the search's hot path) */
+};
+
+/* Check every input of sc against its bounds and the layout against the
+ * model: CP_OK, or CP_ERR_RANGE / CP_ERR_LAYOUT with d->where naming the
+ * plan key ("parallel.tp") and d->msg saying what is wrong.  d may be NULL. */
+enum cp_status scenario_validate(const struct scenario *sc, struct diag *d);
+
+/* Evaluate a validated scenario into *out (fully overwritten).  Never
+ * fails: a plan that does not fit is reported in out->memory.fits and
+ * out->warnings.  Calling it on a scenario that scenario_validate() rejects
+ * is a programming error (asserted). */
+void scenario_eval(const struct scenario *sc, struct result *out /* OUT */);
+
+/* scenario_eval with enum eval_flags. */
+void scenario_eval_flags(const struct scenario *sc, unsigned flags,
+                         struct result *out /* OUT */);
+
+/* A scenario with every field at its documented default and no catalog
+ * rows (ids empty, hardware zeroed): the plan layer starts from this. */
+void scenario_defaults(struct scenario *sc /* OUT */);
+
+#endif

@@ -1,0 +1,243 @@
+/*
+ * spec.h - the plain-data inputs of the model: hardware, model, training job,
+ * parallel layout, site, finance and cloud offer, gathered in struct scenario.
+ *
+ * A scenario is self-contained: the plan layer copies catalog rows into it,
+ * so core never looks anything up.  Names carry units (_bytes, _bps for
+ * bytes per second, _flops for FLOP/s, _w, _usd, _s, _h); ratios in [0,1]
+ * end in _frac.  Counts given by people are uint64_t; everything derived
+ * from them is double, because products of plan inputs (s * s * heads *
+ * layers ...) can exceed 2^64 and a planner must never wrap around.
+ *
+ * Invariants after scenario_validate() returns CP_OK: every count is >= 1
+ * where the model divides by it, every double is finite and within the
+ * bounds of the plan key table, tp*pp*dp*cp == gpus, and the layout
+ * divides the model (see layout.h).
+ *
+ * CHECKLIST: a field added here needs a plan key (plan/plan_keys.h), a
+ * validation bound (scenario.c) and, for catalog-backed structs, a catalog
+ * column (catalog/catalog_kinds.c).
+ */
+#ifndef LLMPLAN_CORE_SPEC_H
+#define LLMPLAN_CORE_SPEC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define CP_ID_MAX 48    /* catalog ids: [a-z0-9.-], at most 47 chars */
+#define CP_NAME_MAX 96  /* display names */
+#define CP_TEXT_MAX 256 /* source, notes */
+#define CP_DATE_MAX 16  /* as_of: YYYY, YYYY-MM or YYYY-MM-DD */
+
+/* Matmul precisions; the order indexes accel_spec.peak_flops. */
+#define PRECISION_LIST(X)                                                      \
+    X(FP32, "fp32")                                                            \
+    X(TF32, "tf32")                                                            \
+    X(BF16, "bf16")                                                            \
+    X(FP16, "fp16")                                                            \
+    X(FP8, "fp8")                                                              \
+    X(INT8, "int8")
+
+enum precision {
+#define PRECISION_ENUM(name, str) PREC_##name,
+    PRECISION_LIST(PRECISION_ENUM)
+#undef PRECISION_ENUM
+        PREC_COUNT
+};
+
+/* Bytes per element of a precision (fp32/tf32 4, bf16/fp16 2, fp8/int8 1). */
+double precision_bytes(enum precision p);
+
+enum optimizer { OPT_ADAM, OPT_ADAM8BIT, OPT_SGD, OPT_COUNT };
+enum recompute { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL };
+
+/*
+ * How attention is computed.  FLASH: a fused kernel that keeps the s*s
+ * scores on chip (Dao et al. 2022) - no scores in memory, no softmax traffic
+ * in HBM.  STANDARD: scores materialised (Korthikanti et al. 2022, Table 2:
+ * the 5as/h term).  AUTO: FLASH for time; for memory with recompute=none the
+ * scores are kept as Korthikanti accounts them.  See memory.c.
+ */
+enum attention { ATTN_AUTO, ATTN_FLASH, ATTN_STANDARD };
+
+/* Cloud pricing terms; the order indexes cloud_offer.usd_per_gpu_hour. */
+#define TERM_LIST(X)                                                           \
+    X(ON_DEMAND, "on_demand")                                                  \
+    X(RESERVED_1Y, "reserved_1y")                                              \
+    X(RESERVED_3Y, "reserved_3y")                                              \
+    X(SPOT, "spot")
+
+enum cloud_term {
+#define TERM_ENUM(name, str) TERM_##name,
+    TERM_LIST(TERM_ENUM)
+#undef TERM_ENUM
+        TERM_COUNT
+};
+
+enum cooling { COOLING_AIR, COOLING_LIQUID };
+
+/* Model architecture.  params == 0 means "derive from the shape". */
+struct model_spec {
+    char id[CP_ID_MAX];
+    uint64_t params;     /* total parameters when given explicitly */
+    uint64_t layers;     /* L */
+    uint64_t hidden;     /* h */
+    uint64_t heads;      /* a */
+    uint64_t kv_heads;   /* a_kv; < heads is GQA/MQA */
+    uint64_t ffn;        /* f, FFN inner width */
+    uint64_t vocab;      /* V */
+    bool gated_ffn;      /* SwiGLU-style 3-matrix FFN */
+    bool tied_embeddings;
+    uint64_t experts;        /* 0 or 1: dense */
+    uint64_t experts_active; /* top-k */
+    uint64_t shared_experts;
+    uint64_t expert_ffn;     /* width of one expert's FFN; 0 = ffn */
+    uint64_t moe_every;      /* 1: every layer is MoE; 2: every other ... */
+};
+
+/* One accelerator (GPU, TPU chip, OAM).  Peaks are dense (no sparsity). */
+struct accel_spec {
+    char id[CP_ID_MAX];
+    char name[CP_NAME_MAX];
+    double peak_flops[PREC_COUNT]; /* FLOP/s; 0 = precision unsupported */
+    double hbm_bytes;              /* usable capacity */
+    double hbm_bps;                /* HBM bandwidth, bytes/s */
+    double scaleup_bps;            /* per-GPU unidirectional scale-up B/s */
+    double tdp_w;
+    double price_usd;
+    /* Calibration knobs, fitted once per accelerator (see steptime.h). */
+    double gemm_frac;   /* achievable fraction of peak on large GEMMs */
+    double gemm_half_flops; /* GEMM size (FLOP) at which efficiency halves */
+    double attn_frac;   /* fused attention kernel, fraction of peak */
+    double hbm_frac;    /* achievable fraction of HBM bandwidth */
+    double kernel_s;    /* fixed cost per kernel launch, seconds */
+    double power_frac;  /* mean power while training, fraction of TDP */
+};
+
+/* A node type (server or rack-scale system). */
+struct system_spec {
+    char id[CP_ID_MAX];
+    char name[CP_NAME_MAX];
+    char accel_id[CP_ID_MAX];   /* the accelerator it is built from */
+    uint64_t gpus_per_node;     /* accelerators per node */
+    uint64_t scaleup_domain;    /* accelerators sharing the scale-up fabric */
+    double scaleup_bps;         /* per-GPU unidirectional; 0 = accelerator's */
+    double scaleup_frac;        /* achieved fraction of scale-up bandwidth */
+    double host_power_w;        /* node power excluding accelerators */
+    double node_price_usd;      /* whole node incl. accelerators */
+    uint64_t nodes_per_rack;
+    double node_mtbf_h;         /* mean time between node interruptions */
+};
+
+/* Scale-out fabric. */
+struct fabric_spec {
+    char id[CP_ID_MAX];
+    char name[CP_NAME_MAX];
+    double gbps_per_gpu;   /* NIC bandwidth per accelerator, Gbit/s per dir */
+    double latency_s;      /* end-to-end message latency (alpha) */
+    double bw_frac;        /* achieved fraction of link bandwidth (NCCL) */
+    uint64_t switch_radix; /* ports per switch at gbps_per_gpu */
+    double switch_price_usd;
+    double switch_power_w;
+    double nic_price_usd;
+    double nic_power_w;
+    double transceiver_price_usd;
+    double transceiver_power_w;
+    double cable_price_usd;
+    bool rail_optimized;
+};
+
+/* Shared storage tier. */
+struct storage_spec {
+    char id[CP_ID_MAX];
+    char name[CP_NAME_MAX];
+    double read_bps;
+    double write_bps;
+    double usd_per_tb;
+    double watts_per_tb;
+    double capacity_tb; /* provisioned capacity; 0 = sized from the job */
+};
+
+/* Site: power profile and facility costs. */
+struct site_spec {
+    char id[CP_ID_MAX];
+    char name[CP_NAME_MAX];
+    double pue;
+    double usd_per_kwh;
+    double kgco2_per_kwh;
+    double air_kw_per_rack;    /* most an air-cooled rack may draw */
+    double liquid_kw_per_rack; /* most a liquid-cooled rack may draw; 0 none */
+    double colo_usd_per_kw_month; /* 0: the owner builds the facility */
+    double build_usd_per_mw;      /* facility build cost per MW of IT load */
+};
+
+/* A cloud instance offer, all terms; 0 = term not offered. */
+struct cloud_offer {
+    char id[CP_ID_MAX];
+    char provider[CP_NAME_MAX];
+    char instance[CP_NAME_MAX];
+    char accel_id[CP_ID_MAX];
+    char region[CP_NAME_MAX];
+    uint64_t gpus_per_instance;
+    double usd_per_gpu_hour[TERM_COUNT];
+};
+
+struct train_spec {
+    double tokens;         /* training tokens */
+    uint64_t seq_len;      /* s */
+    uint64_t global_batch; /* B, sequences per optimizer step */
+    enum precision precision;
+    enum optimizer optimizer;
+    enum precision grad_dtype; /* FP32, BF16 or FP16 */
+    enum attention attention;
+};
+
+/* The parallel layout.  Every degree is >= 1 once resolved. */
+struct layout {
+    uint64_t tp, pp, dp, cp, ep;
+    uint64_t microbatch; /* b, sequences per microbatch */
+    uint64_t interleave; /* v, virtual stages per GPU; 1 = plain 1F1B */
+    enum recompute recompute;
+    bool sequence_parallel;
+    int zero; /* 0..3 */
+};
+
+struct finance_spec {
+    double depreciation_years;
+    double cost_of_capital;  /* annual rate, e.g. 0.08 */
+    double utilization;      /* in (0, 1] */
+    double maintenance_frac; /* of CapEx per year */
+};
+
+struct reliability_spec {
+    double node_mtbf_h; /* 0 = the system's */
+    double restart_min;
+};
+
+struct scenario {
+    struct model_spec model;
+    struct train_spec train;
+    struct accel_spec accel;
+    struct system_spec system;
+    struct fabric_spec fabric;
+    struct storage_spec storage;
+    struct site_spec site;
+    struct cloud_offer cloud;
+    enum cloud_term cloud_term;
+    double cloud_usd_per_gpu_hour; /* resolved price for the term */
+    uint64_t gpus;
+    double oversubscription; /* >= 1 */
+    struct layout layout;
+    struct finance_spec finance;
+    struct reliability_spec reliability;
+};
+
+/* Names for enums (lower case, as in plan files); NULL when out of range. */
+const char *precision_name(enum precision p);
+const char *optimizer_name(enum optimizer o);
+const char *recompute_name(enum recompute r);
+const char *attention_name(enum attention a);
+const char *term_name(enum cloud_term t);
+const char *cooling_name(enum cooling c);
+
+#endif

@@ -1,0 +1,79 @@
+#!/bin/sh
+# run_all.sh - every test stage of `make check`, then one closing line
+# "N passed, N failed" (CI reads it; Check's own "Checks: N, Failures: N,
+# Errors: N" lines are printed above it).
+#
+#   BUILD=build/debug [ONLY=unit|golden|shell|corpus] [GOLDEN_UPDATE=1] sh tests/run_all.sh
+#
+# Stages:
+#   unit    Check runners $BUILD/tests/unit-core and unit-app
+#   golden  tests/golden/cli/<name>.args -> .out/.err/.rc (tests/golden/run.sh)
+#   shell   tests/shell/test_*.sh: each prints "ok <what>" / "FAIL <what>"
+#   corpus  fuzz corpora replayed through the plain driver (tests/fuzz/replay.sh)
+set -u
+BUILD=${BUILD:-build/debug}
+ONLY=${ONLY:-}
+export BUILD
+passed=0
+failed=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+want() { [ -z "$ONLY" ] || [ "$ONLY" = "$1" ]; }
+
+# count_lines FILE: add the ok/FAIL lines of a stage's output to the totals.
+count_lines() {
+    p=$(grep -c '^ok ' "$1" || true)
+    f=$(grep -c '^FAIL' "$1" || true)
+    passed=$((passed + p))
+    failed=$((failed + f))
+}
+
+if want unit; then
+    for runner in "$BUILD/tests/unit-core" "$BUILD/tests/unit-app"; do
+        [ -x "$runner" ] || continue
+        "$runner" >"$log" 2>&1
+        rc=$?
+        cat "$log"
+        line=$(grep -E '^[0-9]+%: Checks: [0-9]+' "$log" | tail -n 1)
+        if [ -n "$line" ]; then
+            n=$(echo "$line" | sed 's/.*Checks: \([0-9]*\).*/\1/')
+            fl=$(echo "$line" | sed 's/.*Failures: \([0-9]*\).*/\1/')
+            er=$(echo "$line" | sed 's/.*Errors: \([0-9]*\).*/\1/')
+            passed=$((passed + n - fl - er))
+            failed=$((failed + fl + er))
+        else
+            echo "FAIL $runner printed no Check summary (exit $rc)"
+            failed=$((failed + 1))
+        fi
+    done
+fi
+
+if want golden && [ -x tests/golden/run.sh ]; then
+    sh tests/golden/run.sh >"$log" 2>&1
+    cat "$log"
+    count_lines "$log"
+fi
+
+if want shell; then
+    for t in tests/shell/test_*.sh; do
+        [ -f "$t" ] || continue
+        sh "$t" >"$log" 2>&1
+        rc=$?
+        cat "$log"
+        count_lines "$log"
+        if [ $rc -ne 0 ] && ! grep -q '^FAIL' "$log"; then
+            echo "FAIL $t exited $rc"
+            failed=$((failed + 1))
+        fi
+    done
+fi
+
+if want corpus && [ -x tests/fuzz/replay.sh ]; then
+    sh tests/fuzz/replay.sh >"$log" 2>&1
+    cat "$log"
+    count_lines "$log"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
