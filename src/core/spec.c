@@ -1,0 +1,66 @@
+/* spec.c - names of the enums in spec.h, as written in plan files. */
+#include <stddef.h>
+
+#include "core/spec.h"
+
+static const char *const precision_names[PREC_COUNT] = {
+#define PRECISION_STR(name, str) str,
+    PRECISION_LIST(PRECISION_STR)
+#undef PRECISION_STR
+};
+
+static const char *const term_names[TERM_COUNT] = {
+#define TERM_STR(name, str) str,
+    TERM_LIST(TERM_STR)
+#undef TERM_STR
+};
+
+double precision_bytes(enum precision p)
+{
+    switch (p) {
+    case PREC_FP32:
+    case PREC_TF32:
+        return 4;
+    case PREC_BF16:
+    case PREC_FP16:
+        return 2;
+    default:
+        return 1;
+    }
+}
+
+const char *precision_name(enum precision p)
+{
+    return (unsigned)p < PREC_COUNT ? precision_names[p] : NULL;
+}
+
+const char *optimizer_name(enum optimizer o)
+{
+    static const char *const names[] = {"adam", "adam8bit", "sgd"};
+
+    return (unsigned)o < OPT_COUNT ? names[o] : NULL;
+}
+
+const char *recompute_name(enum recompute r)
+{
+    static const char *const names[] = {"none", "selective", "full"};
+
+    return (unsigned)r <= RECOMPUTE_FULL ? names[r] : NULL;
+}
+
+const char *attention_name(enum attention a)
+{
+    static const char *const names[] = {"auto", "flash", "standard"};
+
+    return (unsigned)a <= ATTN_STANDARD ? names[a] : NULL;
+}
+
+const char *term_name(enum cloud_term t)
+{
+    return (unsigned)t < TERM_COUNT ? term_names[t] : NULL;
+}
+
+const char *cooling_name(enum cooling c)
+{
+    return c == COOLING_LIQUID ? "liquid" : "air";
+}
