@@ -119,6 +119,7 @@ struct system_spec {
     char id[CP_ID_MAX];
     char name[CP_NAME_MAX];
     char accel_id[CP_ID_MAX];   /* the accelerator it is built from */
+    char fabric_id[CP_ID_MAX];  /* its usual scale-out fabric */
     uint64_t gpus_per_node;     /* accelerators per node */
     uint64_t scaleup_domain;    /* accelerators sharing the scale-up fabric */
     double scaleup_bps;         /* per-GPU unidirectional; 0 = accelerator's */
