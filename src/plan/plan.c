@@ -1,0 +1,623 @@
+/*
+ * plan.c - the plan key table, value parsing, INI reading and writing.
+ * See plan.h.
+ */
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/plan.h"
+#include "util/ini.h"
+#include "util/number.h"
+
+/* Enums are stored through int (PS_INT). */
+_Static_assert(sizeof(enum precision) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum recompute) == sizeof(int), "enum size");
+
+static const int grad_dtype_values[] = {PREC_FP32, PREC_BF16, PREC_FP16};
+
+#define COUNT_MAX 16777216.0 /* 2^24: more GPUs/sequences than anyone has */
+#define OFF(field) offsetof(struct scenario, field)
+
+/* MUST stay in PLAN_KEY_LIST order (checked by the plan unit tests). */
+static const struct plan_key_info keys[PLAN_KEY_COUNT] = {
+    [PK_MODEL_PRESET] = {"model.preset", "model", "preset", PT_ID, 0, 0, 0,
+                         NULL, NULL, CATALOG_MODELS, "none", PS_NONE, 0,
+                         "start from a catalog model; keys below override it"},
+    [PK_MODEL_PARAMS] = {"model.params", "model", "params", PT_COUNT, 0, 1,
+                         1e15, NULL, NULL, 0, "from the shape", PS_U64,
+                         OFF(model.params),
+                         "total parameters (memory uses it; the shape is "
+                         "derived where missing)"},
+    [PK_MODEL_LAYERS] = {"model.layers", "model", "layers", PT_COUNT, 0, 1,
+                         1e5, NULL, NULL, 0, "preset", PS_U64,
+                         OFF(model.layers), "transformer layers"},
+    [PK_MODEL_HIDDEN] = {"model.hidden", "model", "hidden", PT_COUNT, 0, 1,
+                         1048576, NULL, NULL, 0, "preset", PS_U64,
+                         OFF(model.hidden), "hidden size"},
+    [PK_MODEL_HEADS] = {"model.heads", "model", "heads", PT_COUNT, 0, 1, 65536,
+                        NULL, NULL, 0, "preset", PS_U64, OFF(model.heads),
+                        "attention heads"},
+    [PK_MODEL_KV_HEADS] = {"model.kv_heads", "model", "kv_heads", PT_COUNT, 0,
+                           1, 65536, NULL, NULL, 0, "heads", PS_U64,
+                           OFF(model.kv_heads),
+                           "key/value heads (< heads: GQA/MQA)"},
+    [PK_MODEL_FFN] = {"model.ffn", "model", "ffn", PT_COUNT, 0, 1, 4194304,
+                      NULL, NULL, 0, "preset", PS_U64, OFF(model.ffn),
+                      "FFN inner width"},
+    [PK_MODEL_VOCAB] = {"model.vocab", "model", "vocab", PT_COUNT, 0, 1,
+                        COUNT_MAX, NULL, NULL, 0, "preset", PS_U64,
+                        OFF(model.vocab), "vocabulary size"},
+    [PK_MODEL_GATED_FFN] = {"model.gated_ffn", "model", "gated_ffn", PT_BOOL,
+                            0, 0, 0, NULL, NULL, 0, "no", PS_BOOL,
+                            OFF(model.gated_ffn),
+                            "SwiGLU-style 3-matrix FFN"},
+    [PK_MODEL_TIED_EMBEDDINGS] = {"model.tied_embeddings", "model",
+                                  "tied_embeddings", PT_BOOL, 0, 0, 0, NULL,
+                                  NULL, 0, "no", PS_BOOL,
+                                  OFF(model.tied_embeddings),
+                                  "output layer shares the embedding matrix"},
+    [PK_MODEL_EXPERTS] = {"model.experts", "model", "experts", PT_COUNT, 0, 0,
+                          65536, NULL, NULL, 0, "0 (dense)", PS_U64,
+                          OFF(model.experts), "experts per MoE layer"},
+    [PK_MODEL_EXPERTS_ACTIVE] = {"model.experts_active", "model",
+                                 "experts_active", PT_COUNT, 0, 0, 65536, NULL,
+                                 NULL, 0, "preset", PS_U64,
+                                 OFF(model.experts_active),
+                                 "experts per token (top-k)"},
+    [PK_MODEL_SHARED_EXPERTS] = {"model.shared_experts", "model",
+                                 "shared_experts", PT_COUNT, 0, 0, 65536, NULL,
+                                 NULL, 0, "preset", PS_U64,
+                                 OFF(model.shared_experts),
+                                 "always-active shared experts"},
+    [PK_MODEL_EXPERT_FFN] = {"model.expert_ffn", "model", "expert_ffn",
+                             PT_COUNT, 0, 0, 4194304, NULL, NULL, 0, "ffn",
+                             PS_U64, OFF(model.expert_ffn),
+                             "FFN width of one expert"},
+    [PK_MODEL_MOE_EVERY] = {"model.moe_every", "model", "moe_every", PT_COUNT,
+                            0, 1, 1000, NULL, NULL, 0, "1", PS_U64,
+                            OFF(model.moe_every),
+                            "every n-th layer is MoE (1: all)"},
+    [PK_TRAIN_TOKENS] = {"train.tokens", "train", "tokens", PT_COUNT, 0, 1,
+                         9e15, NULL, NULL, 0, "required", PS_F64,
+                         OFF(train.tokens), "training tokens (15T)"},
+    [PK_TRAIN_SEQ_LEN] = {"train.seq_len", "train", "seq_len", PT_COUNT, 0, 1,
+                          COUNT_MAX, NULL, NULL, 0, "4096", PS_U64,
+                          OFF(train.seq_len), "sequence length"},
+    [PK_TRAIN_GLOBAL_BATCH] = {"train.global_batch", "train", "global_batch",
+                               PT_COUNT, 0, 1, COUNT_MAX, NULL, NULL, 0,
+                               "1024", PS_U64, OFF(train.global_batch),
+                               "sequences per optimizer step"},
+    [PK_TRAIN_PRECISION] = {"train.precision", "train", "precision", PT_ENUM,
+                            0, 0, 0, "fp32|tf32|bf16|fp16|fp8", NULL, 0,
+                            "bf16", PS_INT, OFF(train.precision),
+                            "matmul precision"},
+    [PK_TRAIN_OPTIMIZER] = {"train.optimizer", "train", "optimizer", PT_ENUM,
+                            0, 0, 0, "adam|adam8bit|sgd", NULL, 0, "adam",
+                            PS_INT, OFF(train.optimizer),
+                            "optimizer (fp32 master weights)"},
+    [PK_TRAIN_GRAD_DTYPE] = {"train.grad_dtype", "train", "grad_dtype",
+                             PT_ENUM, 0, 0, 0, "fp32|bf16|fp16",
+                             grad_dtype_values, 0, "fp32", PS_INT,
+                             OFF(train.grad_dtype),
+                             "gradient buffer precision"},
+    [PK_TRAIN_ATTENTION] = {"train.attention", "train", "attention", PT_ENUM,
+                            0, 0, 0, "auto|flash|standard", NULL, 0, "auto",
+                            PS_INT, OFF(train.attention),
+                            "attention kernel (flash keeps scores on chip)"},
+    [PK_HW_ACCELERATOR] = {"hardware.accelerator", "hardware", "accelerator",
+                           PT_ID, 0, 0, 0, NULL, NULL, CATALOG_ACCELERATORS,
+                           "required", PS_NONE, 0,
+                           "accelerator, e.g. h100-sxm"},
+    [PK_HW_GPUS] = {"hardware.gpus", "hardware", "gpus", PT_COUNT, 0, 1,
+                    COUNT_MAX, NULL, NULL, 0, "required", PS_U64, OFF(gpus),
+                    "accelerators in the job"},
+    [PK_HW_SYSTEM] = {"hardware.system", "hardware", "system", PT_ID, 0, 0, 0,
+                      NULL, NULL, CATALOG_SYSTEMS, "accelerator's", PS_NONE, 0,
+                      "node type (per-node GPUs, scale-up domain, price)"},
+    [PK_HW_FABRIC] = {"hardware.fabric", "hardware", "fabric", PT_ID, 0, 0, 0,
+                      NULL, NULL, CATALOG_FABRICS, "system's", PS_NONE, 0,
+                      "scale-out network, e.g. ib-ndr"},
+    [PK_HW_OVERSUBSCRIPTION] = {"hardware.oversubscription", "hardware",
+                                "oversubscription", PT_NUMBER, 0, 1, 64, NULL,
+                                NULL, 0, "1", PS_F64, OFF(oversubscription),
+                                "fat-tree oversubscription at the leaf"},
+    [PK_HW_STORAGE] = {"hardware.storage", "hardware", "storage", PT_ID, 0, 0,
+                       0, NULL, NULL, CATALOG_STORAGE, "parallel-fs", PS_NONE,
+                       0, "shared storage tier"},
+    [PK_PAR_TP] = {"parallel.tp", "parallel", "tp", PT_COUNT, PKF_AUTO, 1,
+                   COUNT_MAX, NULL, NULL, 0, "auto", PS_U64, OFF(layout.tp),
+                   "tensor-parallel degree"},
+    [PK_PAR_PP] = {"parallel.pp", "parallel", "pp", PT_COUNT, PKF_AUTO, 1,
+                   COUNT_MAX, NULL, NULL, 0, "auto", PS_U64, OFF(layout.pp),
+                   "pipeline-parallel degree"},
+    [PK_PAR_DP] = {"parallel.dp", "parallel", "dp", PT_COUNT, PKF_AUTO, 1,
+                   COUNT_MAX, NULL, NULL, 0, "auto", PS_U64, OFF(layout.dp),
+                   "data-parallel degree"},
+    [PK_PAR_CP] = {"parallel.cp", "parallel", "cp", PT_COUNT, PKF_AUTO, 1,
+                   COUNT_MAX, NULL, NULL, 0, "auto", PS_U64, OFF(layout.cp),
+                   "context-parallel degree"},
+    [PK_PAR_EP] = {"parallel.ep", "parallel", "ep", PT_COUNT, PKF_AUTO, 1,
+                   COUNT_MAX, NULL, NULL, 0, "auto", PS_U64, OFF(layout.ep),
+                   "expert-parallel degree"},
+    [PK_PAR_MICROBATCH] = {"parallel.microbatch", "parallel", "microbatch",
+                           PT_COUNT, PKF_AUTO, 1, COUNT_MAX, NULL, NULL, 0,
+                           "auto", PS_U64, OFF(layout.microbatch),
+                           "sequences per microbatch"},
+    [PK_PAR_INTERLEAVE] = {"parallel.interleave", "parallel", "interleave",
+                           PT_COUNT, PKF_AUTO, 1, 1024, NULL, NULL, 0, "1",
+                           PS_U64, OFF(layout.interleave),
+                           "virtual pipeline stages per GPU (1: 1F1B)"},
+    [PK_PAR_RECOMPUTE] = {"parallel.recompute", "parallel", "recompute",
+                          PT_ENUM, PKF_AUTO, 0, 0, "none|selective|full", NULL,
+                          0, "auto", PS_INT, OFF(layout.recompute),
+                          "activation recomputation"},
+    [PK_PAR_SEQUENCE_PARALLEL] = {"parallel.sequence_parallel", "parallel",
+                                  "sequence_parallel", PT_BOOL, PKF_AUTO, 0, 0,
+                                  NULL, NULL, 0, "auto (yes with tp)",
+                                  PS_BOOL, OFF(layout.sequence_parallel),
+                                  "Megatron sequence parallelism with TP"},
+    [PK_PAR_ZERO] = {"parallel.zero", "parallel", "zero", PT_COUNT, PKF_AUTO,
+                     0, 3, NULL, NULL, 0, "auto", PS_INT, OFF(layout.zero),
+                     "ZeRO/FSDP stage over the data-parallel group"},
+    [PK_SITE_ID] = {"site.id", "site", "id", PT_ID, 0, 0, 0, NULL, NULL,
+                    CATALOG_SITES, "us-average", PS_NONE, 0,
+                    "power profile: PUE, electricity price, carbon"},
+    [PK_SITE_PUE] = {"site.pue", "site", "pue", PT_NUMBER, 0, 1, 5, NULL, NULL,
+                     0, "site's", PS_F64, OFF(site.pue),
+                     "power usage effectiveness"},
+    [PK_SITE_USD_PER_KWH] = {"site.usd_per_kwh", "site", "usd_per_kwh",
+                             PT_NUMBER, 0, 0, 10, NULL, NULL, 0, "site's",
+                             PS_F64, OFF(site.usd_per_kwh),
+                             "electricity price, USD/kWh"},
+    [PK_SITE_KGCO2_PER_KWH] = {"site.kgco2_per_kwh", "site", "kgco2_per_kwh",
+                               PT_NUMBER, 0, 0, 5, NULL, NULL, 0, "site's",
+                               PS_F64, OFF(site.kgco2_per_kwh),
+                               "carbon intensity, kg CO2e/kWh"},
+    [PK_FIN_DEPRECIATION_YEARS] = {"finance.depreciation_years", "finance",
+                                   "depreciation_years", PT_NUMBER, 0, 0.25,
+                                   30, NULL, NULL, 0, "5", PS_F64,
+                                   OFF(finance.depreciation_years),
+                                   "hardware depreciation period, years"},
+    [PK_FIN_COST_OF_CAPITAL] = {"finance.cost_of_capital", "finance",
+                                "cost_of_capital", PT_NUMBER, 0, 0, 1, NULL,
+                                NULL, 0, "0.08", PS_F64,
+                                OFF(finance.cost_of_capital),
+                                "annual cost of capital"},
+    [PK_FIN_UTILIZATION] = {"finance.utilization", "finance", "utilization",
+                            PT_NUMBER, 0, 0.01, 1, NULL, NULL, 0, "0.8",
+                            PS_F64, OFF(finance.utilization),
+                            "fraction of the year the cluster is busy"},
+    [PK_FIN_MAINTENANCE_FRAC] = {"finance.maintenance_frac", "finance",
+                                 "maintenance_frac", PT_NUMBER, 0, 0, 1, NULL,
+                                 NULL, 0, "0.05", PS_F64,
+                                 OFF(finance.maintenance_frac),
+                                 "maintenance per year, fraction of CapEx"},
+    [PK_CLOUD_OFFER] = {"cloud.offer", "cloud", "offer", PT_ID, 0, 0, 0, NULL,
+                        NULL, CATALOG_CLOUD, "cheapest for the accelerator",
+                        PS_NONE, 0, "cloud offer to compare against"},
+    [PK_CLOUD_TERM] = {"cloud.term", "cloud", "term", PT_ENUM, 0, 0, 0,
+                       "on_demand|reserved_1y|reserved_3y|spot", NULL, 0,
+                       "on_demand", PS_INT, OFF(cloud_term), "pricing term"},
+    [PK_CLOUD_USD_PER_GPU_HOUR] = {"cloud.usd_per_gpu_hour", "cloud",
+                                   "usd_per_gpu_hour", PT_NUMBER, 0, 0, 1000,
+                                   NULL, NULL, 0, "offer's", PS_F64,
+                                   OFF(cloud_usd_per_gpu_hour),
+                                   "override the offer's price"},
+    [PK_REL_NODE_MTBF_H] = {"reliability.node_mtbf_h", "reliability",
+                            "node_mtbf_h", PT_NUMBER, 0, 1, 1e7, NULL, NULL, 0,
+                            "system's", PS_F64, OFF(reliability.node_mtbf_h),
+                            "mean hours between node interruptions"},
+    [PK_REL_RESTART_MIN] = {"reliability.restart_min", "reliability",
+                            "restart_min", PT_NUMBER, 0, 0, 10080, NULL, NULL,
+                            0, "10", PS_F64, OFF(reliability.restart_min),
+                            "minutes to restart after a failure"},
+};
+
+const char *const plan_sections[] = {
+    "model", "train", "hardware", "parallel", "site",
+    "finance", "cloud", "reliability", NULL,
+};
+
+const struct plan_key_info *plan_key_info(enum plan_key k)
+{
+    return (unsigned)k < PLAN_KEY_COUNT ? &keys[k] : NULL;
+}
+
+enum cp_status plan_key_find(const char *name, enum plan_key *out)
+{
+    size_t i;
+
+    for (i = 0; i < PLAN_KEY_COUNT; i++) {
+        if (keys[i].name && strcmp(keys[i].name, name) == 0) {
+            *out = (enum plan_key)i;
+            return CP_OK;
+        }
+    }
+    return CP_ERR_NOT_FOUND;
+}
+
+void plan_init(struct plan *p, const char *name)
+{
+    memset(p, 0, sizeof(*p));
+    snprintf(p->name, sizeof(p->name), "%s", name ? name : "plan");
+}
+
+size_t plan_enum_count(const struct plan_key_info *ki)
+{
+    size_t n = 1;
+    const char *c;
+
+    if (!ki->choices)
+        return 0;
+    for (c = ki->choices; *c; c++)
+        n += *c == '|';
+    return n;
+}
+
+const char *plan_enum_choice(const struct plan_key_info *ki, size_t i,
+                             char *buf, size_t n)
+{
+    const char *c = ki->choices;
+    size_t len;
+
+    while (i-- > 0) {
+        c = strchr(c, '|');
+        if (!c) {
+            buf[0] = '\0';
+            return buf;
+        }
+        c++;
+    }
+    len = strcspn(c, "|");
+    snprintf(buf, n, "%.*s", (int)len, c);
+    return buf;
+}
+
+/* Choices as "a, b or c" for messages. */
+static void choices_text(const struct plan_key_info *ki, char *buf, size_t n)
+{
+    size_t i, count = plan_enum_count(ki);
+    size_t used = 0;
+    char word[32];
+
+    buf[0] = '\0';
+    for (i = 0; i < count && used < n; i++) {
+        const char *sep = i == 0 ? "" : i + 1 == count ? " or " : ", ";
+        int w = snprintf(buf + used, n - used, "%s%s", sep,
+                         plan_enum_choice(ki, i, word, sizeof(word)));
+
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+    if ((ki->flags & PKF_AUTO) && used < n)
+        snprintf(buf + used, n - used, " or auto");
+}
+
+/* "1e+06" style bounds read badly in messages; print whole numbers whole. */
+static void bound_text(double v, char *buf, size_t n)
+{
+    if (v == floor(v) && fabs(v) < 1e15)
+        snprintf(buf, n, "%.0f", v);
+    else
+        snprintf(buf, n, "%g", v);
+}
+
+static int valid_id(const char *s)
+{
+    size_t n = strlen(s), i;
+
+    if (n == 0 || n >= CP_ID_MAX)
+        return 0;
+    for (i = 0; i < n; i++) {
+        char c = s[i];
+
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
+              c == '-' || c == '_'))
+            return 0;
+    }
+    return 1;
+}
+
+static enum cp_status parse_bool(const char *s, uint64_t *out)
+{
+    static const char *const yes[] = {"yes", "true", "on", "1"};
+    static const char *const no[] = {"no", "false", "off", "0"};
+    size_t i;
+
+    for (i = 0; i < 4; i++) {
+        if (strcmp(s, yes[i]) == 0) {
+            *out = 1;
+            return CP_OK;
+        }
+        if (strcmp(s, no[i]) == 0) {
+            *out = 0;
+            return CP_OK;
+        }
+    }
+    return CP_ERR_PARSE;
+}
+
+/* Quote user text in messages, cut to keep the line short. */
+#define SHOWN(s) (int)(strlen(s) > 40 ? 40 : strlen(s)), (s)
+
+enum cp_status plan_set_key(struct plan *p, enum plan_key k, const char *value,
+                            const char *origin, struct diag *d)
+{
+    const struct plan_key_info *ki = plan_key_info(k);
+    const char *where = origin ? origin : ki->name;
+    struct plan_value v;
+    char lo[32], hi[32], text[160];
+    enum cp_status st;
+    double x;
+
+    memset(&v, 0, sizeof(v));
+    v.set = true;
+    v.origin = origin;
+    while (*value == ' ' || *value == '\t')
+        value++;
+    if ((ki->flags & PKF_AUTO) && strcmp(value, "auto") == 0) {
+        v.is_auto = true;
+        p->v[k] = v;
+        return CP_OK;
+    }
+    switch (ki->type) {
+    case PT_COUNT:
+        st = number_parse(value, 1, &x);
+        if (st == CP_ERR_PARSE)
+            return diag_set(d, CP_ERR_PARSE, where, "'%.*s' is not a number",
+                            SHOWN(value));
+        bound_text(ki->min, lo, sizeof(lo));
+        bound_text(ki->max, hi, sizeof(hi));
+        if (st || x != floor(x) || x < ki->min || x > ki->max)
+            return diag_set(d, CP_ERR_RANGE, where,
+                            "'%.*s' is not a whole number from %s to %s",
+                            SHOWN(value), lo, hi);
+        v.u = (uint64_t)x;
+        break;
+    case PT_NUMBER:
+        st = number_parse(value, 0, &x);
+        if (st == CP_ERR_PARSE)
+            return diag_set(d, CP_ERR_PARSE, where, "'%.*s' is not a number",
+                            SHOWN(value));
+        bound_text(ki->min, lo, sizeof(lo));
+        bound_text(ki->max, hi, sizeof(hi));
+        if (st || x < ki->min || x > ki->max)
+            return diag_set(d, CP_ERR_RANGE, where,
+                            "'%.*s' is out of range (%s to %s)", SHOWN(value),
+                            lo, hi);
+        v.d = x;
+        break;
+    case PT_BOOL:
+        if (parse_bool(value, &v.u) != CP_OK)
+            return diag_set(d, CP_ERR_PARSE, where, "'%.*s' is not yes or no%s",
+                            SHOWN(value),
+                            (ki->flags & PKF_AUTO) ? " or auto" : "");
+        break;
+    case PT_ENUM: {
+        size_t i, n = plan_enum_count(ki);
+        char word[32];
+
+        for (i = 0; i < n; i++)
+            if (strcmp(plan_enum_choice(ki, i, word, sizeof(word)), value) ==
+                0)
+                break;
+        if (i == n) {
+            choices_text(ki, text, sizeof(text));
+            return diag_set(d, CP_ERR_PARSE, where, "'%.*s' is not one of %s",
+                            SHOWN(value), text);
+        }
+        v.u = i;
+        break;
+    }
+    case PT_ID:
+        if (!valid_id(value))
+            return diag_set(d, CP_ERR_PARSE, where,
+                            "'%.*s' is not a catalog id ([a-z0-9.-])",
+                            SHOWN(value));
+        snprintf(v.id, sizeof(v.id), "%s", value);
+        break;
+    }
+    p->v[k] = v;
+    return CP_OK;
+}
+
+enum cp_status plan_set_assignment(struct plan *p, const char *assignment,
+                                   struct diag *d)
+{
+    const char *eq = strchr(assignment, '=');
+    char name[96];
+    size_t n;
+    enum plan_key k;
+
+    if (!eq)
+        return diag_set(d, CP_ERR_USAGE, "--set",
+                        "'%.*s' is not SECTION.KEY=VALUE", SHOWN(assignment));
+    n = (size_t)(eq - assignment);
+    while (n && (assignment[n - 1] == ' ' || assignment[n - 1] == '\t'))
+        n--;
+    if (n >= sizeof(name))
+        n = sizeof(name) - 1;
+    memcpy(name, assignment, n);
+    name[n] = '\0';
+    if (plan_key_find(name, &k) != CP_OK)
+        return diag_set(d, CP_ERR_USAGE, name, "unknown key");
+    return plan_set_key(p, k, eq + 1, NULL, d);
+}
+
+static int section_known(const char *section)
+{
+    size_t i;
+
+    for (i = 0; plan_sections[i]; i++)
+        if (strcmp(plan_sections[i], section) == 0)
+            return 1;
+    return 0;
+}
+
+static enum cp_status ini_key(void *ctx, const char *section, const char *key,
+                              const char *value, int line, struct diag *d)
+{
+    struct plan *p = ctx;
+    char name[160];
+    enum plan_key k;
+
+    (void)line;
+    if (!section[0])
+        return diag_set(d, CP_ERR_PARSE, key, "key outside a [section]");
+    if (!section_known(section))
+        return diag_set(d, CP_ERR_USAGE, section, "unknown section");
+    snprintf(name, sizeof(name), "%s.%s", section, key);
+    if (plan_key_find(name, &k) != CP_OK)
+        return diag_set(d, CP_ERR_USAGE, name, "unknown key");
+    return plan_set_key(p, k, value, NULL, d);
+}
+
+enum cp_status plan_parse_ini(struct plan *p, const char *name,
+                              const char *text, struct diag *d)
+{
+    struct plan tmp = *p;
+    enum cp_status st = ini_parse_text(name, text, ini_key, &tmp, d);
+
+    if (st == CP_OK)
+        *p = tmp;
+    return st;
+}
+
+enum cp_status plan_load_file(struct plan *p, const char *path,
+                              struct diag *d)
+{
+    struct strbuf sb;
+    enum cp_status st;
+    const char *base, *dot;
+    FILE *fp;
+
+    fp = fopen(path, "r");
+    if (!fp)
+        return diag_set(d, CP_ERR_NOT_FOUND, path, "cannot read plan file");
+    fclose(fp);
+    strbuf_init(&sb, 1 << 20);
+    st = strbuf_read_file(&sb, path);
+    if (st) {
+        strbuf_release(&sb);
+        return diag_set(d, st == CP_ERR_RANGE ? CP_ERR_RANGE : CP_ERR_NOT_FOUND,
+                        path, "cannot read plan file%s",
+                        st == CP_ERR_RANGE ? ": larger than 1 MiB" : "");
+    }
+    if (memchr(sb.buf, '\0', sb.len)) {
+        strbuf_release(&sb);
+        return diag_set(d, CP_ERR_PARSE, path, "not a text file");
+    }
+    st = plan_parse_ini(p, path, sb.buf, d);
+    strbuf_release(&sb);
+    if (st)
+        return st;
+    base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    dot = strrchr(base, '.');
+    snprintf(p->name, sizeof(p->name), "%.*s",
+             (int)(dot && dot != base ? (size_t)(dot - base) : strlen(base)),
+             base);
+    return CP_OK;
+}
+
+void plan_merge(struct plan *dst, const struct plan *src)
+{
+    size_t i;
+
+    for (i = 0; i < PLAN_KEY_COUNT; i++)
+        if (src->v[i].set)
+            dst->v[i] = src->v[i];
+}
+
+void plan_format_number(double v, char *buf, size_t n)
+{
+    int prec;
+
+    for (prec = 6; prec <= 17; prec++) {
+        snprintf(buf, n, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
+}
+
+const char *plan_format_value(const struct plan *p, enum plan_key k,
+                              char *buf, size_t n)
+{
+    const struct plan_key_info *ki = plan_key_info(k);
+    const struct plan_value *v = &p->v[k];
+
+    buf[0] = '\0';
+    if (!v->set)
+        return buf;
+    if (v->is_auto) {
+        snprintf(buf, n, "auto");
+        return buf;
+    }
+    switch (ki->type) {
+    case PT_COUNT:
+        snprintf(buf, n, "%llu", (unsigned long long)v->u);
+        break;
+    case PT_NUMBER:
+        plan_format_number(v->d, buf, n);
+        break;
+    case PT_BOOL:
+        snprintf(buf, n, "%s", v->u ? "yes" : "no");
+        break;
+    case PT_ENUM:
+        plan_enum_choice(ki, (size_t)v->u, buf, n);
+        break;
+    case PT_ID:
+        snprintf(buf, n, "%s", v->id);
+        break;
+    }
+    return buf;
+}
+
+enum cp_status plan_write_ini(const struct plan *p, struct strbuf *out)
+{
+    size_t s, i;
+    char buf[64];
+    enum cp_status st = CP_OK;
+
+    for (s = 0; plan_sections[s] && !st; s++) {
+        int header = 0;
+
+        for (i = 0; i < PLAN_KEY_COUNT && !st; i++) {
+            if (strcmp(keys[i].section, plan_sections[s]) != 0 ||
+                !p->v[i].set)
+                continue;
+            if (!header) {
+                st = strbuf_addf(out, "%s[%s]\n", out->len ? "\n" : "",
+                                 plan_sections[s]);
+                header = 1;
+            }
+            if (!st)
+                st = strbuf_addf(
+                    out, "%s = %s\n", keys[i].key,
+                    plan_format_value(p, (enum plan_key)i, buf, sizeof(buf)));
+        }
+    }
+    return st;
+}
+
+bool plan_equal(const struct plan *a, const struct plan *b)
+{
+    size_t i;
+
+    for (i = 0; i < PLAN_KEY_COUNT; i++) {
+        const struct plan_value *x = &a->v[i], *y = &b->v[i];
+
+        if (x->set != y->set)
+            return false;
+        if (!x->set)
+            continue;
+        if (x->is_auto != y->is_auto || x->u != y->u || x->d != y->d ||
+            strcmp(x->id, y->id) != 0)
+            return false;
+    }
+    return true;
+}

@@ -1,0 +1,138 @@
+/*
+ * plan.h - a plan: the user's inputs, as given, before the catalog fills
+ * the gaps.  One table of keys (plan_keys.h + the rows in plan.c) drives
+ * INI parsing, --set, the shortcut options, validation messages, the INI
+ * writer, the JSON "plan" echo, the CSV, --help and the TUI form.
+ *
+ * A struct plan is plain data (no heap): for every key whether it was set,
+ * whether it is "auto", and its parsed value.  Values are checked for
+ * syntax and bounds when set (CP_ERR_PARSE / CP_ERR_RANGE with d->where
+ * naming the key, or the option it came from); whether catalog ids exist
+ * and whether the layout divides the model is plan_resolve's job.
+ *
+ * Never: I/O beyond reading a plan file, catalog access, evaluation.
+ */
+#ifndef LLMPLAN_PLAN_PLAN_H
+#define LLMPLAN_PLAN_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "catalog/catalog.h"
+#include "core/diag.h"
+#include "core/spec.h"
+#include "plan/plan_keys.h"
+#include "util/strbuf.h"
+
+enum plan_type {
+    PT_COUNT,  /* whole number >= 0, K/M/G/T suffixes ("15T") */
+    PT_NUMBER, /* finite decimal number */
+    PT_BOOL,   /* yes/no (also true/false, on/off, 1/0) */
+    PT_ENUM,   /* one word of `choices` */
+    PT_ID,     /* a catalog id of `kind` */
+};
+
+enum plan_key_flags {
+    PKF_AUTO = 1 << 0, /* accepts "auto": the layout search decides */
+};
+
+/* Where a value lands in struct scenario (plan_resolve applies it). */
+enum plan_store {
+    PS_NONE,   /* catalog ids and keys resolve_plan handles by hand */
+    PS_U64,    /* uint64_t */
+    PS_F64,    /* double */
+    PS_BOOL,   /* bool */
+    PS_INT,    /* int, or an enum through enum_values */
+};
+
+struct plan_key_info {
+    const char *name;     /* "parallel.tp" */
+    const char *section;  /* "parallel" */
+    const char *key;      /* "tp" */
+    enum plan_type type;
+    unsigned flags;       /* enum plan_key_flags */
+    double min, max;      /* COUNT/NUMBER bounds, inclusive */
+    const char *choices;  /* ENUM: "none|selective|full" */
+    const int *enum_values; /* ENUM: the C value of each choice; NULL: index */
+    enum catalog_kind kind; /* ID */
+    const char *def;      /* default as shown in --help ("auto", "4096") */
+    enum plan_store store;
+    size_t offset;        /* offsetof(struct scenario, ...) */
+    const char *help;     /* one line */
+};
+
+/* The row of key k; never NULL for k < PLAN_KEY_COUNT. */
+const struct plan_key_info *plan_key_info(enum plan_key k);
+
+/* Look a key up by "section.key".  CP_ERR_NOT_FOUND when unknown. */
+enum cp_status plan_key_find(const char *name, enum plan_key *out /* OUT */);
+
+/* Sections in schema order, NULL-terminated ("model", "train", ...). */
+extern const char *const plan_sections[];
+
+struct plan_value {
+    bool set;
+    bool is_auto;
+    const char *origin; /* static option name ("--gpus") or NULL */
+    uint64_t u;         /* COUNT; also BOOL (0/1) and ENUM (choice index) */
+    double d;           /* NUMBER */
+    char id[CP_ID_MAX]; /* ID */
+};
+
+#define PLAN_NAME_MAX 128
+
+struct plan {
+    char name[PLAN_NAME_MAX]; /* column header: file stem, @NAME or "plan" */
+    struct plan_value v[PLAN_KEY_COUNT];
+};
+
+/* An empty plan named name (NULL: "plan"). */
+void plan_init(struct plan *p, const char *name);
+
+/* Parse value for key k and store it.  origin (a static string such as
+ * "--gpus", or NULL) names the input in messages and is remembered for
+ * resolution errors.  On error p is unchanged and d->where is origin or
+ * the key name. */
+enum cp_status plan_set_key(struct plan *p, enum plan_key k, const char *value,
+                            const char *origin, struct diag *d);
+
+/* "section.key=value" as given to --set.  CP_ERR_USAGE when there is no
+ * '=', CP_ERR_USAGE "unknown key" (d->where = the key) for unknown keys. */
+enum cp_status plan_set_assignment(struct plan *p, const char *assignment,
+                                   struct diag *d);
+
+/* Parse INI text into p (keys add to / replace what p has).  name is used
+ * in messages: "name:line: model.heads: ...". */
+enum cp_status plan_parse_ini(struct plan *p, const char *name,
+                              const char *text, struct diag *d);
+
+/* Read and parse a plan file; p->name becomes the file's stem.
+ * CP_ERR_NOT_FOUND (exit 2) when it cannot be read, naming the path. */
+enum cp_status plan_load_file(struct plan *p, const char *path,
+                              struct diag *d);
+
+/* Copy every key set in src over dst. */
+void plan_merge(struct plan *dst, const struct plan *src);
+
+/* The value of key k as plan-file text ("auto", "15000000000000", "bf16");
+ * "" when unset.  Returns buf. */
+const char *plan_format_value(const struct plan *p, enum plan_key k,
+                              char *buf, size_t n);
+
+/* Number as plan text: the shortest %g that reads back identically. */
+void plan_format_number(double v, char *buf, size_t n);
+
+/* Write the set keys as INI, sections in schema order (plan_parse_ini of
+ * the text gives back an equal plan).  Appends to out. */
+enum cp_status plan_write_ini(const struct plan *p, struct strbuf *out);
+
+/* Same values set (origins and names are ignored). */
+bool plan_equal(const struct plan *a, const struct plan *b);
+
+/* The number of choices of an ENUM key, and the i-th choice into buf. */
+size_t plan_enum_count(const struct plan_key_info *ki);
+const char *plan_enum_choice(const struct plan_key_info *ki, size_t i,
+                             char *buf, size_t n);
+
+#endif

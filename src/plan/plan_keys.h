@@ -1,0 +1,77 @@
+/*
+ * plan_keys.h - the list of plan keys (design/cli.md, "The plan schema").
+ *
+ * PLAN_KEY_LIST expands to enum plan_key; the properties of each key (type,
+ * bounds, default, help, where it lands in struct scenario) are the table
+ * in plan.c, indexed by this enum.  Sections appear in schema order and
+ * every key of a section is contiguous: the INI writer, the JSON echo and
+ * --help print them in this order.
+ *
+ * CHECKLIST: a key added here needs its row in plan.c (a unit test checks
+ * that every row is filled and named as here), and a field in core/spec.h
+ * or a case in plan_resolve.c.
+ */
+#ifndef LLMPLAN_PLAN_PLAN_KEYS_H
+#define LLMPLAN_PLAN_PLAN_KEYS_H
+
+#define PLAN_KEY_LIST(X)                                                       \
+    X(MODEL_PRESET, "model.preset")                                            \
+    X(MODEL_PARAMS, "model.params")                                            \
+    X(MODEL_LAYERS, "model.layers")                                            \
+    X(MODEL_HIDDEN, "model.hidden")                                            \
+    X(MODEL_HEADS, "model.heads")                                              \
+    X(MODEL_KV_HEADS, "model.kv_heads")                                        \
+    X(MODEL_FFN, "model.ffn")                                                  \
+    X(MODEL_VOCAB, "model.vocab")                                              \
+    X(MODEL_GATED_FFN, "model.gated_ffn")                                      \
+    X(MODEL_TIED_EMBEDDINGS, "model.tied_embeddings")                          \
+    X(MODEL_EXPERTS, "model.experts")                                          \
+    X(MODEL_EXPERTS_ACTIVE, "model.experts_active")                            \
+    X(MODEL_SHARED_EXPERTS, "model.shared_experts")                            \
+    X(MODEL_EXPERT_FFN, "model.expert_ffn")                                    \
+    X(MODEL_MOE_EVERY, "model.moe_every")                                      \
+    X(TRAIN_TOKENS, "train.tokens")                                            \
+    X(TRAIN_SEQ_LEN, "train.seq_len")                                          \
+    X(TRAIN_GLOBAL_BATCH, "train.global_batch")                                \
+    X(TRAIN_PRECISION, "train.precision")                                      \
+    X(TRAIN_OPTIMIZER, "train.optimizer")                                      \
+    X(TRAIN_GRAD_DTYPE, "train.grad_dtype")                                    \
+    X(TRAIN_ATTENTION, "train.attention")                                      \
+    X(HW_ACCELERATOR, "hardware.accelerator")                                  \
+    X(HW_GPUS, "hardware.gpus")                                                \
+    X(HW_SYSTEM, "hardware.system")                                            \
+    X(HW_FABRIC, "hardware.fabric")                                            \
+    X(HW_OVERSUBSCRIPTION, "hardware.oversubscription")                        \
+    X(HW_STORAGE, "hardware.storage")                                          \
+    X(PAR_TP, "parallel.tp")                                                   \
+    X(PAR_PP, "parallel.pp")                                                   \
+    X(PAR_DP, "parallel.dp")                                                   \
+    X(PAR_CP, "parallel.cp")                                                   \
+    X(PAR_EP, "parallel.ep")                                                   \
+    X(PAR_MICROBATCH, "parallel.microbatch")                                   \
+    X(PAR_INTERLEAVE, "parallel.interleave")                                   \
+    X(PAR_RECOMPUTE, "parallel.recompute")                                     \
+    X(PAR_SEQUENCE_PARALLEL, "parallel.sequence_parallel")                     \
+    X(PAR_ZERO, "parallel.zero")                                               \
+    X(SITE_ID, "site.id")                                                      \
+    X(SITE_PUE, "site.pue")                                                    \
+    X(SITE_USD_PER_KWH, "site.usd_per_kwh")                                    \
+    X(SITE_KGCO2_PER_KWH, "site.kgco2_per_kwh")                                \
+    X(FIN_DEPRECIATION_YEARS, "finance.depreciation_years")                    \
+    X(FIN_COST_OF_CAPITAL, "finance.cost_of_capital")                          \
+    X(FIN_UTILIZATION, "finance.utilization")                                  \
+    X(FIN_MAINTENANCE_FRAC, "finance.maintenance_frac")                        \
+    X(CLOUD_OFFER, "cloud.offer")                                              \
+    X(CLOUD_TERM, "cloud.term")                                                \
+    X(CLOUD_USD_PER_GPU_HOUR, "cloud.usd_per_gpu_hour")                        \
+    X(REL_NODE_MTBF_H, "reliability.node_mtbf_h")                              \
+    X(REL_RESTART_MIN, "reliability.restart_min")
+
+enum plan_key {
+#define PLAN_KEY_ENUM(id, name) PK_##id,
+    PLAN_KEY_LIST(PLAN_KEY_ENUM)
+#undef PLAN_KEY_ENUM
+        PLAN_KEY_COUNT
+};
+
+#endif
