@@ -1,0 +1,197 @@
+/* memory.c - per-accelerator training memory; formulas in memory.h. */
+#include <math.h>
+
+#include "core/memory.h"
+
+/* Bytes per parameter of each model state (ZeRO section 3.1). */
+static double weight_bytes(const struct scenario *sc)
+{
+    enum precision p = sc->train.precision;
+
+    return (p == PREC_FP32 || p == PREC_TF32) ? 4 : 2;
+}
+
+static double optimizer_bytes(const struct scenario *sc)
+{
+    double master = weight_bytes(sc) < 4 ? 4 : 0;
+
+    switch (sc->train.optimizer) {
+    case OPT_ADAM8BIT:
+        return master + 2;
+    case OPT_SGD:
+        return master + 4;
+    default:
+        return master + 8;
+    }
+}
+
+bool memory_keeps_scores(const struct scenario *sc)
+{
+    switch (sc->train.attention) {
+    case ATTN_FLASH:
+        return false;
+    case ATTN_STANDARD:
+        return sc->layout.recompute == RECOMPUTE_NONE;
+    default:
+        return sc->layout.recompute == RECOMPUTE_NONE;
+    }
+}
+
+double memory_layer_activation_bytes(const struct scenario *sc,
+                                     const struct model_shape *m, bool moe,
+                                     bool scores)
+{
+    const struct layout *lay = &sc->layout;
+    double t = (double)lay->tp, c = (double)lay->cp;
+    double s = (double)sc->train.seq_len / c, b = (double)lay->microbatch;
+    double sbh = s * b * m->h, g = m->a_kv / m->a;
+    double repl = 10, split, ffn_width, bytes;
+
+    /* FFN internals per token: 4f (2f gated: gate and up outputs plus the
+     * product, 6f) in bytes per hidden unit of sbh, scaled by width. */
+    if (moe) {
+        ffn_width = (m->top_k + m->shared) * m->f_expert;
+        /* k routed copies of the token before and after the experts */
+        split = 2 + 4 * g + 2 + 4 * m->top_k;
+    } else {
+        ffn_width = m->f;
+        split = 2 + 4 * g + 2;
+    }
+    split += (m->gated ? 6 : 4) * ffn_width / m->h;
+
+    if (lay->recompute == RECOMPUTE_FULL)
+        return 2 * sbh / (lay->sequence_parallel ? t : 1);
+
+    bytes = sbh * (repl / (lay->sequence_parallel ? t : 1) + split / t);
+    if (scores)
+        bytes += 5 * m->a * s * s * b / t;
+    else if (sc->train.attention != ATTN_STANDARD)
+        bytes += 4 * m->a * s * b / t; /* flash: fp32 softmax statistics */
+    return bytes;
+}
+
+/* Per-accelerator state of one pipeline stage. */
+struct stage_mem {
+    double weights, gradients, optimizer, activations, overhead;
+};
+
+static double stage_total(const struct stage_mem *st)
+{
+    return st->weights + st->gradients + st->optimizer + st->activations +
+           st->overhead;
+}
+
+/*
+ * Memory of pipeline stage `first` (true) or the last one.  `layers` is the
+ * busiest stage's layer count (ceil(L/p) for uneven stages).
+ */
+static void stage_memory(const struct scenario *sc, const struct model_shape *m,
+                         bool first, struct stage_mem *out)
+{
+    const struct layout *lay = &sc->layout;
+    double t = (double)lay->tp, p = (double)lay->pp, v = (double)lay->interleave;
+    double e = (double)lay->ep, shard = (double)lay->dp * (double)lay->cp;
+    double layers = ceil(m->L / p);
+    double moe_frac = m->moe_layers / m->L;
+    double moe_l = layers * moe_frac, dense_l = layers - moe_l;
+    double dense_params, expert_params, params, m_in_flight, in_flight;
+    double wb = weight_bytes(sc), gb = precision_bytes(sc->train.grad_dtype);
+    double ob = optimizer_bytes(sc), expert_shard = fmax(1, shard / e);
+    double act_layer_dense, act_layer_moe, working = 0;
+    bool scores = memory_keeps_scores(sc);
+    int zero = lay->zero;
+
+    /* Parameters on this accelerator: layers split by TP; experts also by
+     * EP; the embedding on the first stage, the output layer on the last
+     * (with pipelining a tied embedding is duplicated there, as Megatron
+     * does). */
+    dense_params = dense_l * m->dense_layer_params / t +
+                   moe_l * (m->attn_params + m->norm_params +
+                            m->shared * m->expert_params) / t +
+                   moe_l * m->router_params;
+    expert_params = moe_l * m->experts * m->expert_params / (t * e);
+    if (first)
+        dense_params += m->embed_params / t;
+    if (!first || lay->pp == 1) {
+        if (!m->tied)
+            dense_params += m->output_params / t;
+        else if (lay->pp > 1)
+            dense_params += m->embed_params / t;
+        dense_params += m->h; /* final norm */
+    }
+    dense_params *= m->param_scale;
+    expert_params *= m->param_scale;
+    params = dense_params + expert_params;
+
+    out->weights = params * wb;
+    out->gradients = params * gb;
+    out->optimizer = params * ob;
+    if (zero >= 1)
+        out->optimizer = dense_params * ob / shard + expert_params * ob / expert_shard;
+    if (zero >= 2)
+        out->gradients = dense_params * gb / shard + expert_params * gb / expert_shard;
+    if (zero >= 3)
+        out->weights = dense_params * wb / shard + expert_params * wb / expert_shard;
+
+    /* Activations: microbatches in flight on this stage. */
+    m_in_flight = sc->train.global_batch /
+                  ((double)lay->dp * (double)lay->microbatch);
+    if (first) {
+        in_flight = fmin(m_in_flight, p);
+        if (lay->interleave > 1 && lay->pp > 1)
+            in_flight *= 1 + (p - 1) / (p * v);
+    } else {
+        in_flight = 1;
+    }
+    act_layer_dense = memory_layer_activation_bytes(sc, m, false, scores);
+    act_layer_moe = m->moe_layers > 0
+                        ? memory_layer_activation_bytes(sc, m, true, scores)
+                        : 0;
+    out->activations =
+        in_flight * (dense_l * act_layer_dense + moe_l * act_layer_moe);
+    if (lay->recompute == RECOMPUTE_FULL) {
+        /* the layer being recomputed holds its full set while in backward */
+        struct scenario tmp = *sc;
+
+        tmp.layout.recompute = RECOMPUTE_SELECTIVE;
+        working = memory_layer_activation_bytes(
+            &tmp, m, m->moe_layers > 0 && moe_l >= 1, false);
+        out->activations += working;
+    }
+    if (!first || lay->pp == 1) {
+        double s = (double)sc->train.seq_len / (double)lay->cp;
+
+        /* fp32 logits of the output layer (Korthikanti section 4.3) */
+        out->activations += 4 * s * (double)lay->microbatch * m->V / t;
+    }
+
+    out->overhead = MEMORY_FIXED_OVERHEAD_BYTES +
+                    MEMORY_FRAGMENTATION_FRAC * out->activations;
+    if (zero >= 3) {
+        /* two layers' full 16-bit weights gathered at once (prefetch) */
+        double layer = fmax(m->dense_layer_params,
+                            m->moe_layer_params / e) * m->param_scale;
+
+        out->overhead += 2 * layer * wb / t;
+    }
+}
+
+void memory_estimate(const struct scenario *sc, const struct model_shape *m,
+                     struct memory_result *out)
+{
+    struct stage_mem first, last;
+    const struct stage_mem *busy;
+
+    stage_memory(sc, m, true, &first);
+    stage_memory(sc, m, false, &last);
+    busy = stage_total(&last) > stage_total(&first) ? &last : &first;
+
+    out->weights_bytes = busy->weights;
+    out->gradients_bytes = busy->gradients;
+    out->optimizer_bytes = busy->optimizer;
+    out->activations_bytes = busy->activations;
+    out->overhead_bytes = busy->overhead;
+    out->total_bytes = stage_total(busy);
+    out->capacity_bytes = sc->accel.hbm_bytes;
+    out->fits = out->total_bytes <= out->capacity_bytes;
+}

@@ -1,0 +1,62 @@
+/*
+ * memory.h - bytes per accelerator while training, by component.
+ *
+ * Model states (Rajbhandari et al. 2020, ZeRO section 3.1): 16-bit weights
+ * (4 bytes when training in fp32), gradients in train.grad_dtype (fp32 as
+ * Megatron's main grads, 16-bit as in ZeRO), optimizer states (Adam: fp32
+ * master copy + m + v = 12 bytes; 8-bit Adam: master + two 1-byte states =
+ * 6; SGD: master + momentum = 8).  ZeRO stage 1 shards the optimizer over
+ * the data-parallel group (dp * cp ranks, as Megatron's distributed
+ * optimizer), stage 2 also the gradients, stage 3 also the weights, whose
+ * all-gather buffers (two layers, prefetched) are counted in overhead so
+ * that model states match ZeRO Table 1.
+ *
+ * Activations (Korthikanti et al. 2022, Table 2 and section 4), derived from
+ * the tensors a layer saves so that GQA, gated FFNs and MoE change them:
+ *   replicated by TP (split only with sequence parallelism):
+ *     2 layernorm inputs 4sbh, QKV and FFN inputs 2sbh + 2sbh, 2 dropout
+ *     masks 2sbh                                          -> 10 sbh
+ *   split by TP: Q 2sbh, K and V 2sbh*g each (g = a_kv/a), attention
+ *     output 2sbh, FFN internals 4sbf (6sbf gated: gate, up, product)
+ *                                              -> 24 sbh for GPT shapes
+ *   attention scores when materialised and not recomputed: 5 a s^2 b
+ *     (softmax 2, dropout mask 1, dropout output 2 bytes per score), /t.
+ * Selective recomputation drops the scores; full recomputation keeps only
+ * each layer's input (2sbh, /t with SP) plus one layer's working set.
+ * Context parallelism divides s by c.  MoE layers keep k copies of the
+ * routed tokens and k expert FFNs' internals per token.
+ * Pipeline (1F1B): the first stage holds min(m, p) microbatches of its L/p
+ * layers; interleaving multiplies by 1 + (p-1)/(p v) (Korthikanti 4.2.3).
+ * The last stage adds the fp32 logits 4 s b V / t.
+ * Overhead: 1 GiB fixed (CUDA context, cuBLAS workspace, NCCL buffers) plus
+ * 5% of activations for allocator fragmentation, plus ZeRO-3 gather buffers.
+ *
+ * The busiest accelerator is the pipeline stage (first or last) with the
+ * larger total; its components are reported.
+ */
+#ifndef LLMPLAN_CORE_MEMORY_H
+#define LLMPLAN_CORE_MEMORY_H
+
+#include "core/model.h"
+#include "core/result.h"
+#include "core/spec.h"
+
+#define MEMORY_FIXED_OVERHEAD_BYTES (1024.0 * 1024 * 1024)
+#define MEMORY_FRAGMENTATION_FRAC 0.05
+
+/* Bytes of stored activations of one transformer layer for one microbatch
+ * on one accelerator (all terms above; attention scores included when
+ * `scores` is true and the layer is not recomputed). */
+double memory_layer_activation_bytes(const struct scenario *sc,
+                                     const struct model_shape *m, bool moe,
+                                     bool scores);
+
+/* True when memory keeps the attention scores (standard attention, or auto
+ * with recompute=none). */
+bool memory_keeps_scores(const struct scenario *sc);
+
+/* Fill *out for sc (validated) with shape m. */
+void memory_estimate(const struct scenario *sc, const struct model_shape *m,
+                     struct memory_result *out /* OUT */);
+
+#endif

@@ -1,0 +1,104 @@
+/* model.c - model shape, parameter counts and model FLOPs; see model.h. */
+#include <math.h>
+
+#include "core/model.h"
+
+/* Defaults for shape keys a plan leaves out (documented in model.h). */
+#define DEFAULT_VOCAB 51200.0
+#define DEFAULT_HEAD_DIM 128.0
+
+static double or_default(uint64_t v, double dflt)
+{
+    return v ? (double)v : dflt;
+}
+
+/* Hidden size for a model given only its parameter count and depth: the
+ * positive root of 12 L h^2 + V h - params = 0 (GPT layers hold 12 h^2
+ * parameters: 4 h^2 attention + 8 h^2 FFN at f = 4h; Narayanan et al. 2021
+ * eq. 2), rounded to a multiple of the head dimension. */
+static double solve_hidden(double params, double L, double V)
+{
+    double a = 12 * L, disc = V * V + 4 * a * params;
+    double h = (-V + sqrt(disc)) / (2 * a);
+
+    h = floor(h / DEFAULT_HEAD_DIM + 0.5) * DEFAULT_HEAD_DIM;
+    return h < DEFAULT_HEAD_DIM ? DEFAULT_HEAD_DIM : h;
+}
+
+void model_shape_derive(const struct model_spec *m, double seq_len,
+                        struct model_shape *out)
+{
+    struct model_shape s = {0};
+    double derived, matmul_active;
+
+    s.V = or_default(m->vocab, DEFAULT_VOCAB);
+    s.L = or_default(m->layers, 0);
+    if (s.L == 0) {
+        /* Depth from the parameter count with the aspect ratio of
+         * GPT-3-like models (h / L ~ 128, Kaplan et al. 2020 fig. 5):
+         * 12 L h^2 with h = 128 L gives L = cbrt(params / (12 * 128^2)). */
+        s.L = floor(cbrt((double)m->params / (12 * 128.0 * 128.0)) + 0.5);
+        if (s.L < 1)
+            s.L = 1;
+    }
+    if (m->hidden)
+        s.h = (double)m->hidden;
+    else if (m->params)
+        s.h = solve_hidden((double)m->params, s.L, s.V);
+    else
+        s.h = DEFAULT_HEAD_DIM;
+    s.a = or_default(m->heads, fmax(1, floor(s.h / DEFAULT_HEAD_DIM)));
+    s.a_kv = or_default(m->kv_heads, s.a);
+    s.d = s.h / s.a;
+    s.f = or_default(m->ffn, 4 * s.h);
+    s.gated = m->gated_ffn;
+    s.tied = m->tied_embeddings;
+
+    s.experts = m->experts > 1 ? (double)m->experts : 0;
+    if (s.experts > 0) {
+        double every = or_default(m->moe_every, 1);
+
+        s.top_k = or_default(m->experts_active, 1);
+        s.shared = (double)m->shared_experts;
+        s.f_expert = or_default(m->expert_ffn, s.f);
+        s.moe_layers = floor(s.L / every);
+        if (s.moe_layers < 1)
+            s.moe_layers = 1;
+    }
+    s.dense_layers = s.L - s.moe_layers;
+
+    /* Per-layer parameters (models.md section 1). */
+    s.attn_params = s.h * s.a * s.d + 2 * s.h * s.a_kv * s.d + s.a * s.d * s.h;
+    s.norm_params = 2 * s.h;
+    s.ffn_params = (s.gated ? 3 : 2) * s.h * s.f;
+    s.expert_params = (s.gated ? 3 : 2) * s.h * s.f_expert;
+    s.router_params = s.experts > 0 ? s.h * s.experts : 0;
+    s.embed_params = s.V * s.h;
+    s.output_params = s.tied ? 0 : s.V * s.h;
+    s.dense_layer_params = s.attn_params + s.norm_params + s.ffn_params;
+    s.moe_layer_params = s.attn_params + s.norm_params + s.router_params +
+                         (s.experts + s.shared) * s.expert_params;
+
+    derived = s.dense_layers * s.dense_layer_params +
+              s.moe_layers * s.moe_layer_params + s.embed_params +
+              s.output_params + s.h; /* + final norm */
+    s.params = m->params ? (double)m->params : derived;
+    s.param_scale = m->params ? s.params / derived : 1;
+
+    /* Weights used in a matmul for one token: every layer's attention and
+     * FFN (top-k + shared experts and the router in MoE layers) and the
+     * output projection (which is the embedding matrix when tied); the
+     * input embedding is a lookup, not a matmul. */
+    matmul_active =
+        s.L * s.attn_params + s.dense_layers * s.ffn_params +
+        s.moe_layers * (s.router_params + (s.top_k + s.shared) * s.expert_params) +
+        s.V * s.h;
+    s.active_params =
+        (matmul_active + s.L * s.norm_params + s.h +
+         (s.tied ? 0 : s.embed_params)) * s.param_scale;
+    /* PaLM appendix B: 6N per token for the weight matmuls (forward 2N,
+     * backward 4N) plus 12 L a d s for attention scores and values. */
+    s.attn_flops_per_token = 12 * s.L * s.a * s.d * seq_len;
+    s.flops_per_token = 6 * matmul_active * s.param_scale + s.attn_flops_per_token;
+    *out = s;
+}

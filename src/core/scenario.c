@@ -1,0 +1,400 @@
+/*
+ * scenario.c - validation of every input, defaults, and scenario_eval(),
+ * which runs the sub-models in dependency order:
+ *   model shape -> memory -> step time -> network BOM -> storage ->
+ *   reliability -> energy -> cost.
+ */
+#include <assert.h>
+#include <math.h>
+#include <string.h>
+
+#include "core/memory.h"
+#include "core/model.h"
+#include "core/scenario.h"
+#include "core/steptime.h"
+
+/* Bounds on counts: generous enough for any real plan, small enough that
+ * every product in the model stays far from overflow in double. */
+#define MAX_GPUS 1e8
+#define MAX_LAYERS 1e6
+#define MAX_HIDDEN 1e7
+#define MAX_VOCAB 1e9
+#define MAX_SEQ 1e9
+#define MAX_BATCH 1e9
+#define MAX_PARAMS 1e16
+#define MAX_TOKENS 1e18
+
+void scenario_defaults(struct scenario *sc)
+{
+    memset(sc, 0, sizeof(*sc));
+    sc->train.seq_len = 4096;
+    sc->train.global_batch = 1024;
+    sc->train.precision = PREC_BF16;
+    sc->train.optimizer = OPT_ADAM;
+    sc->train.grad_dtype = PREC_FP32;
+    sc->train.attention = ATTN_AUTO;
+    sc->gpus = 1;
+    sc->oversubscription = 1;
+    sc->layout.tp = sc->layout.pp = sc->layout.dp = 1;
+    sc->layout.cp = sc->layout.ep = 1;
+    sc->layout.microbatch = 1;
+    sc->layout.interleave = 1;
+    sc->layout.recompute = RECOMPUTE_SELECTIVE;
+    sc->layout.sequence_parallel = false;
+    sc->layout.zero = 0;
+    sc->finance.depreciation_years = 5;
+    sc->finance.cost_of_capital = 0.08;
+    sc->finance.utilization = 0.8;
+    sc->finance.maintenance_frac = 0.05;
+    sc->reliability.restart_min = 10;
+    sc->cloud_term = TERM_ON_DEMAND;
+}
+
+static enum cp_status count_in(struct diag *d, const char *key, uint64_t v,
+                               double lo, double hi)
+{
+    if ((double)v < lo || (double)v > hi)
+        return diag_set(d, CP_ERR_RANGE, key, "%llu is out of range [%g, %g]",
+                        (unsigned long long)v, lo, hi);
+    return CP_OK;
+}
+
+static enum cp_status real_in(struct diag *d, const char *key, double v,
+                              double lo, double hi)
+{
+    if (!isfinite(v) || v < lo || v > hi)
+        return diag_set(d, CP_ERR_RANGE, key, "%g is out of range [%g, %g]", v,
+                        lo, hi);
+    return CP_OK;
+}
+
+static enum cp_status validate_model(const struct model_spec *m,
+                                     struct diag *d)
+{
+    enum cp_status st = CP_OK;
+
+    if (!m->layers && !m->params)
+        return diag_set(d, CP_ERR_RANGE, "model.layers",
+                        "the model needs model.layers or model.params "
+                        "(or a model.preset)");
+    if (m->params)
+        st = count_in(d, "model.params", m->params, 1e3, MAX_PARAMS);
+    if (!st && m->layers)
+        st = count_in(d, "model.layers", m->layers, 1, MAX_LAYERS);
+    if (!st && m->hidden)
+        st = count_in(d, "model.hidden", m->hidden, 1, MAX_HIDDEN);
+    if (!st && m->heads)
+        st = count_in(d, "model.heads", m->heads, 1, MAX_HIDDEN);
+    if (!st && m->kv_heads)
+        st = count_in(d, "model.kv_heads", m->kv_heads, 1, MAX_HIDDEN);
+    if (!st && m->ffn)
+        st = count_in(d, "model.ffn", m->ffn, 1, 16 * MAX_HIDDEN);
+    if (!st && m->vocab)
+        st = count_in(d, "model.vocab", m->vocab, 1, MAX_VOCAB);
+    if (!st && m->experts)
+        st = count_in(d, "model.experts", m->experts, 1, 1e6);
+    if (!st && m->expert_ffn)
+        st = count_in(d, "model.expert_ffn", m->expert_ffn, 1, 16 * MAX_HIDDEN);
+    if (!st && m->moe_every)
+        st = count_in(d, "model.moe_every", m->moe_every, 1, MAX_LAYERS);
+    if (st)
+        return st;
+    if (m->hidden && m->heads && m->hidden % m->heads)
+        return diag_set(d, CP_ERR_RANGE, "model.heads",
+                        "%llu does not divide model.hidden (%llu)",
+                        (unsigned long long)m->heads,
+                        (unsigned long long)m->hidden);
+    if (m->heads && m->kv_heads && (m->kv_heads > m->heads ||
+                                    m->heads % m->kv_heads))
+        return diag_set(d, CP_ERR_RANGE, "model.kv_heads",
+                        "%llu must divide model.heads (%llu)",
+                        (unsigned long long)m->kv_heads,
+                        (unsigned long long)m->heads);
+    if (m->experts > 1 &&
+        (m->experts_active < 1 || m->experts_active > m->experts))
+        return diag_set(d, CP_ERR_RANGE, "model.experts_active",
+                        "must be between 1 and model.experts (%llu)",
+                        (unsigned long long)m->experts);
+    if (m->shared_experts > 1024)
+        return diag_set(d, CP_ERR_RANGE, "model.shared_experts",
+                        "%llu is out of range [0, 1024]",
+                        (unsigned long long)m->shared_experts);
+    return CP_OK;
+}
+
+/* The layout against the model and the GPU count (Megatron's rules). */
+static enum cp_status validate_layout(const struct scenario *sc,
+                                      struct diag *d)
+{
+    const struct layout *lay = &sc->layout;
+    struct model_shape m;
+    enum cp_status st;
+    double heads, kv, layers, experts;
+
+    st = count_in(d, "parallel.tp", lay->tp, 1, MAX_GPUS);
+    if (!st)
+        st = count_in(d, "parallel.pp", lay->pp, 1, MAX_GPUS);
+    if (!st)
+        st = count_in(d, "parallel.dp", lay->dp, 1, MAX_GPUS);
+    if (!st)
+        st = count_in(d, "parallel.cp", lay->cp, 1, MAX_GPUS);
+    if (!st)
+        st = count_in(d, "parallel.ep", lay->ep, 1, MAX_GPUS);
+    if (!st)
+        st = count_in(d, "parallel.microbatch", lay->microbatch, 1, MAX_BATCH);
+    if (!st)
+        st = count_in(d, "parallel.interleave", lay->interleave, 1, MAX_LAYERS);
+    if (!st && (lay->zero < 0 || lay->zero > 3))
+        st = diag_set(d, CP_ERR_RANGE, "parallel.zero",
+                      "%d is out of range [0, 3]", lay->zero);
+    if (!st && (unsigned)lay->recompute > RECOMPUTE_FULL)
+        st = diag_set(d, CP_ERR_RANGE, "parallel.recompute", "unknown mode");
+    if (st)
+        return st;
+
+    if ((double)lay->tp * (double)lay->pp * (double)lay->dp * (double)lay->cp !=
+        (double)sc->gpus)
+        return diag_set(d, CP_ERR_LAYOUT, "parallel",
+                        "tp*pp*dp*cp = %llu*%llu*%llu*%llu does not equal "
+                        "hardware.gpus (%llu)",
+                        (unsigned long long)lay->tp,
+                        (unsigned long long)lay->pp,
+                        (unsigned long long)lay->dp,
+                        (unsigned long long)lay->cp,
+                        (unsigned long long)sc->gpus);
+
+    model_shape_derive(&sc->model, (double)sc->train.seq_len, &m);
+    heads = m.a;
+    kv = m.a_kv;
+    layers = m.L;
+    experts = m.experts;
+    if (fmod(heads, (double)lay->tp) != 0)
+        return diag_set(d, CP_ERR_LAYOUT, "parallel.tp",
+                        "%llu does not divide model.heads (%.0f)",
+                        (unsigned long long)lay->tp, heads);
+    if (fmod(kv, (double)lay->tp) != 0 && fmod((double)lay->tp, kv) != 0)
+        return diag_set(d, CP_ERR_LAYOUT, "parallel.tp",
+                        "%llu and model.kv_heads (%.0f) must divide one "
+                        "another",
+                        (unsigned long long)lay->tp, kv);
+    if ((double)lay->pp > layers)
+        return diag_set(d, CP_ERR_LAYOUT, "parallel.pp",
+                        "%llu pipeline stages exceed model.layers (%.0f)",
+                        (unsigned long long)lay->pp, layers);
+    if (lay->interleave > 1 &&
+        (lay->pp < 2 ||
+         fmod(layers, (double)lay->pp * (double)lay->interleave) != 0))
+        return diag_set(d, CP_ERR_LAYOUT, "parallel.interleave",
+                        "%llu needs pp > 1 and pp*interleave dividing "
+                        "model.layers (%.0f)",
+                        (unsigned long long)lay->interleave, layers);
+    if (sc->train.seq_len % lay->cp)
+        return diag_set(d, CP_ERR_LAYOUT, "parallel.cp",
+                        "%llu does not divide train.seq_len (%llu)",
+                        (unsigned long long)lay->cp,
+                        (unsigned long long)sc->train.seq_len);
+    if (experts < 2 && lay->ep != 1)
+        return diag_set(d, CP_ERR_LAYOUT, "parallel.ep",
+                        "expert parallelism needs a mixture-of-experts model");
+    if (experts >= 2 &&
+        (fmod(experts, (double)lay->ep) != 0 ||
+         ((lay->dp * lay->cp) % lay->ep) != 0))
+        return diag_set(d, CP_ERR_LAYOUT, "parallel.ep",
+                        "%llu must divide model.experts (%.0f) and dp*cp "
+                        "(%llu)",
+                        (unsigned long long)lay->ep, experts,
+                        (unsigned long long)(lay->dp * lay->cp));
+    if (sc->train.global_batch % (lay->dp * lay->microbatch))
+        return diag_set(d, CP_ERR_LAYOUT, "train.global_batch",
+                        "%llu is not a multiple of dp*microbatch (%llu*%llu)",
+                        (unsigned long long)sc->train.global_batch,
+                        (unsigned long long)lay->dp,
+                        (unsigned long long)lay->microbatch);
+    return CP_OK;
+}
+
+static enum cp_status validate_hardware(const struct scenario *sc,
+                                        struct diag *d)
+{
+    const struct accel_spec *a = &sc->accel;
+    const struct system_spec *s = &sc->system;
+    const struct fabric_spec *f = &sc->fabric;
+    enum cp_status st;
+    int i;
+
+    st = count_in(d, "hardware.gpus", sc->gpus, 1, MAX_GPUS);
+    if (!st)
+        st = real_in(d, "hardware.oversubscription", sc->oversubscription, 1,
+                     64);
+    if (st)
+        return st;
+    if (!(a->hbm_bytes > 0) || !(a->hbm_bps > 0))
+        return diag_set(d, CP_ERR_RANGE, "hardware.accelerator",
+                        "'%s' has no memory capacity or bandwidth", a->id);
+    for (i = 0; i < PREC_COUNT; i++)
+        if (!isfinite(a->peak_flops[i]) || a->peak_flops[i] < 0)
+            return diag_set(d, CP_ERR_RANGE, "hardware.accelerator",
+                            "'%s' has an invalid peak", a->id);
+    if (!(a->peak_flops[sc->train.precision] > 0))
+        return diag_set(d, CP_ERR_RANGE, "train.precision",
+                        "'%s' has no %s peak", a->id,
+                        precision_name(sc->train.precision));
+    if (!(a->gemm_frac > 0 && a->gemm_frac <= 1) ||
+        !(a->hbm_frac > 0 && a->hbm_frac <= 1) ||
+        !(a->attn_frac > 0 && a->attn_frac <= 1) ||
+        !(a->power_frac >= 0 && a->power_frac <= 2) ||
+        !(a->kernel_s >= 0 && a->kernel_s < 1) ||
+        !(a->gemm_half_flops >= 0 && a->gemm_half_flops < 1e15))
+        return diag_set(d, CP_ERR_RANGE, "hardware.accelerator",
+                        "'%s' has calibration knobs out of range", a->id);
+    if (!isfinite(a->scaleup_bps) || a->scaleup_bps < 0 ||
+        !isfinite(a->tdp_w) || a->tdp_w < 0 || !isfinite(a->price_usd) ||
+        a->price_usd < 0)
+        return diag_set(d, CP_ERR_RANGE, "hardware.accelerator",
+                        "'%s' has values out of range", a->id);
+    if (s->gpus_per_node < 1 || s->gpus_per_node > 1e6 ||
+        s->scaleup_domain < 1 || s->scaleup_domain > MAX_GPUS ||
+        !(s->scaleup_frac > 0 && s->scaleup_frac <= 1) ||
+        !isfinite(s->scaleup_bps) || s->scaleup_bps < 0 ||
+        !isfinite(s->host_power_w) || s->host_power_w < 0 ||
+        !isfinite(s->node_price_usd) || s->node_price_usd < 0 ||
+        s->nodes_per_rack < 1 || !isfinite(s->node_mtbf_h) ||
+        s->node_mtbf_h < 0)
+        return diag_set(d, CP_ERR_RANGE, "hardware.system",
+                        "'%s' has values out of range", s->id);
+    if (!(f->gbps_per_gpu > 0) || !isfinite(f->gbps_per_gpu) ||
+        !(f->bw_frac > 0 && f->bw_frac <= 1) || !isfinite(f->latency_s) ||
+        f->latency_s < 0 || f->latency_s > 1 || f->switch_radix < 2 ||
+        !isfinite(f->switch_price_usd) || f->switch_price_usd < 0 ||
+        !isfinite(f->switch_power_w) || f->switch_power_w < 0 ||
+        !isfinite(f->nic_price_usd) || f->nic_price_usd < 0 ||
+        !isfinite(f->nic_power_w) || f->nic_power_w < 0 ||
+        !isfinite(f->transceiver_price_usd) || f->transceiver_price_usd < 0 ||
+        !isfinite(f->transceiver_power_w) || f->transceiver_power_w < 0 ||
+        !isfinite(f->cable_price_usd) || f->cable_price_usd < 0)
+        return diag_set(d, CP_ERR_RANGE, "hardware.fabric",
+                        "'%s' has values out of range", f->id);
+    if (!isfinite(sc->storage.read_bps) || sc->storage.read_bps < 0 ||
+        !isfinite(sc->storage.write_bps) || sc->storage.write_bps < 0 ||
+        !isfinite(sc->storage.usd_per_tb) || sc->storage.usd_per_tb < 0 ||
+        !isfinite(sc->storage.watts_per_tb) || sc->storage.watts_per_tb < 0 ||
+        !isfinite(sc->storage.capacity_tb) || sc->storage.capacity_tb < 0)
+        return diag_set(d, CP_ERR_RANGE, "hardware.storage",
+                        "'%s' has values out of range", sc->storage.id);
+    return CP_OK;
+}
+
+static enum cp_status validate_money(const struct scenario *sc,
+                                     struct diag *d)
+{
+    const struct site_spec *s = &sc->site;
+    enum cp_status st;
+    int i;
+
+    st = real_in(d, "site.pue", s->pue, 1, 5);
+    if (!st)
+        st = real_in(d, "site.usd_per_kwh", s->usd_per_kwh, 0, 100);
+    if (!st)
+        st = real_in(d, "site.kgco2_per_kwh", s->kgco2_per_kwh, 0, 10);
+    if (!st &&
+        (!isfinite(s->air_kw_per_rack) || s->air_kw_per_rack < 0 ||
+         !isfinite(s->liquid_kw_per_rack) || s->liquid_kw_per_rack < 0 ||
+         !isfinite(s->colo_usd_per_kw_month) || s->colo_usd_per_kw_month < 0 ||
+         !isfinite(s->build_usd_per_mw) || s->build_usd_per_mw < 0))
+        st = diag_set(d, CP_ERR_RANGE, "site.id",
+                      "'%s' has values out of range", s->id);
+    if (!st)
+        st = real_in(d, "finance.depreciation_years",
+                     sc->finance.depreciation_years, 0.01, 100);
+    if (!st)
+        st = real_in(d, "finance.cost_of_capital", sc->finance.cost_of_capital,
+                     0, 1);
+    if (!st && !(sc->finance.utilization > 0 && sc->finance.utilization <= 1))
+        st = diag_set(d, CP_ERR_RANGE, "finance.utilization",
+                      "%g is out of range (0, 1]", sc->finance.utilization);
+    if (!st)
+        st = real_in(d, "finance.maintenance_frac",
+                     sc->finance.maintenance_frac, 0, 1);
+    if (!st)
+        st = real_in(d, "cloud.usd_per_gpu_hour", sc->cloud_usd_per_gpu_hour,
+                     0, 1e4);
+    for (i = 0; !st && i < TERM_COUNT; i++)
+        if (!isfinite(sc->cloud.usd_per_gpu_hour[i]) ||
+            sc->cloud.usd_per_gpu_hour[i] < 0)
+            st = diag_set(d, CP_ERR_RANGE, "cloud.offer",
+                          "'%s' has a negative price", sc->cloud.id);
+    if (!st)
+        st = real_in(d, "reliability.node_mtbf_h", sc->reliability.node_mtbf_h,
+                     0, 1e9);
+    if (!st)
+        st = real_in(d, "reliability.restart_min", sc->reliability.restart_min,
+                     0, 1e6);
+    return st;
+}
+
+enum cp_status scenario_validate(const struct scenario *sc, struct diag *d)
+{
+    enum cp_status st;
+
+    st = validate_model(&sc->model, d);
+    if (!st)
+        st = real_in(d, "train.tokens", sc->train.tokens, 0, MAX_TOKENS);
+    if (!st)
+        st = count_in(d, "train.seq_len", sc->train.seq_len, 1, MAX_SEQ);
+    if (!st)
+        st = count_in(d, "train.global_batch", sc->train.global_batch, 1,
+                      MAX_BATCH);
+    if (!st && ((unsigned)sc->train.precision >= PREC_COUNT ||
+                sc->train.precision == PREC_INT8))
+        st = diag_set(d, CP_ERR_RANGE, "train.precision",
+                      "must be fp32, tf32, bf16, fp16 or fp8");
+    if (!st && (unsigned)sc->train.optimizer >= OPT_COUNT)
+        st = diag_set(d, CP_ERR_RANGE, "train.optimizer", "unknown optimizer");
+    if (!st && sc->train.grad_dtype != PREC_FP32 &&
+        sc->train.grad_dtype != PREC_BF16 && sc->train.grad_dtype != PREC_FP16)
+        st = diag_set(d, CP_ERR_RANGE, "train.grad_dtype",
+                      "must be fp32, bf16 or fp16");
+    if (!st && (unsigned)sc->train.attention > ATTN_STANDARD)
+        st = diag_set(d, CP_ERR_RANGE, "train.attention", "unknown mode");
+    if (!st)
+        st = validate_hardware(sc, d);
+    if (!st)
+        st = validate_layout(sc, d);
+    if (!st)
+        st = validate_money(sc, d);
+    return st;
+}
+
+void scenario_eval_flags(const struct scenario *sc, unsigned flags,
+                         struct result *out)
+{
+    struct model_shape m;
+
+    memset(out, 0, sizeof(*out));
+    out->layout = sc->layout;
+    model_shape_derive(&sc->model, (double)sc->train.seq_len, &m);
+    out->model.params = m.params;
+    out->model.active_params = m.active_params;
+    out->model.flops_per_token = m.flops_per_token;
+    out->model.attn_flops_per_token = m.attn_flops_per_token;
+    out->model.hidden = m.h;
+    out->model.heads = m.a;
+    out->model.ffn = m.f;
+
+    memory_estimate(sc, &m, &out->memory);
+    if (!(flags & EVAL_QUIET) && !out->memory.fits)
+        result_warn(out,
+                    "does not fit: %.1f GiB needed per accelerator, %.1f GiB "
+                    "available",
+                    out->memory.total_bytes / 1073741824.0,
+                    out->memory.capacity_bytes / 1073741824.0);
+    if (flags & EVAL_MEMORY_ONLY)
+        return;
+
+    steptime_estimate(sc, &m, flags, out);
+}
+
+void scenario_eval(const struct scenario *sc, struct result *out)
+{
+    scenario_eval_flags(sc, EVAL_DEFAULT, out);
+}

@@ -1,0 +1,515 @@
+/* steptime.c - step time of one training iteration; model in steptime.h. */
+#include <math.h>
+
+#include "core/scenario.h"
+#include "core/steptime.h"
+
+/* Latency of a collective inside the scale-up domain (NVLink/NVSwitch
+ * class; NCCL's small-message all-reduce inside a DGX is ~10 us for 2
+ * hops, i.e. a few us per step). */
+#define SCALEUP_ALPHA_S 3e-6
+/* Element-wise kernels per layer, forward (norms, residuals, dropout,
+ * activation, RoPE); backward runs about twice as many. */
+#define ELEMWISE_KERNELS_FWD 8.0
+/* Causal attention: a fused kernel skips the masked upper triangle. */
+#define CAUSAL_FRAC 0.5
+/* Flash attention backward: 5 matmuls against 2 forward (Dao 2023). */
+#define FLASH_BWD_RATIO 2.5
+
+/* ---- collectives -------------------------------------------------- */
+
+static double ring_latency(double n, double alpha)
+{
+    /* ring: n-1 steps; NCCL's trees bound it by about 2 log2(n) */
+    double ring = n - 1, tree = 2 * log2(n);
+
+    return alpha * (ring < tree ? ring : tree);
+}
+
+double comm_allreduce_s(double bytes, double n, double beta, double alpha)
+{
+    if (n <= 1 || bytes <= 0)
+        return 0;
+    return 2 * (n - 1) / n * bytes / beta + 2 * ring_latency(n, alpha);
+}
+
+double comm_reduce_scatter_s(double bytes, double n, double beta, double alpha)
+{
+    if (n <= 1 || bytes <= 0)
+        return 0;
+    return (n - 1) / n * bytes / beta + ring_latency(n, alpha);
+}
+
+double comm_all_gather_s(double bytes, double n, double beta, double alpha)
+{
+    return comm_reduce_scatter_s(bytes, n, beta, alpha);
+}
+
+double comm_all_to_all_s(double bytes, double n, double beta, double alpha)
+{
+    if (n <= 1 || bytes <= 0)
+        return 0;
+    return (n - 1) / n * bytes / beta + (n - 1) * alpha;
+}
+
+/* ---- the machine as the model sees it ------------------------------ */
+
+struct link {
+    double beta;  /* bytes/s per GPU, achieved */
+    double alpha; /* s per message */
+};
+
+/* A communication group: n ranks, g of them inside each scale-up domain. */
+struct group {
+    double n, g;
+    struct link in, out;
+};
+
+struct hw {
+    const struct accel_spec *a;
+    double peak;      /* GEMM peak at the training precision */
+    double peak_attn; /* attention kernels: 16-bit even in fp8 training */
+    double elem;      /* bytes per activation element */
+    double bw;        /* achieved HBM bytes/s */
+    double domain;    /* scale-up domain size */
+    struct link up, out;
+};
+
+static void hw_init(const struct scenario *sc, struct hw *hw)
+{
+    const struct accel_spec *a = &sc->accel;
+    double up = sc->system.scaleup_bps > 0 ? sc->system.scaleup_bps
+                                           : a->scaleup_bps;
+    double nic = sc->fabric.gbps_per_gpu * 1e9 / 8;
+
+    hw->a = a;
+    hw->peak = a->peak_flops[sc->train.precision];
+    hw->peak_attn = hw->peak;
+    if (sc->train.precision == PREC_FP8 && a->peak_flops[PREC_BF16] > 0)
+        hw->peak_attn = a->peak_flops[PREC_BF16];
+    hw->elem = (sc->train.precision == PREC_FP32 ||
+                sc->train.precision == PREC_TF32) ? 4 : 2;
+    hw->bw = a->hbm_bps * a->hbm_frac;
+    hw->domain = (double)sc->system.scaleup_domain;
+    hw->out.beta = nic * sc->fabric.bw_frac / sc->oversubscription;
+    hw->out.alpha = sc->fabric.latency_s;
+    /* Without a scale-up fabric, GPUs in a node talk over the NIC path. */
+    hw->up.beta = up > 0 ? up * sc->system.scaleup_frac : hw->out.beta;
+    hw->up.alpha = up > 0 ? SCALEUP_ALPHA_S : hw->out.alpha;
+}
+
+/* n ranks spaced `stride` apart in rank order (Megatron: tp innermost). */
+static void group_init(const struct hw *hw, double n, double stride,
+                       struct group *gr)
+{
+    double per_domain = floor(hw->domain / stride);
+
+    gr->n = n;
+    gr->g = per_domain < 1 ? 1 : (per_domain > n ? n : per_domain);
+    gr->in = hw->up;
+    gr->out = hw->out;
+}
+
+/* Hierarchical collectives: inside the domain first, then across domains
+ * on 1/g of the data (models.md section 3). */
+static double group_allreduce(const struct group *gr, double bytes)
+{
+    double across = gr->n / gr->g;
+
+    if (across <= 1)
+        return comm_allreduce_s(bytes, gr->n, gr->in.beta, gr->in.alpha);
+    return comm_reduce_scatter_s(bytes, gr->g, gr->in.beta, gr->in.alpha) +
+           comm_allreduce_s(bytes / gr->g, across, gr->out.beta,
+                            gr->out.alpha) +
+           comm_all_gather_s(bytes, gr->g, gr->in.beta, gr->in.alpha);
+}
+
+static double group_reduce_scatter(const struct group *gr, double bytes)
+{
+    double across = gr->n / gr->g;
+
+    if (across <= 1)
+        return comm_reduce_scatter_s(bytes, gr->n, gr->in.beta, gr->in.alpha);
+    return comm_reduce_scatter_s(bytes, gr->g, gr->in.beta, gr->in.alpha) +
+           comm_reduce_scatter_s(bytes / gr->g, across, gr->out.beta,
+                                 gr->out.alpha);
+}
+
+static double group_all_to_all(const struct group *gr, double bytes)
+{
+    double n = gr->n, g = gr->g;
+
+    if (n <= 1 || bytes <= 0)
+        return 0;
+    if (n / g <= 1)
+        return comm_all_to_all_s(bytes, n, gr->in.beta, gr->in.alpha);
+    /* the share addressed outside the domain crosses the fabric */
+    return bytes * (g - 1) / n / gr->in.beta +
+           bytes * (n - g) / n / gr->out.beta + (n - 1) * gr->out.alpha;
+}
+
+/* ---- compute --------------------------------------------------------- */
+
+double steptime_gemm_s(const struct accel_spec *a, double peak, double M,
+                       double N, double K, double batch, double elem_bytes)
+{
+    double flops = 2 * M * N * K * batch;
+    double bytes = elem_bytes * (M * K + K * N + M * N) * batch;
+    double eta = a->gemm_frac * flops / (flops + a->gemm_half_flops);
+    double t_c, t_m;
+
+    if (flops <= 0)
+        return 0;
+    t_c = flops / (peak * eta);
+    t_m = bytes / (a->hbm_bps * a->hbm_frac);
+    return (t_c > t_m ? t_c : t_m) + a->kernel_s;
+}
+
+/* A GEMM's forward time and its backward (data and weight gradients). */
+static void gemm_fb(const struct hw *hw, double M, double N, double K,
+                    double batch, double *f, double *b)
+{
+    *f += steptime_gemm_s(hw->a, hw->peak, M, N, K, batch, hw->elem);
+    *b += steptime_gemm_s(hw->a, hw->peak, M, K, N, batch, hw->elem) +
+          steptime_gemm_s(hw->a, hw->peak, K, N, M, batch, hw->elem);
+}
+
+static double bytes_s(const struct hw *hw, double bytes)
+{
+    return bytes / hw->bw;
+}
+
+/* One transformer layer, one microbatch, one accelerator. */
+struct layer_time {
+    double f, b;      /* compute forward / backward */
+    double attn_f;    /* attention core forward (selective recompute) */
+    double tp_f, tp_b; /* tensor-parallel communication */
+    double cp_f, cp_b; /* context-parallel ring, after overlap */
+    double ep_f, ep_b; /* expert all-to-all */
+};
+
+static void layer_time(const struct scenario *sc, const struct model_shape *m,
+                       const struct hw *hw, bool moe, struct layer_time *lt)
+{
+    const struct layout *lay = &sc->layout;
+    double t = (double)lay->tp, c = (double)lay->cp, e = (double)lay->ep;
+    double b = (double)lay->microbatch, s = (double)sc->train.seq_len;
+    double sc_len = s / c, T = b * sc_len;
+    double h = m->h, d = m->d, heads = m->a / t, kv = m->a_kv / t;
+    double elem = hw->elem, repl = lay->sequence_parallel ? t : 1;
+    double attn_f = 0, attn_b = 0, ew_f, up_width, f_width;
+    struct group gr;
+    bool scores;
+
+    lt->f = lt->b = 0;
+    /* QKV and output projections */
+    gemm_fb(hw, T, (heads + 2 * kv) * d, h, 1, &lt->f, &lt->b);
+    gemm_fb(hw, T, h, heads * d, 1, &lt->f, &lt->b);
+
+    /* attention core: local queries against every key (ring with CP) */
+    scores = sc->train.attention == ATTN_STANDARD;
+    if (scores) {
+        double n_scores = b * heads * sc_len * s;
+
+        gemm_fb(hw, sc_len, s, d, b * heads, &attn_f, &attn_b);
+        gemm_fb(hw, sc_len, d, s, b * heads, &attn_f, &attn_b);
+        /* scale-mask-softmax (read 2, write 2) and dropout (read 2,
+         * write 2, mask 1) forward; their backward about 11 bytes */
+        attn_f += bytes_s(hw, 9 * n_scores) + 2 * hw->a->kernel_s;
+        attn_b += bytes_s(hw, 11 * n_scores) + 2 * hw->a->kernel_s;
+    } else {
+        double flops = 4 * b * heads * sc_len * s * d * CAUSAL_FRAC;
+        double rate = hw->peak_attn * hw->a->attn_frac;
+
+        attn_f = flops / rate + hw->a->kernel_s;
+        attn_b = FLASH_BWD_RATIO * flops / rate + hw->a->kernel_s;
+    }
+    lt->attn_f = attn_f;
+    lt->f += attn_f;
+    lt->b += attn_b;
+
+    /* FFN: dense, or router + routed experts + shared experts */
+    if (!moe) {
+        f_width = m->f;
+        up_width = (m->gated ? 2 : 1) * f_width / t;
+        gemm_fb(hw, T, up_width, h, 1, &lt->f, &lt->b);
+        gemm_fb(hw, T, h, f_width / t, 1, &lt->f, &lt->b);
+        ew_f = (m->gated ? 3 : 2) * T * f_width / t * elem;
+    } else {
+        double local = m->experts / e;
+        double per_expert = T * m->top_k * e / m->experts;
+
+        f_width = m->f_expert;
+        up_width = (m->gated ? 2 : 1) * f_width / t;
+        gemm_fb(hw, T, m->experts, h, 1, &lt->f, &lt->b);
+        gemm_fb(hw, per_expert, up_width, h, local, &lt->f, &lt->b);
+        gemm_fb(hw, per_expert, h, f_width / t, local, &lt->f, &lt->b);
+        if (m->shared > 0) {
+            gemm_fb(hw, T, up_width * m->shared, h, 1, &lt->f, &lt->b);
+            gemm_fb(hw, T, h, f_width * m->shared / t, 1, &lt->f, &lt->b);
+        }
+        /* activation on k routed copies, permute and unpermute copies */
+        ew_f = (m->gated ? 3 : 2) * T * (m->top_k + m->shared) * f_width / t *
+                   elem +
+               4 * T * m->top_k * h * elem;
+        group_init(hw, e, t * c, &gr);
+        lt->ep_f = 2 * group_all_to_all(&gr, T * m->top_k * h * elem);
+        lt->ep_b = lt->ep_f;
+    }
+    if (!moe)
+        lt->ep_f = lt->ep_b = 0;
+
+    /* element-wise: 2 layernorms (read + write), 2 bias-dropout-residual
+     * (read 2, write 1, mask 0.5) = 11 passes over s*b*h, split by TP only
+     * with sequence parallelism; backward reads and writes about twice */
+    ew_f += 11 * T * h * elem / repl;
+    lt->f += bytes_s(hw, ew_f) + ELEMWISE_KERNELS_FWD * hw->a->kernel_s;
+    lt->b += bytes_s(hw, 2 * ew_f) + 2 * ELEMWISE_KERNELS_FWD * hw->a->kernel_s;
+
+    /* TP: two all-reduces (or RS + AG pairs with SP) each way */
+    group_init(hw, t, 1, &gr);
+    lt->tp_f = 2 * group_allreduce(&gr, T * h * elem);
+    lt->tp_b = lt->tp_f;
+
+    /* CP: K and V chunks around the ring, overlapped with attention */
+    lt->cp_f = lt->cp_b = 0;
+    if (lay->cp > 1) {
+        double kv_bytes = 2 * T * kv * d * elem;
+        double ring;
+
+        group_init(hw, c, t, &gr);
+        ring = (gr.n / gr.g > 1)
+                   ? (c - 1) * (kv_bytes / gr.out.beta + gr.out.alpha)
+                   : (c - 1) * (kv_bytes / gr.in.beta + gr.in.alpha);
+        lt->cp_f = fmax(0, ring - attn_f);
+        lt->cp_b = fmax(0, 2 * ring - attn_b);
+    }
+}
+
+/* ---- the step ---------------------------------------------------------- */
+
+void steptime_estimate(const struct scenario *sc, const struct model_shape *m,
+                       unsigned flags, struct result *r)
+{
+    const struct layout *lay = &sc->layout;
+    struct time_result *tr = &r->time;
+    struct hw hw;
+    struct layer_time dense = {0}, moe = {0};
+    struct group gr;
+    double t = (double)lay->tp, p = (double)lay->pp, v = (double)lay->interleave;
+    double dp = (double)lay->dp, c = (double)lay->cp;
+    double b = (double)lay->microbatch, s = (double)sc->train.seq_len;
+    double B = (double)sc->train.global_batch, N = (double)sc->gpus;
+    double T = b * s / c;
+    double mbs = B / (dp * b);
+    double layers = ceil(m->L / p);
+    double moe_l = layers * (m->moe_layers / m->L), dense_l = layers - moe_l;
+    double f_stage, b_stage, rec_stage, tp_stage, cp_stage, ep_stage;
+    double extra_f = 0, extra_b = 0, extra_tp = 0, t_mb, comp_mb;
+    double params_local, shard, grad_bytes, wt_bytes, dp_s = 0, opt_s, pp_s = 0;
+    double tokens_step, model_flops, hw_flops, step, peak;
+    double gb = precision_bytes(sc->train.grad_dtype);
+
+    hw_init(sc, &hw);
+    layer_time(sc, m, &hw, false, &dense);
+    if (moe_l > 0)
+        layer_time(sc, m, &hw, true, &moe);
+
+    f_stage = dense_l * dense.f + moe_l * moe.f;
+    b_stage = dense_l * dense.b + moe_l * moe.b;
+    tp_stage = dense_l * (dense.tp_f + dense.tp_b) +
+               moe_l * (moe.tp_f + moe.tp_b);
+    cp_stage = dense_l * (dense.cp_f + dense.cp_b) +
+               moe_l * (moe.cp_f + moe.cp_b);
+    ep_stage = moe_l * (moe.ep_f + moe.ep_b);
+    switch (lay->recompute) {
+    case RECOMPUTE_FULL:
+        /* the whole forward again, communication included */
+        rec_stage = f_stage;
+        tp_stage += dense_l * dense.tp_f + moe_l * moe.tp_f;
+        cp_stage += dense_l * dense.cp_f + moe_l * moe.cp_f;
+        ep_stage += moe_l * moe.ep_f;
+        break;
+    case RECOMPUTE_SELECTIVE:
+        rec_stage = dense_l * dense.attn_f + moe_l * moe.attn_f;
+        break;
+    default:
+        rec_stage = 0;
+        break;
+    }
+
+    /* Embedding on the first stage, output layer and loss on the last;
+     * with one stage both.  The busiest stage sets the pace. */
+    {
+        double V = m->V, h = m->h, elem = hw.elem;
+        double emb_f = bytes_s(&hw, 2 * T * h * elem) + hw.a->kernel_s;
+        double head_f = 0, head_b = 0;
+        double ce = bytes_s(&hw, 3 * 4 * T * V / t) + 2 * hw.a->kernel_s;
+
+        gemm_fb(&hw, T, V / t, h, 1, &head_f, &head_b);
+        head_f += ce;
+        head_b += ce;
+        group_init(&hw, t, 1, &gr);
+        if (lay->pp == 1) {
+            extra_f = emb_f + head_f;
+            extra_b = emb_f + head_b;
+            extra_tp = 2 * group_allreduce(&gr, T * h * elem);
+        } else if (head_f + head_b > 2 * emb_f) {
+            extra_f = head_f;
+            extra_b = head_b;
+            extra_tp = group_allreduce(&gr, T * h * elem);
+        } else {
+            extra_f = emb_f;
+            extra_b = emb_f;
+            extra_tp = group_allreduce(&gr, T * h * elem);
+        }
+    }
+
+    comp_mb = f_stage + b_stage + rec_stage + extra_f + extra_b;
+    t_mb = comp_mb + tp_stage + cp_stage + ep_stage + extra_tp;
+
+    /* PP: a send each way per virtual stage per microbatch, across the
+     * domain unless two whole stages fit in it */
+    if (lay->pp > 1) {
+        double span = t * c * dp;
+        const struct link *l = (2 * span <= hw.domain) ? &hw.up : &hw.out;
+        double bytes = T * m->h * hw.elem / t; /* scatter-gather over TP */
+
+        pp_s = 2 * v * (mbs + p - 1) * (bytes / l->beta + l->alpha);
+    }
+
+    /* DP / ZeRO over the dp*cp group, tp ranks apart */
+    shard = dp * c;
+    params_local = (dense_l * m->dense_layer_params / t +
+                    moe_l * (m->attn_params + m->norm_params +
+                             m->shared * m->expert_params) / t +
+                    moe_l * m->experts * m->expert_params / (t * lay->ep) +
+                    (m->embed_params + m->output_params) / (t * p)) *
+                   m->param_scale;
+    grad_bytes = params_local * gb;
+    wt_bytes = params_local * (hw.elem);
+    group_init(&hw, shard, t, &gr);
+    if (shard > 1) {
+        double bwd_mb = b_stage + rec_stage + extra_b;
+        double fwd_mb = f_stage + extra_f;
+        double bucket = 1 / fmax(1, layers);
+        double rs, ag;
+
+        switch (lay->zero) {
+        case 0:
+            rs = group_allreduce(&gr, grad_bytes);
+            dp_s = fmax(rs - bwd_mb, rs * bucket);
+            break;
+        case 1:
+            rs = group_reduce_scatter(&gr, grad_bytes);
+            ag = group_reduce_scatter(&gr, wt_bytes);
+            dp_s = fmax(rs - bwd_mb, rs * bucket) +
+                   fmax(ag - fwd_mb, ag * bucket);
+            break;
+        case 2:
+            rs = group_reduce_scatter(&gr, grad_bytes);
+            ag = group_reduce_scatter(&gr, wt_bytes);
+            dp_s = mbs * fmax(rs - bwd_mb, rs * bucket) +
+                   fmax(ag - fwd_mb, ag * bucket);
+            break;
+        default:
+            rs = group_reduce_scatter(&gr, grad_bytes);
+            ag = group_reduce_scatter(&gr, wt_bytes);
+            dp_s = mbs * (fmax(ag - fwd_mb, ag * bucket) +
+                          fmax(ag + rs - bwd_mb, (ag + rs) * bucket));
+            break;
+        }
+    }
+
+    /* Optimizer: read gradients, read and write master weights and states,
+     * write 16-bit weights; plus the gradient norm and zeroing. */
+    {
+        double per_param;
+        double sharded = lay->zero >= 1 ? params_local / shard : params_local;
+
+        switch (sc->train.optimizer) {
+        case OPT_ADAM8BIT:
+            per_param = gb + 8 + 4 + hw.elem;
+            break;
+        case OPT_SGD:
+            per_param = gb + 8 + 8 + hw.elem;
+            break;
+        default:
+            per_param = gb + 8 + 16 + hw.elem;
+            break;
+        }
+        opt_s = bytes_s(&hw, sharded * per_param + 2 * params_local * gb /
+                                                       (lay->zero >= 2 ? shard : 1)) +
+                10 * hw.a->kernel_s;
+    }
+
+    step = mbs * t_mb + (p - 1) / v * t_mb + pp_s + dp_s + opt_s;
+
+    tokens_step = B * s;
+    model_flops = m->flops_per_token * tokens_step;
+    hw_flops = model_flops;
+    if (lay->recompute == RECOMPUTE_FULL)
+        hw_flops += (model_flops - m->attn_flops_per_token * tokens_step) / 3 +
+                    m->attn_flops_per_token * tokens_step / 3;
+    else if (lay->recompute == RECOMPUTE_SELECTIVE)
+        hw_flops += m->attn_flops_per_token * tokens_step / 3;
+    peak = hw.peak;
+
+    tr->step_s = step;
+    tr->microbatches = mbs;
+    tr->compute_s = mbs * comp_mb + opt_s;
+    tr->optimizer_s = opt_s;
+    tr->bubble_s = (p - 1) / v * t_mb;
+    tr->tp_comm_s = mbs * (tp_stage + extra_tp);
+    tr->pp_comm_s = pp_s;
+    tr->dp_comm_s = dp_s;
+    tr->cp_comm_s = mbs * cp_stage;
+    tr->ep_comm_s = mbs * ep_stage;
+    tr->tokens_per_s = tokens_step / step;
+    tr->model_tflops_per_gpu = model_flops / step / N / 1e12;
+    tr->hw_tflops_per_gpu = hw_flops / step / N / 1e12;
+    tr->mfu = model_flops / step / (N * peak);
+    tr->hfu = hw_flops / step / (N * peak);
+    tr->steps = sc->train.tokens / tokens_step;
+    tr->train_days = tr->steps * step / 86400;
+    tr->gpu_hours = tr->steps * step * N / 3600;
+
+    {
+        static const char *const names[] = {"compute", "bubble", "tp_comm",
+                                            "pp_comm", "dp_comm", "cp_comm",
+                                            "ep_comm"};
+        double parts[7];
+        int i, best = 0;
+
+        parts[0] = tr->compute_s;
+        parts[1] = tr->bubble_s;
+        parts[2] = tr->tp_comm_s;
+        parts[3] = tr->pp_comm_s;
+        parts[4] = tr->dp_comm_s;
+        parts[5] = tr->cp_comm_s;
+        parts[6] = tr->ep_comm_s;
+        for (i = 1; i < 7; i++)
+            if (parts[i] > parts[best])
+                best = i;
+        for (i = 0; names[best][i] && i < (int)sizeof(r->bottleneck) - 1; i++)
+            r->bottleneck[i] = names[best][i];
+        r->bottleneck[i] = '\0';
+    }
+
+    if (flags & EVAL_QUIET)
+        return;
+    if ((double)lay->tp > hw.domain)
+        result_warn(r,
+                    "tensor parallelism (tp=%llu) spans beyond the scale-up "
+                    "domain (%.0f GPUs)",
+                    (unsigned long long)lay->tp, hw.domain);
+    if (tr->bubble_s > 0.2 * step)
+        result_warn(r, "pipeline bubble is %.0f%% of the step; more "
+                       "microbatches or interleaving would shrink it",
+                    100 * tr->bubble_s / step);
+    if (dp_s > 0.2 * step)
+        result_warn(r, "data-parallel communication is %.0f%% of the step",
+                    100 * dp_s / step);
+    if (sc->train.tokens <= 0)
+        result_warn(r, "train.tokens is 0: no time to train");
+}

@@ -1,0 +1,70 @@
+/*
+ * steptime.h - time of one optimizer step, its parts, and what follows from
+ * it (tokens/s, MFU, HFU, days and GPU-hours to train).
+ *
+ * The model is built from the hardware's published numbers and a handful
+ * of per-accelerator efficiency knobs from the catalog (accel_spec:
+ * gemm_frac, gemm_half_flops, attn_frac, hbm_frac, kernel_s) and per-tier
+ * bandwidth fractions (system.scaleup_frac, fabric.bw_frac), fitted once
+ * against the calibration runs and never per case.
+ *
+ * Compute (per layer, per microbatch, per accelerator): every GEMM with its
+ * shape under TP/SP/CP/EP is timed by a roofline,
+ *     t = max(F / (peak * eta(F)), bytes / (hbm * hbm_frac)) + kernel_s,
+ *     eta(F) = gemm_frac * F / (F + gemm_half_flops),
+ * so small GEMMs run below the measured large-GEMM efficiency; element-wise
+ * work (norms, activation, dropout, residual, softmax of materialised
+ * scores) is bandwidth-bound.  Fused (flash) attention runs at attn_frac of
+ * peak on the work it does (causal: about half the score matrix).  Backward
+ * is two GEMMs per forward GEMM (flash attention: 2.5x its forward);
+ * recompute adds the forward again (full) or the attention core (selective).
+ *
+ * Communication (alpha-beta; Thakur et al. 2005, NCCL bus bandwidth): ring
+ * all-reduce 2(n-1)/n S/beta, reduce-scatter and all-gather half that,
+ * all-to-all (n-1)/n S/beta; latency 2(n-1) alpha for rings, bounded by a
+ * tree's 2 log2(n) alpha.  Groups are placed as Megatron does (tp innermost,
+ * then cp, ep inside dp, pp outermost): a group whose ranks stay inside the
+ * scale-up domain uses its bandwidth, otherwise the per-GPU NIC share of
+ * the fabric divided by oversubscription; data-parallel collectives that
+ * span nodes are hierarchical (reduce-scatter in the domain, all-reduce
+ * across on 1/g of the data, all-gather back).
+ * TP: 2 all-reduces (or reduce-scatter + all-gather with SP) of s b h
+ * 16-bit values per layer forward and 2 backward, not overlapped.  PP: one
+ * send per virtual-stage boundary each way per microbatch.  DP: gradients
+ * once per step (ZeRO 0/1) or per microbatch (ZeRO 2/3), overlapped with
+ * the backward of the last microbatch except the last bucket; ZeRO-3 also
+ * all-gathers weights forward and backward (overlapped with compute by
+ * prefetch).  CP: K and V passed around the ring, overlapped with
+ * attention.  EP: all-to-all dispatch and combine of the routed tokens per
+ * MoE layer, forward and backward, not overlapped.
+ *
+ * Pipeline (Narayanan et al. 2021 section 2.2): step = m t_mb +
+ * (p - 1)/v t_mb + exposed PP/DP communication + optimizer step, where t_mb
+ * is one microbatch's forward and backward on the slowest stage.  The
+ * optimizer step is bandwidth-bound over the (sharded) model states.
+ */
+#ifndef LLMPLAN_CORE_STEPTIME_H
+#define LLMPLAN_CORE_STEPTIME_H
+
+#include "core/model.h"
+#include "core/result.h"
+#include "core/spec.h"
+
+/* Collective times in seconds for `bytes` per rank on n ranks at beta
+ * bytes/s with per-message latency alpha.  0 when n <= 1. */
+double comm_allreduce_s(double bytes, double n, double beta, double alpha);
+double comm_reduce_scatter_s(double bytes, double n, double beta, double alpha);
+double comm_all_gather_s(double bytes, double n, double beta, double alpha);
+double comm_all_to_all_s(double bytes, double n, double beta, double alpha);
+
+/* Roofline time of one GEMM [M x K] * [K x N] repeated `batch` times, with
+ * elements of `elem_bytes`, on accelerator a at peak FLOP/s. */
+double steptime_gemm_s(const struct accel_spec *a, double peak, double M,
+                       double N, double K, double batch, double elem_bytes);
+
+/* Fill r->time (and r->bottleneck; warnings unless flags has EVAL_QUIET)
+ * for validated sc with shape m; r->memory must be filled. */
+void steptime_estimate(const struct scenario *sc, const struct model_shape *m,
+                       unsigned flags, struct result *r);
+
+#endif
