@@ -1,0 +1,79 @@
+/*
+ * energy.c - power, energy, emissions and cooling (see energy.h).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "core/energy.h"
+#include "core/storage.h"
+
+/* NaN or negative -> 0, overflow -> 1e300: results stay finite. */
+static double clamp_pos(double x)
+{
+    if (!(x > 0))
+        return 0;
+    return x < 1e300 ? x : 1e300;
+}
+
+void energy_estimate(const struct scenario *sc, struct result *r)
+{
+    struct energy_result *e = &r->energy;
+    double gpn = sc->system.gpus_per_node >= 1
+                     ? (double)sc->system.gpus_per_node
+                     : 1;
+    double npr = sc->system.nodes_per_rack >= 1
+                     ? (double)sc->system.nodes_per_rack
+                     : 1;
+    double nodes = r->network.nodes >= 1 ? (double)r->network.nodes
+                                         : ceil((double)sc->gpus / gpn);
+    double tdp = clamp_pos(sc->accel.tdp_w);
+    double pf = sc->accel.power_frac > 0 ? sc->accel.power_frac
+                                         : ENERGY_DEFAULT_POWER_FRAC;
+    double host = clamp_pos(sc->system.host_power_w);
+    double days, hours, node_peak_kw, air, liquid;
+
+    memset(e, 0, sizeof(*e));
+
+    /* Mean draw under training load: TDP x calibrated fraction for the
+     * accelerators, Epoch's 0.75 of maximum for the rest of the node
+     * (reference 2 and 8). */
+    e->gpu_kw = clamp_pos((double)sc->gpus * tdp * pf / 1000);
+    e->host_kw = clamp_pos(nodes * host * ENERGY_HOST_LOAD_FRAC / 1000);
+    e->network_kw = clamp_pos(r->network.power_w / 1000);
+    e->storage_kw = clamp_pos(storage_provisioned_tb(sc, r) *
+                              sc->storage.watts_per_tb / 1000);
+    e->it_kw =
+        clamp_pos(e->gpu_kw + e->host_kw + e->network_kw + e->storage_kw);
+    /* PUE is defined as facility power / IT power (The Green Grid). */
+    e->facility_kw = clamp_pos(e->it_kw * sc->site.pue);
+
+    /* Energy over the wall-clock run, failures and restarts included. */
+    days = r->reliability.effective_train_days > 0
+               ? r->reliability.effective_train_days
+               : r->time.train_days;
+    hours = clamp_pos(days * 24);
+    e->it_mwh = clamp_pos(e->it_kw * hours / 1000);
+    e->facility_mwh = clamp_pos(e->facility_kw * hours / 1000);
+    /* MWh x kg/kWh = 1000 kWh x kg/kWh = 1000 kg = t. */
+    e->tco2e = clamp_pos(e->facility_mwh * sc->site.kgco2_per_kwh);
+
+    /* Rack density at nameplate power (what cooling is built for). */
+    node_peak_kw = (gpn * tdp + host) / 1000;
+    e->rack_kw = clamp_pos(node_peak_kw * (nodes < npr ? nodes : npr));
+    air = sc->site.air_kw_per_rack;
+    liquid = sc->site.liquid_kw_per_rack;
+    e->cooling = COOLING_AIR;
+    if (air > 0 && e->rack_kw > air) {
+        e->cooling = COOLING_LIQUID;
+        if (!(liquid > 0))
+            result_warn(r,
+                        "racks draw %.1f kW, above the site's %.0f kW air "
+                        "limit, and the site has no liquid cooling",
+                        e->rack_kw, air);
+        else if (e->rack_kw > liquid)
+            result_warn(r,
+                        "racks draw %.1f kW, above the site's %.0f kW "
+                        "liquid-cooling limit",
+                        e->rack_kw, liquid);
+    }
+}
