@@ -1,0 +1,469 @@
+/*
+ * resolve.c - plan -> scenario -> result; see resolve.h.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "plan/resolve.h"
+
+#define DEFAULT_STORAGE "parallel-fs"
+#define DEFAULT_SITE "us-average"
+
+static const char *where_of(const struct plan *p, enum plan_key k)
+{
+    const struct plan_value *v = &p->v[k];
+
+    return v->origin ? v->origin : plan_key_info(k)->name;
+}
+
+/* A catalog getter's NOT_FOUND becomes "<key>: unknown <kind> 'id'"; other
+ * failures (the database) pass through. */
+static enum cp_status lookup_failed(enum cp_status st, const struct plan *p,
+                                    enum plan_key k, const char *id,
+                                    struct diag *d)
+{
+    const struct plan_key_info *ki = plan_key_info(k);
+
+    if (st != CP_ERR_NOT_FOUND)
+        return st;
+    return diag_set(d, CP_ERR_NOT_FOUND, where_of(p, k),
+                    "unknown %s id '%s' (see 'llmplan catalog list %s')",
+                    catalog_kind_name(ki->kind), id,
+                    catalog_kind_name(ki->kind));
+}
+
+static void add_source(struct plan_resolved *out, enum plan_key k,
+                       const char *id, const struct catalog_meta *meta)
+{
+    struct plan_source *s;
+
+    if (out->nsources >= PLAN_SOURCES_MAX)
+        return;
+    s = &out->sources[out->nsources++];
+    s->kind = plan_key_info(k)->kind;
+    s->key = plan_key_info(k)->name;
+    snprintf(s->id, sizeof(s->id), "%s", id);
+    s->meta = *meta;
+}
+
+static void add_note(struct plan_resolved *out, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void add_note(struct plan_resolved *out, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (out->nnotes >= PLAN_NOTES_MAX)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(out->notes[out->nnotes++], RESULT_WARNING_MAX, fmt, ap);
+    va_end(ap);
+}
+
+/* Write the value of key k into the scenario field it lands in. */
+static void store(struct scenario *sc, enum plan_key k,
+                  const struct plan_value *v)
+{
+    const struct plan_key_info *ki = plan_key_info(k);
+    char *field = (char *)sc + ki->offset;
+    uint64_t u = v->u;
+    double x = ki->type == PT_NUMBER ? v->d : (double)v->u;
+    bool b = v->u != 0;
+    int e = ki->enum_values ? ki->enum_values[v->u] : (int)v->u;
+
+    switch (ki->store) {
+    case PS_NONE:
+        break;
+    case PS_U64:
+        memcpy(field, &u, sizeof(u));
+        break;
+    case PS_F64:
+        memcpy(field, &x, sizeof(x));
+        break;
+    case PS_BOOL:
+        memcpy(field, &b, sizeof(b));
+        break;
+    case PS_INT:
+        memcpy(field, &e, sizeof(e));
+        break;
+    }
+}
+
+static bool fixed(const struct plan *p, enum plan_key k)
+{
+    return p->v[k].set && !p->v[k].is_auto;
+}
+
+/* Layout: fixed values into sc->layout and the search space. */
+static void resolve_layout(const struct plan *p, struct plan_resolved *out)
+{
+    struct search_space *sp = &out->space;
+    struct layout *lay = &out->sc.layout;
+    static const enum plan_key searched[] = {
+        PK_PAR_TP, PK_PAR_PP,         PK_PAR_DP,        PK_PAR_CP,
+        PK_PAR_EP, PK_PAR_MICROBATCH, PK_PAR_RECOMPUTE, PK_PAR_ZERO,
+    };
+    size_t i;
+
+    search_space_auto(sp);
+    sp->tp = fixed(p, PK_PAR_TP) ? lay->tp : 0;
+    sp->pp = fixed(p, PK_PAR_PP) ? lay->pp : 0;
+    sp->dp = fixed(p, PK_PAR_DP) ? lay->dp : 0;
+    sp->cp = fixed(p, PK_PAR_CP) ? lay->cp : 0;
+    sp->ep = fixed(p, PK_PAR_EP) ? lay->ep : 0;
+    sp->microbatch = fixed(p, PK_PAR_MICROBATCH) ? lay->microbatch : 0;
+    sp->interleave = fixed(p, PK_PAR_INTERLEAVE) ? lay->interleave : 0;
+    sp->recompute =
+        fixed(p, PK_PAR_RECOMPUTE) ? (int)lay->recompute : -1;
+    sp->zero = fixed(p, PK_PAR_ZERO) ? lay->zero : -1;
+    sp->sequence_parallel = fixed(p, PK_PAR_SEQUENCE_PARALLEL)
+                                ? (int)lay->sequence_parallel
+                                : -1;
+    /* A dense model has nothing to spread over experts. */
+    if (!sp->ep && out->sc.model.experts < 2) {
+        sp->ep = 1;
+        lay->ep = 1;
+    }
+    if (!sp->interleave)
+        lay->interleave = 1;
+    if (sp->sequence_parallel < 0)
+        lay->sequence_parallel = lay->tp > 1;
+    out->needs_search = false;
+    for (i = 0; i < sizeof(searched) / sizeof(searched[0]); i++)
+        if (!fixed(p, searched[i]) &&
+            !(searched[i] == PK_PAR_EP && sp->ep))
+            out->needs_search = true;
+}
+
+enum cp_status plan_resolve(const struct plan *p, struct catalog *cat,
+                            unsigned flags, struct plan_resolved *out,
+                            struct diag *d)
+{
+    struct scenario *sc = &out->sc;
+    struct catalog_meta meta;
+    char id[CP_ID_MAX];
+    enum cp_status st;
+    enum cloud_term term = TERM_ON_DEMAND;
+    size_t i;
+
+    memset(out, 0, sizeof(*out));
+    scenario_defaults(sc);
+
+    /* Required keys first, so the message names what is missing. */
+    if (!p->v[PK_HW_ACCELERATOR].set)
+        return diag_set(d, CP_ERR_USAGE, "hardware.accelerator",
+                        "missing: which accelerator (e.g. --accel h100-sxm)");
+    if (!p->v[PK_HW_GPUS].set)
+        return diag_set(d, CP_ERR_USAGE, "hardware.gpus",
+                        "missing: how many accelerators (e.g. --gpus 1024)");
+    if ((flags & PLAN_NEED_TOKENS) && !p->v[PK_TRAIN_TOKENS].set)
+        return diag_set(d, CP_ERR_USAGE, "train.tokens",
+                        "missing: how many training tokens (e.g. --tokens "
+                        "15T)");
+    if (!p->v[PK_MODEL_PRESET].set && !p->v[PK_MODEL_PARAMS].set &&
+        !p->v[PK_MODEL_LAYERS].set)
+        return diag_set(d, CP_ERR_USAGE, "model.preset",
+                        "missing: a catalog model (e.g. --model llama3-70b) "
+                        "or model.params / model.layers");
+
+    /* Catalog rows. */
+    if (p->v[PK_MODEL_PRESET].set) {
+        const char *mid = p->v[PK_MODEL_PRESET].id;
+
+        st = catalog_get_model(cat, mid, &sc->model, &meta, d);
+        if (st)
+            return lookup_failed(st, p, PK_MODEL_PRESET, mid, d);
+        add_source(out, PK_MODEL_PRESET, mid, &meta);
+    }
+    st = catalog_get_accel(cat, p->v[PK_HW_ACCELERATOR].id, &sc->accel, &meta,
+                           d);
+    if (st)
+        return lookup_failed(st, p, PK_HW_ACCELERATOR,
+                             p->v[PK_HW_ACCELERATOR].id, d);
+    add_source(out, PK_HW_ACCELERATOR, sc->accel.id, &meta);
+
+    if (p->v[PK_HW_SYSTEM].set) {
+        snprintf(id, sizeof(id), "%s", p->v[PK_HW_SYSTEM].id);
+    } else {
+        st = catalog_default_system(cat, sc->accel.id, id, d);
+        if (st == CP_ERR_NOT_FOUND)
+            return diag_set(d, CP_ERR_USAGE, "hardware.system",
+                            "missing: no system in the catalog is built "
+                            "from '%s'",
+                            sc->accel.id);
+        if (st)
+            return st;
+    }
+    st = catalog_get_system(cat, id, &sc->system, &meta, d);
+    if (st)
+        return lookup_failed(st, p, PK_HW_SYSTEM, id, d);
+    add_source(out, PK_HW_SYSTEM, id, &meta);
+    if (sc->system.accel_id[0] && strcmp(sc->system.accel_id, sc->accel.id))
+        add_note(out, "system '%s' is built from %s, not %s", sc->system.id,
+                 sc->system.accel_id, sc->accel.id);
+
+    if (p->v[PK_HW_FABRIC].set)
+        snprintf(id, sizeof(id), "%s", p->v[PK_HW_FABRIC].id);
+    else if (sc->system.fabric_id[0])
+        snprintf(id, sizeof(id), "%s", sc->system.fabric_id);
+    else
+        return diag_set(d, CP_ERR_USAGE, "hardware.fabric",
+                        "missing: system '%s' names no fabric",
+                        sc->system.id);
+    st = catalog_get_fabric(cat, id, &sc->fabric, &meta, d);
+    if (st)
+        return lookup_failed(st, p, PK_HW_FABRIC, id, d);
+    add_source(out, PK_HW_FABRIC, id, &meta);
+
+    snprintf(id, sizeof(id), "%s",
+             p->v[PK_HW_STORAGE].set ? p->v[PK_HW_STORAGE].id
+                                     : DEFAULT_STORAGE);
+    st = catalog_get_storage(cat, id, &sc->storage, &meta, d);
+    if (st)
+        return lookup_failed(st, p, PK_HW_STORAGE, id, d);
+    add_source(out, PK_HW_STORAGE, id, &meta);
+
+    snprintf(id, sizeof(id), "%s",
+             p->v[PK_SITE_ID].set ? p->v[PK_SITE_ID].id : DEFAULT_SITE);
+    st = catalog_get_site(cat, id, &sc->site, &meta, d);
+    if (st)
+        return lookup_failed(st, p, PK_SITE_ID, id, d);
+    add_source(out, PK_SITE_ID, id, &meta);
+
+    if (p->v[PK_CLOUD_TERM].set)
+        term = (enum cloud_term)p->v[PK_CLOUD_TERM].u;
+    if (p->v[PK_CLOUD_OFFER].set) {
+        snprintf(id, sizeof(id), "%s", p->v[PK_CLOUD_OFFER].id);
+        st = CP_OK;
+    } else {
+        st = catalog_default_cloud(cat, sc->accel.id, term, id, d);
+        if (st && st != CP_ERR_NOT_FOUND)
+            return st;
+    }
+    if (st == CP_OK) {
+        st = catalog_get_cloud(cat, id, term, &sc->cloud, &meta, d);
+        if (st)
+            return lookup_failed(st, p, PK_CLOUD_OFFER, id, d);
+        add_source(out, PK_CLOUD_OFFER, id, &meta);
+        sc->cloud_usd_per_gpu_hour = sc->cloud.usd_per_gpu_hour[term];
+        if (!(sc->cloud_usd_per_gpu_hour > 0) &&
+            !p->v[PK_CLOUD_USD_PER_GPU_HOUR].set) {
+            if (p->v[PK_CLOUD_OFFER].set)
+                return diag_set(d, CP_ERR_NOT_FOUND, where_of(p, PK_CLOUD_TERM),
+                                "cloud offer '%s' has no %s price", id,
+                                term_name(term));
+            add_note(out, "cloud offer '%s' has no %s price", id,
+                     term_name(term));
+        }
+    } else if (!p->v[PK_CLOUD_USD_PER_GPU_HOUR].set) {
+        add_note(out,
+                 "no cloud offer for %s at %s in the catalog: cloud cost is "
+                 "0 (set cloud.usd_per_gpu_hour)",
+                 sc->accel.id, term_name(term));
+    }
+    sc->reliability.node_mtbf_h = sc->system.node_mtbf_h;
+
+    /* Explicit keys override the catalog and the defaults. */
+    for (i = 0; i < PLAN_KEY_COUNT; i++)
+        if (p->v[i].set && !p->v[i].is_auto)
+            store(sc, (enum plan_key)i, &p->v[i]);
+    if (p->v[PK_MODEL_PARAMS].set || p->v[PK_MODEL_LAYERS].set ||
+        p->v[PK_MODEL_HIDDEN].set || p->v[PK_MODEL_HEADS].set) {
+        if (!p->v[PK_MODEL_PRESET].set)
+            sc->model.id[0] = '\0';
+    }
+    resolve_layout(p, out);
+    return CP_OK;
+}
+
+enum cp_status plan_validate_inputs(const struct scenario *sc, struct diag *d)
+{
+    struct scenario probe = *sc;
+    struct diag tmp;
+    enum cp_status st;
+
+    /* A layout that divides anything: only non-layout problems remain. */
+    probe.layout.tp = probe.layout.pp = probe.layout.cp = 1;
+    probe.layout.ep = 1;
+    probe.layout.dp = probe.gpus;
+    probe.layout.microbatch = 1;
+    probe.layout.interleave = 1;
+    if (probe.layout.zero < 0 || probe.layout.zero > 3)
+        probe.layout.zero = 0;
+    probe.train.global_batch =
+        probe.gpus ? probe.gpus : probe.train.global_batch;
+    diag_clear(&tmp);
+    st = scenario_validate(&probe, &tmp);
+    if (st == CP_OK || st == CP_ERR_LAYOUT ||
+        strncmp(tmp.where, "parallel", 8) == 0)
+        return CP_OK;
+    if (strcmp(tmp.where, "train.global_batch") == 0) {
+        /* The probe changed it; check the real value alone. */
+        return CP_OK;
+    }
+    if (d)
+        *d = tmp;
+    return st;
+}
+
+void plan_eval_layout(const struct plan_resolved *res,
+                      const struct layout *lay, struct scenario *sc,
+                      struct result *out)
+{
+    size_t i;
+
+    *sc = res->sc;
+    sc->layout = *lay;
+    scenario_eval(sc, out);
+    for (i = 0; i < res->nnotes; i++)
+        result_warn(out, "%s", res->notes[i]);
+}
+
+enum cp_status plan_evaluate(const struct plan *p, struct catalog *cat,
+                             enum objective obj, struct plan_outcome *out,
+                             struct diag *d)
+{
+    struct plan_resolved *res = &out->res;
+    struct scenario sc;
+    struct layout lay;
+    enum cp_status st;
+
+    out->searched = false;
+    st = plan_resolve(p, cat, PLAN_NEED_TOKENS, res, d);
+    if (st)
+        return st;
+    lay = res->sc.layout;
+    if (res->needs_search) {
+        st = plan_validate_inputs(&res->sc, d);
+        if (st)
+            return st;
+        st = plan_search(&res->sc, &res->space, obj, 1, &out->search, NULL,
+                         NULL, NULL, d);
+        if (st)
+            return st;
+        out->searched = true;
+        lay = out->search.hits[0].layout;
+    }
+    sc = res->sc;
+    sc.layout = lay;
+    st = scenario_validate(&sc, d);
+    if (st)
+        return st;
+    res->sc.layout = lay;
+    plan_eval_layout(res, &lay, &sc, &out->result);
+    if (out->searched && !out->search.fits)
+        result_warn(&out->result,
+                    "no parallel layout fits in memory; showing the one "
+                    "that needs the least");
+    return CP_OK;
+}
+
+static const char *enum_text(enum plan_key k, int value)
+{
+    switch (k) {
+    case PK_TRAIN_PRECISION:
+    case PK_TRAIN_GRAD_DTYPE:
+        return precision_name((enum precision)value);
+    case PK_TRAIN_OPTIMIZER:
+        return optimizer_name((enum optimizer)value);
+    case PK_TRAIN_ATTENTION:
+        return attention_name((enum attention)value);
+    case PK_PAR_RECOMPUTE:
+        return recompute_name((enum recompute)value);
+    case PK_CLOUD_TERM:
+        return term_name((enum cloud_term)value);
+    default:
+        return NULL;
+    }
+}
+
+void plan_echo_value(const struct scenario *sc, const struct result *r,
+                     enum plan_key k, struct plan_echo *out)
+{
+    const struct plan_key_info *ki = plan_key_info(k);
+    const char *field = (const char *)sc + ki->offset;
+    uint64_t u = 0;
+    double x = 0;
+    bool b = false;
+    int e = 0;
+
+    memset(out, 0, sizeof(*out));
+    out->type = ki->type;
+    switch (ki->store) {
+    case PS_NONE:
+        break;
+    case PS_U64:
+        memcpy(&u, field, sizeof(u));
+        break;
+    case PS_F64:
+        memcpy(&x, field, sizeof(x));
+        break;
+    case PS_BOOL:
+        memcpy(&b, field, sizeof(b));
+        u = b;
+        break;
+    case PS_INT:
+        memcpy(&e, field, sizeof(e));
+        u = (uint64_t)(e < 0 ? 0 : e);
+        break;
+    }
+    out->u = u;
+    out->d = x;
+    if (ki->type == PT_COUNT && ki->store == PS_F64)
+        out->u = x > 0 ? (uint64_t)(x + 0.5) : 0;
+    if (ki->type == PT_ENUM)
+        out->s = enum_text(k, e);
+    switch (k) {
+    case PK_MODEL_PRESET:
+        out->s = sc->model.id;
+        break;
+    case PK_MODEL_PARAMS:
+        if (!out->u && r)
+            out->u = (uint64_t)(r->model.params + 0.5);
+        break;
+    case PK_MODEL_HIDDEN:
+        if (!out->u && r)
+            out->u = (uint64_t)(r->model.hidden + 0.5);
+        break;
+    case PK_MODEL_HEADS:
+        if (!out->u && r)
+            out->u = (uint64_t)(r->model.heads + 0.5);
+        break;
+    case PK_MODEL_KV_HEADS:
+        if (!out->u)
+            out->u = sc->model.heads ? sc->model.heads
+                     : r             ? (uint64_t)(r->model.heads + 0.5)
+                                     : 0;
+        break;
+    case PK_MODEL_FFN:
+        if (!out->u && r)
+            out->u = (uint64_t)(r->model.ffn + 0.5);
+        break;
+    case PK_HW_ACCELERATOR:
+        out->s = sc->accel.id;
+        break;
+    case PK_HW_SYSTEM:
+        out->s = sc->system.id;
+        break;
+    case PK_HW_FABRIC:
+        out->s = sc->fabric.id;
+        break;
+    case PK_HW_STORAGE:
+        out->s = sc->storage.id;
+        break;
+    case PK_SITE_ID:
+        out->s = sc->site.id;
+        break;
+    case PK_CLOUD_OFFER:
+        out->s = sc->cloud.id;
+        break;
+    case PK_REL_NODE_MTBF_H:
+        if (!(out->d > 0))
+            out->d = sc->system.node_mtbf_h;
+        break;
+    default:
+        break;
+    }
+    if ((ki->type == PT_ENUM || ki->type == PT_ID) && !out->s)
+        out->s = "";
+}

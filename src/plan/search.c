@@ -1,0 +1,328 @@
+/*
+ * search.c - layout enumeration for "auto"; see search.h.
+ */
+#include <string.h>
+#include <time.h>
+
+#include "plan/search.h"
+
+#define LIST_MAX 512
+#define MICROBATCH_MAX 64
+#define CP_MAX 16
+#define CP_MIN_SEQ 16384
+
+enum cp_status objective_parse(const char *s, enum objective *out)
+{
+    if (strcmp(s, "time") == 0)
+        *out = OBJECTIVE_TIME;
+    else if (strcmp(s, "cost") == 0)
+        *out = OBJECTIVE_COST;
+    else if (strcmp(s, "energy") == 0)
+        *out = OBJECTIVE_ENERGY;
+    else
+        return CP_ERR_USAGE;
+    return CP_OK;
+}
+
+const char *objective_name(enum objective o)
+{
+    switch (o) {
+    case OBJECTIVE_COST:
+        return "cost";
+    case OBJECTIVE_ENERGY:
+        return "energy";
+    default:
+        return "time";
+    }
+}
+
+void search_space_auto(struct search_space *sp)
+{
+    memset(sp, 0, sizeof(*sp));
+    sp->recompute = -1;
+    sp->sequence_parallel = -1;
+    sp->zero = -1;
+}
+
+/* Divisors of n that are <= cap, ascending, into out (at most LIST_MAX). */
+static size_t divisors(uint64_t n, uint64_t cap, uint64_t *out)
+{
+    size_t k = 0;
+    uint64_t i;
+
+    for (i = 1; i <= n && i <= cap && k < LIST_MAX; i++)
+        if (n % i == 0)
+            out[k++] = i;
+    return k;
+}
+
+/* Powers of two up to cap (when the dimension is unknown). */
+static size_t powers_of_two(uint64_t cap, uint64_t *out)
+{
+    size_t k = 0;
+    uint64_t v;
+
+    for (v = 1; v <= cap && k < LIST_MAX; v *= 2)
+        out[k++] = v;
+    return k;
+}
+
+static size_t one(uint64_t v, uint64_t *out)
+{
+    out[0] = v;
+    return 1;
+}
+
+static double score_of(const struct result *r, enum objective obj)
+{
+    switch (obj) {
+    case OBJECTIVE_COST:
+        return r->cost.build.run_usd;
+    case OBJECTIVE_ENERGY:
+        return r->energy.facility_mwh;
+    default:
+        return r->time.step_s;
+    }
+}
+
+static int better(const struct search_hit *a, const struct search_hit *b)
+{
+    if (a->score != b->score)
+        return a->score < b->score;
+    return a->total_bytes < b->total_bytes;
+}
+
+/* Insert h into the sorted top list of at most cap entries. */
+static void keep(struct search_result *out, size_t cap,
+                 const struct search_hit *h)
+{
+    size_t i;
+
+    if (out->n == cap && !better(h, &out->hits[cap - 1]))
+        return;
+    i = out->n < cap ? out->n++ : cap - 1;
+    while (i > 0 && better(h, &out->hits[i - 1])) {
+        out->hits[i] = out->hits[i - 1];
+        i--;
+    }
+    out->hits[i] = *h;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+struct walk {
+    struct scenario sc; /* base with the candidate layout */
+    struct result r;
+    enum objective obj;
+    size_t cap;
+    struct search_result *out;
+    bool have_reject;
+    struct search_hit least; /* least memory so far, for "nothing fits" */
+    bool have_least;
+    uint64_t tried;
+    search_progress_fn progress;
+    void *ctx;
+    const volatile int *cancel;
+    bool cancelled;
+};
+
+/* Validate, price memory, evaluate and rank the layout in w->sc. */
+static void try_layout(struct walk *w)
+{
+    struct search_hit h;
+    struct diag d;
+
+    if (++w->tried % 4096 == 0) {
+        if ((w->cancel && *w->cancel) ||
+            (w->progress && !w->progress(w->ctx, w->tried)))
+            w->cancelled = true;
+    }
+    if (scenario_validate(&w->sc, w->have_reject ? NULL : &d) != CP_OK) {
+        if (!w->have_reject) {
+            w->out->reject = d;
+            w->have_reject = true;
+        }
+        return;
+    }
+    w->out->candidates++;
+    scenario_eval_flags(&w->sc, EVAL_MEMORY_ONLY | EVAL_QUIET, &w->r);
+    h.layout = w->sc.layout;
+    h.total_bytes = w->r.memory.total_bytes;
+    h.fits = w->r.memory.fits;
+    if (!h.fits) {
+        if (!w->have_least || h.total_bytes < w->least.total_bytes) {
+            h.score = 0;
+            w->least = h;
+            w->have_least = true;
+        }
+        return;
+    }
+    scenario_eval_flags(&w->sc, EVAL_QUIET, &w->r);
+    w->out->evaluated++;
+    h.score = score_of(&w->r, w->obj);
+    keep(w->out, w->cap, &h);
+}
+
+/* The inner loops over the per-layout choices for fixed tp, pp, cp, dp. */
+static void walk_inner(struct walk *w, const struct search_space *sp,
+                       const uint64_t *eps, size_t neps)
+{
+    const struct scenario *sc = &w->sc;
+    uint64_t mbs[LIST_MAX];
+    size_t nmb, ie, im, ir, iz;
+    int rlo = sp->recompute >= 0 ? sp->recompute : RECOMPUTE_NONE;
+    int rhi = sp->recompute >= 0 ? sp->recompute : RECOMPUTE_FULL;
+    int zlo = sp->zero >= 0 ? sp->zero : 0;
+    int zhi = sp->zero >= 0 ? sp->zero : 3;
+    uint64_t dp = sc->layout.dp;
+
+    if (sp->microbatch)
+        nmb = one(sp->microbatch, mbs);
+    else if (sc->train.global_batch % dp == 0)
+        nmb = divisors(sc->train.global_batch / dp, MICROBATCH_MAX, mbs);
+    else
+        nmb = one(1, mbs); /* invalid: validate says why */
+    for (ie = 0; ie < neps; ie++) {
+        w->sc.layout.ep = eps[ie];
+        for (im = 0; im < nmb; im++) {
+            w->sc.layout.microbatch = mbs[im];
+            for (ir = (size_t)rlo; ir <= (size_t)rhi; ir++) {
+                w->sc.layout.recompute = (enum recompute)ir;
+                for (iz = (size_t)zlo; iz <= (size_t)zhi; iz++) {
+                    w->sc.layout.zero = (int)iz;
+                    if (w->cancelled)
+                        return;
+                    try_layout(w);
+                }
+            }
+        }
+    }
+}
+
+enum cp_status plan_search(const struct scenario *base,
+                           const struct search_space *sp, enum objective obj,
+                           size_t top_n, struct search_result *out,
+                           search_progress_fn progress, void *ctx,
+                           const volatile int *cancel, struct diag *d)
+{
+    struct walk w;
+    uint64_t tps[LIST_MAX], pps[LIST_MAX], cps[LIST_MAX], eps[LIST_MAX];
+    size_t ntp, npp, ncp, neps, it, ip, ic;
+    uint64_t gpus = base->gpus, domain, v, fixed;
+    double fx;
+    double t0 = now_s();
+    const struct model_spec *m = &base->model;
+
+    memset(out, 0, sizeof(*out));
+    memset(&w, 0, sizeof(w));
+    w.sc = *base;
+    w.obj = obj;
+    w.cap = top_n < 1 ? 1 : top_n > SEARCH_TOP_MAX ? SEARCH_TOP_MAX : top_n;
+    w.out = out;
+    w.progress = progress;
+    w.ctx = ctx;
+    w.cancel = cancel;
+
+    if (sp->tp && m->heads && m->heads % sp->tp != 0)
+        return diag_set(d, CP_ERR_LAYOUT, "parallel.tp",
+                        "%llu does not divide model.heads (%llu)",
+                        (unsigned long long)sp->tp,
+                        (unsigned long long)m->heads);
+    if (sp->pp && m->layers && sp->pp > m->layers)
+        return diag_set(d, CP_ERR_LAYOUT, "parallel.pp",
+                        "%llu pipeline stages exceed model.layers (%llu)",
+                        (unsigned long long)sp->pp,
+                        (unsigned long long)m->layers);
+    fx = (double)(sp->tp ? sp->tp : 1) * (double)(sp->pp ? sp->pp : 1) *
+         (double)(sp->dp ? sp->dp : 1) * (double)(sp->cp ? sp->cp : 1);
+    fixed = fx <= (double)gpus ? (uint64_t)fx : 0;
+    if (!fixed || gpus % fixed != 0 ||
+        (sp->tp && sp->pp && sp->dp && sp->cp && fixed != gpus))
+        return diag_set(d, CP_ERR_LAYOUT, "parallel",
+                        "the product of the given degrees (%.0f) does not "
+                        "divide hardware.gpus (%llu) into tp*pp*dp*cp",
+                        fx, (unsigned long long)gpus);
+    domain = base->system.scaleup_domain ? base->system.scaleup_domain
+                                         : base->system.gpus_per_node;
+    if (domain < 1)
+        domain = 1;
+    if (domain > gpus)
+        domain = gpus;
+    if (sp->tp)
+        ntp = one(sp->tp, tps);
+    else if (m->heads)
+        ntp = divisors(m->heads, domain, tps);
+    else
+        ntp = powers_of_two(domain, tps);
+    if (sp->pp)
+        npp = one(sp->pp, pps);
+    else if (m->layers)
+        npp = divisors(m->layers, gpus, pps);
+    else
+        npp = powers_of_two(gpus < 128 ? gpus : 128, pps);
+    if (sp->cp) {
+        ncp = one(sp->cp, cps);
+    } else {
+        ncp = one(1, cps);
+        for (v = 2; v <= CP_MAX && base->train.seq_len >= CP_MIN_SEQ; v *= 2)
+            cps[ncp++] = v;
+    }
+    w.sc.layout.interleave = sp->interleave ? sp->interleave : 1;
+
+    for (it = 0; it < ntp && !w.cancelled; it++) {
+        w.sc.layout.tp = tps[it];
+        w.sc.layout.sequence_parallel = sp->sequence_parallel >= 0
+                                            ? sp->sequence_parallel != 0
+                                            : tps[it] > 1;
+        for (ip = 0; ip < npp && !w.cancelled; ip++) {
+            w.sc.layout.pp = pps[ip];
+            for (ic = 0; ic < ncp && !w.cancelled; ic++) {
+                uint64_t tpc = tps[it] * pps[ip] * cps[ic];
+
+                w.sc.layout.cp = cps[ic];
+                if (gpus % tpc != 0)
+                    continue;
+                w.sc.layout.dp = gpus / tpc;
+                if (sp->dp && sp->dp != w.sc.layout.dp)
+                    continue;
+                if (sp->ep)
+                    neps = one(sp->ep, eps);
+                else if (m->experts >= 2)
+                    neps = divisors(m->experts,
+                                    w.sc.layout.dp * w.sc.layout.cp, eps);
+                else
+                    neps = one(1, eps);
+                walk_inner(&w, sp, eps, neps);
+            }
+        }
+    }
+    out->elapsed_s = now_s() - t0;
+    if (w.cancelled)
+        return diag_set(d, CP_ERR_CANCELLED, "search", "cancelled");
+    out->feasible = out->evaluated;
+    if (out->n > 0) {
+        out->fits = true;
+        return CP_OK;
+    }
+    if (w.have_least) {
+        out->fits = false;
+        out->hits[0] = w.least;
+        out->n = 1;
+        return CP_OK;
+    }
+    if (w.have_reject) {
+        if (d)
+            *d = out->reject;
+        return CP_ERR_LAYOUT;
+    }
+    return diag_set(d, CP_ERR_LAYOUT, "parallel",
+                    "no layout with the given degrees has tp*pp*dp*cp = "
+                    "hardware.gpus (%llu)",
+                    (unsigned long long)gpus);
+}

@@ -1,0 +1,89 @@
+/*
+ * search.h - the parallel-layout search behind "auto": enumerate every
+ * layout that divides the model and the GPU count, drop those that do not
+ * fit in memory, evaluate the rest and keep the best N.
+ *
+ * Streaming and allocation-free: candidates are generated in nested loops,
+ * each is validated (scenario_validate), priced for memory first
+ * (EVAL_MEMORY_ONLY) and only then evaluated in full (EVAL_QUIET); the top
+ * N live in a fixed array inside struct search_result.  The caller owns
+ * everything; nothing is kept between calls.
+ *
+ * Candidate space (degrees left at 0 / -1 in struct search_space):
+ *   tp   divisors of model.heads up to the scale-up domain
+ *   pp   divisors of model.layers
+ *   cp   1, and powers of two up to 16 when seq_len >= 16K
+ *   dp   gpus / (tp*pp*cp) when whole
+ *   ep   divisors of model.experts that divide dp*cp (MoE only, else 1)
+ *   microbatch  divisors of global_batch/dp (at most 64)
+ *   interleave  1; recompute none/selective/full; sequence_parallel = tp>1;
+ *   zero 0..3
+ * Ranking: the objective (step time, build cost of the run, or facility
+ * energy), ties broken by lower memory, then by enumeration order, so the
+ * result is deterministic.
+ */
+#ifndef LLMPLAN_PLAN_SEARCH_H
+#define LLMPLAN_PLAN_SEARCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/result.h"
+#include "core/scenario.h"
+
+#define SEARCH_TOP_MAX 100
+
+enum objective { OBJECTIVE_TIME, OBJECTIVE_COST, OBJECTIVE_ENERGY };
+
+/* "time", "cost", "energy"; CP_ERR_USAGE for anything else. */
+enum cp_status objective_parse(const char *s, enum objective *out);
+const char *objective_name(enum objective o);
+
+/* Fixed values of the layout; 0 (counts) or -1 (recompute, zero,
+ * sequence_parallel) means "search it". */
+struct search_space {
+    uint64_t tp, pp, dp, cp, ep, microbatch, interleave;
+    int recompute;         /* enum recompute, or -1 */
+    int sequence_parallel; /* 0/1, or -1: yes when tp > 1 */
+    int zero;              /* 0..3, or -1 */
+};
+
+/* Everything free. */
+void search_space_auto(struct search_space *sp /* OUT */);
+
+struct search_hit {
+    struct layout layout;
+    double score; /* the objective's value, lower is better */
+    double total_bytes;
+    bool fits;
+};
+
+struct search_result {
+    uint64_t candidates; /* layouts that passed scenario_validate */
+    uint64_t evaluated;  /* layouts evaluated in full (fit in memory) */
+    uint64_t feasible;   /* == evaluated: the fitting ones */
+    double elapsed_s;
+    bool fits;           /* false: hits[0] is the least-memory layout */
+    size_t n;            /* hits kept, best first */
+    struct search_hit hits[SEARCH_TOP_MAX];
+    struct diag reject;  /* why the first rejected candidate was invalid */
+};
+
+/* Return false to cancel (the search then returns CP_ERR_CANCELLED). */
+typedef bool (*search_progress_fn)(void *ctx, uint64_t done);
+
+/* Search layouts for base (everything but the layout resolved).  top_n is
+ * clamped to [1, SEARCH_TOP_MAX].  CP_ERR_LAYOUT when no candidate is
+ * valid at all (out->reject, copied into d, says why); CP_OK with
+ * out->fits = false and one hit when nothing fits in memory.  progress may
+ * be NULL; it is called every 4096 candidates.  cancel, when not NULL, is
+ * polled as often. */
+enum cp_status plan_search(const struct scenario *base,
+                           const struct search_space *space,
+                           enum objective obj, size_t top_n,
+                           struct search_result *out /* OUT */,
+                           search_progress_fn progress, void *ctx,
+                           const volatile int *cancel, struct diag *d);
+
+#endif
