@@ -536,12 +536,17 @@ void plan_merge(struct plan *dst, const struct plan *src)
 void plan_format_number(double v, char *buf, size_t n)
 {
     int prec;
+    char *c;
 
     for (prec = 6; prec <= 17; prec++) {
         snprintf(buf, n, "%.*g", prec, v);
         if (strtod(buf, NULL) == v)
-            return;
+            break;
     }
+    /* '.' whatever LC_NUMERIC says (the CLI sets "C"; this is the guard). */
+    for (c = buf; *c; c++)
+        if (*c == ',')
+            *c = '.';
 }
 
 const char *plan_format_value(const struct plan *p, enum plan_key k,

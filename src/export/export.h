@@ -1,0 +1,75 @@
+/*
+ * export.h - JSON, CSV and text renderings of evaluated plans.  One metric
+ * table (metrics.h) drives all three, so the numbers are the same in every
+ * format; the plan echo comes from the plan key table (plan.h).
+ *
+ * Every function writes to a caller's FILE (stdout, a memory stream or an
+ * atomic file) and returns CP_OK, CP_ERR_IO when a write fails or
+ * CP_ERR_NOMEM when jansson cannot allocate.  Numbers are written in the C
+ * numeric locale whatever LC_NUMERIC says ('.' decimals).  Nothing here
+ * evaluates anything.
+ */
+#ifndef LLMPLAN_EXPORT_EXPORT_H
+#define LLMPLAN_EXPORT_EXPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "core/diag.h"
+#include "core/result.h"
+#include "core/scenario.h"
+#include "plan/resolve.h"
+#include "plan/search.h"
+
+/* One evaluated plan: borrowed pointers, valid for the call. */
+struct export_item {
+    const char *name;               /* column header / title */
+    const struct scenario *sc;      /* the inputs evaluated */
+    const struct result *r;         /* the outputs */
+    const struct plan_resolved *res; /* provenance; may be NULL */
+};
+
+/* Search statistics for the search exporters. */
+struct export_search {
+    uint64_t evaluated, feasible;
+    double elapsed_s;
+    const char *objective;
+};
+
+enum export_flags {
+    EXPORT_EXPLAIN = 1 << 0, /* text: formulas and catalog provenance */
+};
+
+/* quote --format json: one object (plan, model, layout, ..., warnings). */
+enum cp_status export_json_quote(FILE *out, const struct export_item *it,
+                                 struct diag *d);
+/* compare --format json: {"plans": [quote objects]}. */
+enum cp_status export_json_compare(FILE *out, const struct export_item *items,
+                                   size_t n, struct diag *d);
+/* search --format json: {"search": {...}, "results": [quote objects]}. */
+enum cp_status export_json_search(FILE *out, const struct export_search *s,
+                                  const struct export_item *items, size_t n,
+                                  struct diag *d);
+
+/* quote/compare --format csv: section,metric,unit,<name>... one row per
+ * input and metric. */
+enum cp_status export_csv_metrics(FILE *out, const struct export_item *items,
+                                  size_t n, struct diag *d);
+/* search --format csv: a header of metric names, one row per layout. */
+enum cp_status export_csv_search(FILE *out, const struct export_item *items,
+                                 size_t n, struct diag *d);
+
+/* quote/compare --format table: sections of aligned rows; with n > 1 the
+ * better value of each comparable row is marked '*'.  flags: EXPORT_*. */
+enum cp_status export_text_metrics(FILE *out, const struct export_item *items,
+                                   size_t n, unsigned flags, struct diag *d);
+/* search --format table: one line per layout, best first. */
+enum cp_status export_text_search(FILE *out, const struct export_search *s,
+                                  const struct export_item *items, size_t n,
+                                  struct diag *d);
+
+/* Human number for tables: grouped integers from 1000 up ("1,024"),
+ * 4 significant digits below ("0.4123").  Returns buf. */
+const char *export_human_number(double v, char *buf, size_t n);
+
+#endif

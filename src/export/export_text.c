@@ -1,0 +1,286 @@
+/*
+ * export_text.c - aligned text tables for people: the same numbers as the
+ * JSON and CSV, grouped by section, warnings at the end.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export/export.h"
+#include "export/metrics.h"
+#include "util/xalloc.h"
+
+#define KEY_W 26
+#define VAL_MIN_W 16
+
+/* "1234567" -> "1,234,567" for a whole number. */
+static void grouped(double v, char *buf, size_t n)
+{
+    char digits[64];
+    size_t len, i, j = 0;
+    int neg = v < 0;
+
+    snprintf(digits, sizeof(digits), "%.0f", fabs(v));
+    len = strlen(digits);
+    if (neg && j + 1 < n)
+        buf[j++] = '-';
+    for (i = 0; i < len && j + 2 < n; i++) {
+        if (i && (len - i) % 3 == 0)
+            buf[j++] = ',';
+        buf[j++] = digits[i];
+    }
+    buf[j] = '\0';
+}
+
+const char *export_human_number(double v, char *buf, size_t n)
+{
+    double a = fabs(v);
+
+    if (a >= 1e15)
+        snprintf(buf, n, "%.3e", v);
+    else if (a >= 1000)
+        grouped(v, buf, n);
+    else if (a < 1e-12)
+        snprintf(buf, n, "0");
+    else
+        snprintf(buf, n, "%.4g", v);
+    return buf;
+}
+
+static const char *metric_human(const struct metric *m,
+                                const struct result *r, char *buf, size_t n)
+{
+    switch (m->kind) {
+    case MK_TEXT:
+        snprintf(buf, n, "%s", metric_text(m, r));
+        break;
+    case MK_BOOL:
+        snprintf(buf, n, "%s", metric_value(m, r) != 0 ? "yes" : "no");
+        break;
+    case MK_U64:
+    case MK_INT:
+        grouped(metric_value(m, r), buf, n);
+        break;
+    default:
+        export_human_number(metric_value(m, r), buf, n);
+        break;
+    }
+    return buf;
+}
+
+static const char *echo_human(const struct export_item *it, enum plan_key k,
+                              char *buf, size_t n)
+{
+    struct plan_echo e;
+
+    plan_echo_value(it->sc, it->r, k, &e);
+    switch (e.type) {
+    case PT_COUNT:
+        grouped((double)e.u, buf, n);
+        break;
+    case PT_NUMBER:
+        export_human_number(e.d, buf, n);
+        break;
+    case PT_BOOL:
+        snprintf(buf, n, "%s", e.u ? "yes" : "no");
+        break;
+    default:
+        snprintf(buf, n, "%s", e.s[0] ? e.s : "-");
+        break;
+    }
+    return buf;
+}
+
+/* Index of the best item for metric m, or -1 when there is no winner
+ * (not comparable, or all equal). */
+static void mark_best(const struct metric *m, const struct export_item *items,
+                      size_t n, int *best)
+{
+    double top = 0;
+    size_t i, winners = 0;
+
+    for (i = 0; i < n; i++)
+        best[i] = 0;
+    if (n < 2 || m->better == MB_NONE || m->kind != MK_F64)
+        return;
+    for (i = 0; i < n; i++) {
+        double v = metric_value(m, items[i].r);
+
+        if (i == 0 || (m->better == MB_LOWER ? v < top : v > top))
+            top = v;
+    }
+    for (i = 0; i < n; i++)
+        if (metric_value(m, items[i].r) == top) {
+            best[i] = 1;
+            winners++;
+        }
+    if (winners == n)
+        for (i = 0; i < n; i++)
+            best[i] = 0;
+}
+
+struct table {
+    FILE *out;
+    size_t n;
+    int w; /* value column width */
+    int err;
+};
+
+static void line(struct table *t, const char *key, char (*vals)[64],
+                 const int *best, const char *unit)
+{
+    size_t i;
+
+    if (fprintf(t->out, "  %-*s", KEY_W, key) < 0)
+        t->err = 1;
+    for (i = 0; i < t->n; i++)
+        if (fprintf(t->out, " %*s%c", t->w, vals[i],
+                    best && best[i] ? '*' : ' ') < 0)
+            t->err = 1;
+    if (fprintf(t->out, "%s%s\n", unit[0] ? " " : "", unit) < 0)
+        t->err = 1;
+}
+
+static void sources(struct table *t, const struct plan_resolved *res)
+{
+    size_t i;
+
+    if (!res || !res->nsources)
+        return;
+    fprintf(t->out, "\nsources\n");
+    for (i = 0; i < res->nsources; i++) {
+        const struct plan_source *s = &res->sources[i];
+
+        fprintf(t->out, "  %-*s %s\n", KEY_W, s->key, s->id);
+        fprintf(t->out, "  %-*s   %s (as of %s)\n", KEY_W, "",
+                s->meta.source[0] ? s->meta.source : "unknown source",
+                s->meta.as_of[0] ? s->meta.as_of : "?");
+        if (s->meta.price_source[0])
+            fprintf(t->out, "  %-*s   price: %s (as of %s)\n", KEY_W, "",
+                    s->meta.price_source,
+                    s->meta.price_as_of[0] ? s->meta.price_as_of : "?");
+    }
+}
+
+enum cp_status export_text_metrics(FILE *out, const struct export_item *items,
+                                   size_t n, unsigned flags, struct diag *d)
+{
+    struct table t = {out, n, VAL_MIN_W, 0};
+    char(*vals)[64] = xcalloc(n ? n : 1, 64);
+    int *best = xcalloc(n ? n : 1, sizeof(int));
+    const struct metric *tab;
+    const char *prev = "";
+    char key[96];
+    size_t ntab, i, k, s;
+
+    for (i = 0; i < n; i++)
+        if ((int)strlen(items[i].name) > t.w)
+            t.w = (int)strlen(items[i].name);
+    /* Title: the plan names. */
+    fprintf(out, "  %-*s", KEY_W, "plan");
+    for (i = 0; i < n; i++)
+        fprintf(out, " %*s ", t.w, items[i].name);
+    fprintf(out, "\n");
+    for (s = 0; plan_sections[s]; s++) {
+        fprintf(out, "\n%s\n", plan_sections[s]);
+        for (k = 0; k < PLAN_KEY_COUNT; k++) {
+            const struct plan_key_info *ki = plan_key_info((enum plan_key)k);
+
+            if (strcmp(ki->section, plan_sections[s]) != 0)
+                continue;
+            for (i = 0; i < n; i++)
+                echo_human(&items[i], (enum plan_key)k, vals[i], 64);
+            line(&t, ki->key, vals, NULL, "");
+        }
+    }
+    tab = metrics_table(&ntab);
+    for (k = 0; k < ntab; k++) {
+        const struct metric *m = &tab[k];
+
+        if (strcmp(prev, m->section) != 0) {
+            fprintf(out, "\n%s\n", m->section);
+            prev = m->section;
+        }
+        for (i = 0; i < n; i++)
+            metric_human(m, items[i].r, vals[i], 64);
+        mark_best(m, items, n, best);
+        snprintf(key, sizeof(key), "%s", m->key);
+        line(&t, key, vals, best, m->unit);
+        if (flags & EXPORT_EXPLAIN)
+            fprintf(out, "  %-*s   = %s\n", KEY_W, "", m->formula);
+    }
+    for (i = 0; i < n; i++) {
+        const struct result *r = items[i].r;
+        uint64_t w;
+
+        if (!r->nwarnings)
+            continue;
+        fprintf(out, "\nwarnings%s%s\n", n > 1 ? ": " : "",
+                n > 1 ? items[i].name : "");
+        for (w = 0; w < r->nwarnings && w < RESULT_MAX_WARNINGS; w++)
+            fprintf(out, "  - %s\n", r->warnings[w]);
+    }
+    if (flags & EXPORT_EXPLAIN)
+        for (i = 0; i < n; i++)
+            sources(&t, items[i].res);
+    if (n > 1)
+        fprintf(out, "\n* better value (lower cost, time, memory and energy; "
+                     "higher throughput, mfu, goodput)\n");
+    free(vals);
+    free(best);
+    if (t.err || ferror(out))
+        return diag_set(d, CP_ERR_IO, "output", "cannot write output");
+    return CP_OK;
+}
+
+enum cp_status export_text_search(FILE *out, const struct export_search *s,
+                                  const struct export_item *items, size_t n,
+                                  struct diag *d)
+{
+    size_t i;
+    char mem[32], step[32], mfu[32], days[32], usd[32];
+
+    fprintf(out,
+            "%4s %4s %4s %6s %3s %3s %4s %3s %-9s %3s %4s %9s %4s %9s %6s "
+            "%8s %16s\n",
+            "rank", "tp", "pp", "dp", "cp", "ep", "mb", "v", "recompute",
+            "sp", "zero", "mem_gib", "fits", "step_s", "mfu", "days",
+            "build_run_usd");
+    for (i = 0; i < n; i++) {
+        const struct result *r = items[i].r;
+        const struct layout *l = &r->layout;
+
+        export_human_number(r->memory.total_bytes / 1073741824.0, mem,
+                            sizeof(mem));
+        export_human_number(r->time.step_s, step, sizeof(step));
+        export_human_number(r->time.mfu, mfu, sizeof(mfu));
+        export_human_number(r->reliability.effective_train_days, days,
+                            sizeof(days));
+        export_human_number(r->cost.build.run_usd, usd, sizeof(usd));
+        fprintf(out,
+                "%4zu %4llu %4llu %6llu %3llu %3llu %4llu %3llu %-9s %3s %4d "
+                "%9s %4s %9s %6s %8s %16s\n",
+                i + 1, (unsigned long long)l->tp, (unsigned long long)l->pp,
+                (unsigned long long)l->dp, (unsigned long long)l->cp,
+                (unsigned long long)l->ep, (unsigned long long)l->microbatch,
+                (unsigned long long)l->interleave,
+                recompute_name(l->recompute) ? recompute_name(l->recompute)
+                                             : "?",
+                l->sequence_parallel ? "yes" : "no", l->zero, mem,
+                r->memory.fits ? "yes" : "no", step, mfu, days, usd);
+    }
+    fprintf(out,
+            "\n%llu layouts evaluated, %llu fit in memory, %.2f s "
+            "(objective: %s)\n",
+            (unsigned long long)s->evaluated, (unsigned long long)s->feasible,
+            s->elapsed_s, s->objective);
+    if (n && items[0].r->nwarnings) {
+        fprintf(out, "\nwarnings (rank 1)\n");
+        for (i = 0; i < items[0].r->nwarnings && i < RESULT_MAX_WARNINGS; i++)
+            fprintf(out, "  - %s\n", items[0].r->warnings[i]);
+    }
+    if (ferror(out))
+        return diag_set(d, CP_ERR_IO, "output", "cannot write output");
+    return CP_OK;
+}

@@ -1,0 +1,297 @@
+/*
+ * metrics.c - the metric table; see metrics.h.  Formulas are summaries of
+ * design/models.md, which has the sources.
+ */
+#include <assert.h>
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "export/metrics.h"
+
+#define GIB (1.0 / 1073741824.0)
+#define OFF(f) offsetof(struct result, f)
+
+static const char *recompute_text(const struct result *r)
+{
+    const char *s = recompute_name(r->layout.recompute);
+
+    return s ? s : "";
+}
+
+static const char *cooling_text(const struct result *r)
+{
+    return cooling_name(r->energy.cooling);
+}
+
+static const char *cheaper_text(const struct result *r)
+{
+    return r->cost.build_cheaper ? "build" : "cloud";
+}
+
+static const char *offer_text(const struct result *r)
+{
+    return r->cost.cloud.offer;
+}
+
+static const char *term_text(const struct result *r)
+{
+    const char *s = term_name(r->cost.cloud.term);
+
+    return s ? s : "";
+}
+
+static const char *bottleneck_text(const struct result *r)
+{
+    return r->bottleneck;
+}
+
+#define F(sec, key, unit, field, scale, better, formula)                       \
+    {sec, key, unit, MK_F64, OFF(field), scale, NULL, better, formula}
+#define U(sec, key, unit, field, better, formula)                              \
+    {sec, key, unit, MK_U64, OFF(field), 1, NULL, better, formula}
+#define B(sec, key, field, formula)                                            \
+    {sec, key, "", MK_BOOL, OFF(field), 1, NULL, MB_NONE, formula}
+#define T(sec, key, fn, formula)                                               \
+    {sec, key, "", MK_TEXT, 0, 1, fn, MB_NONE, formula}
+
+/* MUST keep sections contiguous, in design/cli.md's JSON order. */
+static const struct metric table[] = {
+    F("model", "params", "", model.params, 1, MB_NONE,
+      "total parameters: embeddings + L x (attention + FFN/experts + norms)"),
+    F("model", "active_params", "", model.active_params, 1, MB_NONE,
+      "parameters used per token (MoE: top-k and shared experts)"),
+    F("model", "flops_per_token", "FLOP", model.flops_per_token, 1, MB_NONE,
+      "6 x matmul params + 12 x L x a x d x s (PaLM, fwd+bwd)"),
+
+    U("layout", "tp", "", layout.tp, MB_NONE, "tensor-parallel degree"),
+    U("layout", "pp", "", layout.pp, MB_NONE, "pipeline-parallel degree"),
+    U("layout", "dp", "", layout.dp, MB_NONE, "data-parallel degree"),
+    U("layout", "cp", "", layout.cp, MB_NONE, "context-parallel degree"),
+    U("layout", "ep", "", layout.ep, MB_NONE, "expert-parallel degree"),
+    U("layout", "microbatch", "seq", layout.microbatch, MB_NONE,
+      "sequences per microbatch"),
+    F("layout", "microbatches", "", time.microbatches, 1, MB_NONE,
+      "m = global_batch / (dp x microbatch), per pipeline per step"),
+    U("layout", "interleave", "", layout.interleave, MB_NONE,
+      "virtual pipeline stages per GPU"),
+    T("layout", "recompute", recompute_text, "activation recomputation"),
+    B("layout", "sequence_parallel", layout.sequence_parallel,
+      "Megatron sequence parallelism"),
+    {"layout", "zero", "", MK_INT, OFF(layout.zero), 1, NULL, MB_NONE,
+     "ZeRO stage over the data-parallel group"},
+
+    F("memory", "weights_gib", "GiB", memory.weights_bytes, GIB, MB_LOWER,
+      "params per GPU x bytes per weight (sharded by tp, pp, ep, ZeRO-3)"),
+    F("memory", "gradients_gib", "GiB", memory.gradients_bytes, GIB, MB_LOWER,
+      "params per GPU x gradient bytes (sharded by ZeRO-2+)"),
+    F("memory", "optimizer_gib", "GiB", memory.optimizer_bytes, GIB, MB_LOWER,
+      "fp32 master weights + moments (12 B/param for Adam; ZeRO-1+ shards)"),
+    F("memory", "activations_gib", "GiB", memory.activations_bytes, GIB,
+      MB_LOWER,
+      "s b h L/pp x (34 + 5 a s/h) / tp, less with recompute/SP "
+      "(Korthikanti 2022)"),
+    F("memory", "overhead_gib", "GiB", memory.overhead_bytes, GIB, MB_LOWER,
+      "CUDA context, communication buffers, fragmentation"),
+    F("memory", "total_gib", "GiB", memory.total_bytes, GIB, MB_LOWER,
+      "sum of the five above, on the busiest accelerator"),
+    F("memory", "capacity_gib", "GiB", memory.capacity_bytes, GIB, MB_NONE,
+      "accelerator HBM capacity"),
+    B("memory", "fits", memory.fits, "total_gib <= capacity_gib"),
+
+    F("time", "step_s", "s", time.step_s, 1, MB_LOWER,
+      "compute + bubble + exposed communication, per optimizer step"),
+    F("time", "compute_s", "s", time.compute_s, 1, MB_LOWER,
+      "FLOPs per GPU / (peak x achieved GEMM efficiency), incl. recompute"),
+    F("time", "bubble_s", "s", time.bubble_s, 1, MB_LOWER,
+      "(pp - 1) / (interleave x microbatches) x compute (1F1B)"),
+    F("time", "tp_comm_s", "s", time.tp_comm_s, 1, MB_LOWER,
+      "exposed tensor-parallel all-reduce / all-gather time"),
+    F("time", "pp_comm_s", "s", time.pp_comm_s, 1, MB_LOWER,
+      "exposed pipeline send/receive time"),
+    F("time", "dp_comm_s", "s", time.dp_comm_s, 1, MB_LOWER,
+      "exposed gradient all-reduce / ZeRO reduce-scatter + all-gather"),
+    F("time", "cp_comm_s", "s", time.cp_comm_s, 1, MB_LOWER,
+      "exposed context-parallel ring attention traffic"),
+    F("time", "ep_comm_s", "s", time.ep_comm_s, 1, MB_LOWER,
+      "exposed expert-parallel all-to-all"),
+    F("time", "optimizer_s", "s", time.optimizer_s, 1, MB_LOWER,
+      "optimizer update (part of compute_s)"),
+    F("time", "tokens_per_s", "tok/s", time.tokens_per_s, 1, MB_HIGHER,
+      "global_batch x seq_len / step_s"),
+    F("time", "model_tflops_per_gpu", "TFLOP/s", time.model_tflops_per_gpu, 1,
+      MB_HIGHER, "flops_per_token x tokens_per_s / gpus"),
+    F("time", "hw_tflops_per_gpu", "TFLOP/s", time.hw_tflops_per_gpu, 1,
+      MB_HIGHER, "model TFLOP/s plus recomputation"),
+    F("time", "mfu", "", time.mfu, 1, MB_HIGHER,
+      "model_tflops_per_gpu / dense peak of train.precision"),
+    F("time", "hfu", "", time.hfu, 1, MB_HIGHER,
+      "hw_tflops_per_gpu / dense peak of train.precision"),
+    F("time", "steps", "", time.steps, 1, MB_NONE,
+      "train.tokens / (global_batch x seq_len)"),
+    F("time", "train_days", "d", time.train_days, 1, MB_LOWER,
+      "steps x step_s / 86400 (steady state)"),
+    F("time", "gpu_hours", "GPU h", time.gpu_hours, 1, MB_LOWER,
+      "gpus x steps x step_s / 3600"),
+    T("time", "bottleneck", bottleneck_text,
+      "the largest part of the step"),
+
+    F("reliability", "cluster_mtbf_h", "h", reliability.cluster_mtbf_h, 1,
+      MB_HIGHER, "node_mtbf_h / nodes"),
+    F("reliability", "failures", "", reliability.failures, 1, MB_LOWER,
+      "run hours / cluster MTBF"),
+    F("reliability", "checkpoint_interval_min", "min",
+      reliability.checkpoint_interval_min, 1, MB_NONE,
+      "sqrt(2 x checkpoint write time x cluster MTBF) (Young/Daly)"),
+    F("reliability", "goodput", "", reliability.goodput, 1, MB_HIGHER,
+      "1 - (checkpoint stalls + lost work + restarts) / wall time"),
+    F("reliability", "effective_train_days", "d",
+      reliability.effective_train_days, 1, MB_LOWER,
+      "train_days / goodput"),
+
+    F("storage", "checkpoint_gib", "GiB", storage.checkpoint_bytes, GIB,
+      MB_LOWER, "weights + optimizer state of the whole model"),
+    F("storage", "checkpoint_write_s", "s", storage.checkpoint_write_s, 1,
+      MB_LOWER, "checkpoint bytes / storage write bandwidth"),
+    F("storage", "ingest_gb_per_s", "GB/s", storage.ingest_bytes_per_s, 1e-9,
+      MB_NONE, "tokens_per_s x bytes per token"),
+    F("storage", "capacity_tb", "TB", storage.capacity_bytes, 1e-12, MB_NONE,
+      "checkpoints kept + dataset"),
+
+    U("network", "nodes", "", network.nodes, MB_NONE, "gpus / gpus_per_node"),
+    U("network", "racks", "", network.racks, MB_NONE,
+      "nodes / nodes_per_rack (power permitting)"),
+    U("network", "tiers", "", network.tiers, MB_NONE,
+      "switch tiers of the fat tree for this many NICs"),
+    U("network", "nics", "", network.nics, MB_NONE, "one per accelerator"),
+    U("network", "leaf_switches", "", network.leaf_switches, MB_NONE,
+      "NICs / (radix / 2 x oversubscription)"),
+    U("network", "spine_switches", "", network.spine_switches, MB_NONE,
+      "uplinks / radix"),
+    U("network", "core_switches", "", network.core_switches, MB_NONE,
+      "third tier when two do not reach"),
+    U("network", "cables", "", network.cables, MB_NONE, "every link"),
+    U("network", "transceivers", "", network.transceivers, MB_NONE,
+      "two per optical link"),
+    F("network", "capex_usd", "USD", network.capex_usd, 1, MB_LOWER,
+      "switches + NICs + transceivers + cables"),
+    F("network", "power_kw", "kW", network.power_w, 1e-3, MB_LOWER,
+      "switches + NICs + transceivers"),
+
+    F("energy", "gpu_kw", "kW", energy.gpu_kw, 1, MB_LOWER,
+      "gpus x TDP x power_frac"),
+    F("energy", "host_kw", "kW", energy.host_kw, 1, MB_LOWER,
+      "nodes x host power"),
+    F("energy", "network_kw", "kW", energy.network_kw, 1, MB_LOWER,
+      "fabric power"),
+    F("energy", "storage_kw", "kW", energy.storage_kw, 1, MB_LOWER,
+      "TB x W/TB"),
+    F("energy", "it_kw", "kW", energy.it_kw, 1, MB_LOWER,
+      "gpu + host + network + storage"),
+    F("energy", "facility_kw", "kW", energy.facility_kw, 1, MB_LOWER,
+      "it_kw x PUE"),
+    F("energy", "it_mwh", "MWh", energy.it_mwh, 1, MB_LOWER,
+      "it_kw x effective_train_days x 24 / 1000"),
+    F("energy", "facility_mwh", "MWh", energy.facility_mwh, 1, MB_LOWER,
+      "it_mwh x PUE"),
+    F("energy", "tco2e", "t", energy.tco2e, 1, MB_LOWER,
+      "facility_mwh x kgCO2/kWh"),
+    F("energy", "rack_kw", "kW", energy.rack_kw, 1, MB_NONE,
+      "nodes_per_rack x node power"),
+    T("energy", "cooling", cooling_text,
+      "air up to the site's air limit per rack, else liquid"),
+
+    F("cost.build", "capex_usd", "USD", cost.build.capex_usd, 1, MB_LOWER,
+      "servers + network + storage + facility"),
+    F("cost.build", "opex_usd_per_year", "USD/y", cost.build.opex_usd_per_year,
+      1, MB_LOWER, "electricity + maintenance + colocation per year"),
+    F("cost.build", "usd_per_gpu_hour", "USD", cost.build.usd_per_gpu_hour, 1,
+      MB_LOWER,
+      "(capital recovery + opex) / (gpus x 8760 x utilization)"),
+    F("cost.build", "run_usd", "USD", cost.build.run_usd, 1, MB_LOWER,
+      "usd_per_gpu_hour x gpus x effective run hours"),
+    F("cost.build", "capex_nodes_usd", "USD", cost.build.capex_nodes_usd, 1,
+      MB_LOWER, "nodes x node price (GPUs and servers)"),
+    F("cost.build", "capex_network_usd", "USD", cost.build.capex_network_usd,
+      1, MB_LOWER, "the fabric's bill of materials"),
+    F("cost.build", "capex_storage_usd", "USD", cost.build.capex_storage_usd,
+      1, MB_LOWER, "TB x USD/TB"),
+    F("cost.build", "capex_facility_usd", "USD",
+      cost.build.capex_facility_usd, 1, MB_LOWER,
+      "IT MW x build cost per MW (0 in colocation)"),
+    F("cost.build", "annual_capital_usd", "USD/y",
+      cost.build.annual_capital_usd, 1, MB_LOWER,
+      "capex x capital recovery factor (cost of capital, years)"),
+    F("cost.build", "electricity_usd_per_year", "USD/y",
+      cost.build.electricity_usd_per_year, 1, MB_LOWER,
+      "facility_kw x 8760 x utilization x USD/kWh"),
+    F("cost.build", "maintenance_usd_per_year", "USD/y",
+      cost.build.maintenance_usd_per_year, 1, MB_LOWER,
+      "capex x maintenance_frac"),
+    F("cost.build", "colocation_usd_per_year", "USD/y",
+      cost.build.colocation_usd_per_year, 1, MB_LOWER,
+      "IT kW x colocation USD/kW-month x 12"),
+    F("cost.build", "usd_per_mtok", "USD", cost.build.usd_per_mtok, 1,
+      MB_LOWER, "run_usd / (tokens / 1e6)"),
+
+    T("cost.cloud", "offer", offer_text, "cloud offer compared against"),
+    T("cost.cloud", "term", term_text, "pricing term"),
+    F("cost.cloud", "usd_per_gpu_hour", "USD", cost.cloud.usd_per_gpu_hour, 1,
+      MB_LOWER, "the offer's price at the term (or cloud.usd_per_gpu_hour)"),
+    F("cost.cloud", "run_usd", "USD", cost.cloud.run_usd, 1, MB_LOWER,
+      "usd_per_gpu_hour x gpus x effective run hours"),
+    F("cost.cloud", "usd_per_mtok", "USD", cost.cloud.usd_per_mtok, 1,
+      MB_LOWER, "run_usd / (tokens / 1e6)"),
+
+    F("cost", "breakeven_utilization", "", cost.breakeven_utilization, 1,
+      MB_NONE, "utilization at which build and cloud cost the same per hour"),
+    F("cost", "breakeven_months", "months", cost.breakeven_months, 1, MB_NONE,
+      "months of back-to-back runs until the build is paid back"),
+    T("cost", "cheaper", cheaper_text,
+      "build when its run cost is below the cloud's"),
+};
+
+const struct metric *metrics_table(size_t *n)
+{
+    *n = sizeof(table) / sizeof(table[0]);
+    return table;
+}
+
+double metric_value(const struct metric *m, const struct result *r)
+{
+    const char *base = (const char *)r + m->offset;
+    double x = 0;
+    uint64_t u;
+    int i;
+    bool b;
+
+    switch (m->kind) {
+    case MK_F64:
+        memcpy(&x, base, sizeof(x));
+        x *= m->scale;
+        break;
+    case MK_U64:
+        memcpy(&u, base, sizeof(u));
+        x = (double)u;
+        break;
+    case MK_INT:
+        memcpy(&i, base, sizeof(i));
+        x = i;
+        break;
+    case MK_BOOL:
+        memcpy(&b, base, sizeof(b));
+        x = b;
+        break;
+    case MK_TEXT:
+        break;
+    }
+    assert(isfinite(x));
+    return x;
+}
+
+const char *metric_text(const struct metric *m, const struct result *r)
+{
+    const char *s = m->kind == MK_TEXT && m->text ? m->text(r) : NULL;
+
+    return s ? s : "";
+}

@@ -1,0 +1,54 @@
+/*
+ * metrics.h - the one table of reported numbers.  Each row says where a
+ * metric lives in struct result, its unit and scale (bytes -> GiB), which
+ * direction is better (for compare) and a one-line formula (for
+ * quote --explain).  JSON, CSV, the text table and the TUI all iterate it,
+ * so a row added here appears everywhere at once.
+ *
+ * Sections may be nested with '.' ("cost.build" becomes cost -> build in
+ * JSON).  Rows of a section are contiguous and sections come in output
+ * order: the JSON key order of design/cli.md.
+ *
+ * Never: computing numbers.  A metric is a read (times a constant scale)
+ * of a field core computed.
+ */
+#ifndef LLMPLAN_EXPORT_METRICS_H
+#define LLMPLAN_EXPORT_METRICS_H
+
+#include <stddef.h>
+
+#include "core/result.h"
+
+enum metric_kind {
+    MK_F64,  /* double field times scale */
+    MK_U64,  /* uint64_t field (a count) */
+    MK_INT,  /* int field */
+    MK_BOOL, /* bool field */
+    MK_TEXT, /* a word (recompute, cooling, cheaper, ...) via text() */
+};
+
+enum metric_better { MB_NONE, MB_LOWER, MB_HIGHER };
+
+struct metric {
+    const char *section; /* "memory", "cost.build" */
+    const char *key;     /* "weights_gib": the unit is in the name */
+    const char *unit;    /* short unit for tables: "GiB", "s", "USD" */
+    enum metric_kind kind;
+    size_t offset; /* offsetof(struct result, ...) */
+    double scale;  /* MK_F64 only */
+    const char *(*text)(const struct result *r); /* MK_TEXT */
+    enum metric_better better;
+    const char *formula; /* one line for --explain */
+};
+
+/* The table and its length. */
+const struct metric *metrics_table(size_t *n /* OUT */);
+
+/* The numeric value (booleans 0/1); 0 for MK_TEXT.  Finite for results of
+ * scenario_eval (asserted). */
+double metric_value(const struct metric *m, const struct result *r);
+
+/* The text of an MK_TEXT metric ("" otherwise); never NULL. */
+const char *metric_text(const struct metric *m, const struct result *r);
+
+#endif
