@@ -1,0 +1,305 @@
+/*
+ * check_energy.c - power, energy, emissions and cooling.
+ */
+#include <string.h>
+
+#include "check_helpers.h"
+#include "core/energy.h"
+#include "core/netbom.h"
+#include "core/reliability.h"
+#include "core/storage.h"
+
+/* DGX H100 nodes on NDR InfiniBand at a US-average site.  Plausible
+ * round numbers (reference/catalog.md 2, 3.3, 5), not catalog values. */
+static void dgx_h100(struct scenario *sc, struct result *r, uint64_t gpus)
+{
+    memset(sc, 0, sizeof(*sc));
+    memset(r, 0, sizeof(*r));
+    sc->gpus = gpus;
+    sc->accel.tdp_w = 700;
+    sc->accel.power_frac = 0.75;
+    sc->system.gpus_per_node = 8;
+    sc->system.scaleup_domain = 8;
+    sc->system.host_power_w = 4600; /* 10.2 kW max - 8 x 700 W */
+    sc->system.node_price_usd = 270000;
+    sc->system.nodes_per_rack = 4;
+    sc->fabric.switch_radix = 64;
+    sc->fabric.switch_price_usd = 30000;
+    sc->fabric.switch_power_w = 1000;
+    sc->fabric.nic_price_usd = 1500;
+    sc->fabric.nic_power_w = 25;
+    sc->fabric.transceiver_price_usd = 800;
+    sc->fabric.transceiver_power_w = 12;
+    sc->fabric.cable_price_usd = 100;
+    sc->fabric.rail_optimized = true;
+    sc->oversubscription = 1;
+    sc->storage.read_bps = 1e12;
+    sc->storage.write_bps = 5e11;
+    sc->storage.usd_per_tb = 200;
+    sc->storage.watts_per_tb = 10;
+    sc->site.pue = 1.3;
+    sc->site.usd_per_kwh = 0.08;
+    sc->site.kgco2_per_kwh = 0.367;
+    sc->site.air_kw_per_rack = 30;
+    sc->site.liquid_kw_per_rack = 100;
+    sc->site.build_usd_per_mw = 11.7e6;
+    sc->train.tokens = 2e12;
+    sc->model.vocab = 128256;
+    sc->reliability.restart_min = 10;
+    r->model.params = 70e9;
+    r->time.train_days = 30;
+    r->time.gpu_hours = (double)gpus * 30 * 24;
+    r->time.tokens_per_s = 2e12 / (30 * 86400.0);
+}
+
+static void chain(const struct scenario *sc, struct result *r)
+{
+    netbom_estimate(sc, r);
+    storage_estimate(sc, r);
+    reliability_estimate(sc, r);
+    energy_estimate(sc, r);
+}
+
+static const struct en_case {
+    const char *name;
+    uint64_t gpus, gpn, npr;
+    double tdp_w, power_frac, host_w, network_w, storage_tb, w_per_tb;
+    double pue, kgco2, days, air_kw, liquid_kw;
+    double gpu_kw, host_kw, it_kw, facility_kw, it_mwh, tco2e, rack_kw;
+    enum cooling cooling;
+    const char *source;
+} cases[] = {
+    /* 8 x 0.525 = 4.2; 4.6 x 0.75 = 3.45; 100 TB x 10 W = 1 kW;
+     * 8.65 x 1.3 = 11.245 kW; 240 h; 2.6988 MWh x 0.367. */
+    {"single DGX H100", 8, 8, 4, 700, 0.75, 4600, 0, 100, 10,
+     1.3, 0.367, 10, 30, 0,
+     4.2, 3.45, 8.65, 11.245, 2.076, 11.245 * 0.24 * 0.367, 10.2,
+     COOLING_AIR, "derived; DGX H100 10.2 kW max (reference 2)"},
+    {"default power frac", 8, 8, 4, 700, 0, 4600, 0, 100, 10,
+     1.3, 0.367, 10, 30, 0,
+     4.2, 3.45, 8.65, 11.245, 2.076, 11.245 * 0.24 * 0.367, 10.2,
+     COOLING_AIR, "Epoch: mean draw 0.75 of max (reference 8)"},
+    /* 32 nodes: 134.4 + 110.4 + 20 = 264.8 kW; rack 4 x 10.2. */
+    {"H100 SuperPOD SU", 256, 8, 4, 700, 0.75, 4600, 20000, 0, 10,
+     1.2, 0.4, 1, 30, 100,
+     134.4, 110.4, 264.8, 317.76, 6.3552, 317.76 * 0.024 * 0.4, 40.8,
+     COOLING_LIQUID, "reference 5.1: 4 x 10.2 = 40.8 kW per rack"},
+    /* Model-card convention: GPU-hours x TDP, PUE 1.  Llama 2 70B:
+     * 1,720,320 A100-hours at 400 W, 291.42 tCO2eq (Touvron et al. 2023,
+     * Table 2; implies 0.4235 kg/kWh). */
+    {"Llama 2 70B model card", 2048, 8, 4, 400, 1, 0, 0, 0, 0,
+     1, 0.4235, 35, 0, 0,
+     819.2, 0, 819.2, 819.2, 688.128, 291.42, 12.8,
+     COOLING_AIR, "Touvron et al. 2023 (Llama 2) Table 2"},
+    /* GB200 NVL72: 72 x 1.2 kW + 33.6 kW host = 120 kW per rack. */
+    {"GB200 NVL72 rack", 72, 72, 1, 1200, 0.8, 33600, 0, 0, 0,
+     1.15, 0.3, 1, 30, 140,
+     69.12, 25.2, 94.32, 108.468, 2.26368, 108.468 * 0.024 * 0.3, 120,
+     COOLING_LIQUID, "reference 2 and 5.1: ~120 kW per NVL72 rack"},
+};
+
+START_TEST(test_cases)
+{
+    const struct en_case *c = &cases[_i];
+    struct scenario sc;
+    struct result r;
+    const struct energy_result *e = &r.energy;
+
+    dgx_h100(&sc, &r, c->gpus);
+    sc.system.gpus_per_node = c->gpn;
+    sc.system.nodes_per_rack = c->npr;
+    sc.accel.tdp_w = c->tdp_w;
+    sc.accel.power_frac = c->power_frac;
+    sc.system.host_power_w = c->host_w;
+    r.network.power_w = c->network_w;
+    sc.storage.capacity_tb = c->storage_tb;
+    sc.storage.watts_per_tb = c->w_per_tb;
+    sc.site.pue = c->pue;
+    sc.site.kgco2_per_kwh = c->kgco2;
+    r.reliability.effective_train_days = c->days;
+    sc.site.air_kw_per_rack = c->air_kw;
+    sc.site.liquid_kw_per_rack = c->liquid_kw;
+    energy_estimate(&sc, &r);
+    ck_assert_rel(e->gpu_kw, c->gpu_kw, 1e-12);
+    ck_assert_rel(e->host_kw, c->host_kw, 1e-12);
+    ck_assert_rel(e->it_kw, c->it_kw, 1e-12);
+    ck_assert_rel(e->facility_kw, c->facility_kw, 1e-12);
+    ck_assert_rel(e->it_mwh, c->it_mwh, 1e-12);
+    ck_assert_rel(e->tco2e, c->tco2e, 1e-4);
+    ck_assert_rel(e->rack_kw, c->rack_kw, 1e-12);
+    ck_assert_int_eq(e->cooling, c->cooling);
+}
+END_TEST
+
+/* The issue's sanity check: an owned DGX H100 cluster on NDR draws
+ * 0.9-1.6 kW of IT power per H100, host and network included. */
+START_TEST(test_h100_kw_per_gpu)
+{
+    static const uint64_t gpus[] = {8, 256, 1024, 4096, 16384, 65536};
+    size_t i;
+
+    for (i = 0; i < sizeof(gpus) / sizeof(gpus[0]); i++) {
+        struct scenario sc;
+        struct result r;
+        double kw;
+
+        dgx_h100(&sc, &r, gpus[i]);
+        chain(&sc, &r);
+        kw = r.energy.it_kw / (double)gpus[i];
+        ck_assert_msg(kw >= 0.9 && kw <= 1.6,
+                      "%llu H100: %.3f kW of IT power per GPU",
+                      (unsigned long long)gpus[i], kw);
+        ck_assert(r.energy.network_kw > 0 || gpus[i] <= 8);
+    }
+}
+END_TEST
+
+/* Energy runs over the failure-inclusive days, not the steady ones. */
+START_TEST(test_effective_days)
+{
+    struct scenario sc;
+    struct result r;
+
+    dgx_h100(&sc, &r, 1024);
+    chain(&sc, &r);
+    ck_assert(r.reliability.effective_train_days > r.time.train_days);
+    ck_assert_rel(r.energy.it_mwh,
+                  r.energy.it_kw * r.reliability.effective_train_days * 24 /
+                      1000,
+                  1e-12);
+
+    /* Without a reliability result the steady days are used. */
+    r.reliability.effective_train_days = 0;
+    energy_estimate(&sc, &r);
+    ck_assert_rel(r.energy.it_mwh, r.energy.it_kw * 30 * 24 / 1000, 1e-12);
+}
+END_TEST
+
+START_TEST(test_cooling_warnings)
+{
+    struct scenario sc;
+    struct result r;
+
+    /* 40.8 kW racks at a 30 kW air / 100 kW liquid site: liquid, quiet. */
+    dgx_h100(&sc, &r, 256);
+    energy_estimate(&sc, &r);
+    ck_assert_int_eq(r.energy.cooling, COOLING_LIQUID);
+    ck_assert_uint_eq(r.nwarnings, 0);
+
+    /* Same racks where there is no liquid cooling. */
+    dgx_h100(&sc, &r, 256);
+    sc.site.liquid_kw_per_rack = 0;
+    energy_estimate(&sc, &r);
+    ck_assert_uint_eq(r.nwarnings, 1);
+    ck_assert_ptr_nonnull(strstr(r.warnings[0], "no liquid"));
+
+    /* Above the liquid limit too. */
+    dgx_h100(&sc, &r, 256);
+    sc.site.liquid_kw_per_rack = 35;
+    energy_estimate(&sc, &r);
+    ck_assert_uint_eq(r.nwarnings, 1);
+    ck_assert_ptr_nonnull(strstr(r.warnings[0], "liquid-cooling limit"));
+
+    /* Two nodes fill half a rack: 20.4 kW, air. */
+    dgx_h100(&sc, &r, 16);
+    energy_estimate(&sc, &r);
+    ck_assert_rel(r.energy.rack_kw, 20.4, 1e-12);
+    ck_assert_int_eq(r.energy.cooling, COOLING_AIR);
+}
+END_TEST
+
+/* A deterministic spread of inputs (no rand(): core tests are
+ * reproducible). */
+static double spread(unsigned i, unsigned salt, double lo, double hi)
+{
+    unsigned x = ((i + 1) * 2654435761u) ^ (salt * 40503u);
+    double t = (double)(x % 10007) / 10006;
+
+    return lo * pow(hi / lo, t);
+}
+
+/* facility = IT x PUE exactly, components sum to IT, all >= 0. */
+START_TEST(test_invariants)
+{
+    unsigned i;
+
+    for (i = 0; i < 500; i++) {
+        struct scenario sc;
+        struct result r;
+        const struct energy_result *e = &r.energy;
+
+        dgx_h100(&sc, &r, (uint64_t)spread(i, 1, 1, 1e6));
+        sc.site.pue = spread(i, 2, 1, 3);
+        sc.accel.tdp_w = spread(i, 3, 10, 2000);
+        sc.system.host_power_w = spread(i, 4, 1, 40000);
+        sc.storage.watts_per_tb = spread(i, 5, 0.1, 50);
+        r.time.train_days = spread(i, 6, 1e-3, 1e3);
+        chain(&sc, &r);
+        ck_assert(e->facility_kw == e->it_kw * sc.site.pue);
+        ck_assert_rel(e->gpu_kw + e->host_kw + e->network_kw +
+                          e->storage_kw,
+                      e->it_kw, 1e-12);
+        ck_assert_rel(e->facility_mwh, e->it_mwh * sc.site.pue, 1e-12);
+        ck_assert_finite_nonneg(e->tco2e);
+        ck_assert_finite_nonneg(e->rack_kw);
+    }
+}
+END_TEST
+
+START_TEST(test_extremes)
+{
+    static const uint64_t gpus[] = {1, 10000000, UINT64_MAX / 4};
+    static const double big[] = {0, 1e-300, 1, 1e300};
+    size_t i, j;
+
+    for (i = 0; i < sizeof(gpus) / sizeof(gpus[0]); i++)
+        for (j = 0; j < sizeof(big) / sizeof(big[0]); j++) {
+            struct scenario sc;
+            struct result r;
+            const struct energy_result *e = &r.energy;
+
+            dgx_h100(&sc, &r, gpus[i]);
+            sc.accel.tdp_w = big[j];
+            sc.system.host_power_w = big[j];
+            sc.site.pue = big[j];
+            sc.site.kgco2_per_kwh = big[j];
+            sc.storage.watts_per_tb = big[j];
+            r.time.train_days = big[j];
+            r.time.tokens_per_s = big[j];
+            r.model.params = big[j];
+            chain(&sc, &r);
+            ck_assert_finite_nonneg(e->gpu_kw);
+            ck_assert_finite_nonneg(e->host_kw);
+            ck_assert_finite_nonneg(e->network_kw);
+            ck_assert_finite_nonneg(e->storage_kw);
+            ck_assert_finite_nonneg(e->it_kw);
+            ck_assert_finite_nonneg(e->facility_kw);
+            ck_assert_finite_nonneg(e->it_mwh);
+            ck_assert_finite_nonneg(e->facility_mwh);
+            ck_assert_finite_nonneg(e->tco2e);
+            ck_assert_finite_nonneg(e->rack_kw);
+        }
+}
+END_TEST
+
+Suite *suite_energy(void); /* listed by the Makefile */
+
+Suite *suite_energy(void)
+{
+    Suite *s = suite_create("energy");
+    TCase *core = tcase_create("core");
+    TCase *inv = tcase_create("invariants");
+    TCase *lim = tcase_create("limits");
+
+    tcase_add_loop_test(core, test_cases, 0,
+                        (int)(sizeof(cases) / sizeof(cases[0])));
+    tcase_add_test(core, test_h100_kw_per_gpu);
+    tcase_add_test(core, test_effective_days);
+    tcase_add_test(core, test_cooling_warnings);
+    tcase_add_test(inv, test_invariants);
+    tcase_add_test(lim, test_extremes);
+    suite_add_tcase(s, core);
+    suite_add_tcase(s, inv);
+    suite_add_tcase(s, lim);
+    return s;
+}
