@@ -38,9 +38,8 @@ double cost_crf(double rate, double years)
 static void build_side(const struct scenario *sc, const struct result *r,
                        double u, struct build_cost *b)
 {
-    double gpn = sc->system.gpus_per_node >= 1
-                     ? (double)sc->system.gpus_per_node
-                     : 1;
+    double gpn =
+        sc->system.gpus_per_node >= 1 ? (double)sc->system.gpus_per_node : 1;
     double nodes = r->network.nodes >= 1 ? (double)r->network.nodes
                                          : ceil((double)sc->gpus / gpn);
     double it_kw = clamp_pos(r->energy.it_kw);
@@ -67,9 +66,8 @@ static void build_side(const struct scenario *sc, const struct result *r,
                                           sc->finance.depreciation_years));
     /* Electricity is paid on facility power (IT x PUE) for the hours the
      * cluster works. */
-    b->electricity_usd_per_year =
-        clamp_pos(r->energy.facility_kw * COST_HOURS_PER_YEAR * u *
-                  sc->site.usd_per_kwh);
+    b->electricity_usd_per_year = clamp_pos(
+        r->energy.facility_kw * COST_HOURS_PER_YEAR * u * sc->site.usd_per_kwh);
     b->maintenance_usd_per_year =
         clamp_pos(sc->finance.maintenance_frac * b->capex_usd);
     b->opex_usd_per_year =
@@ -77,9 +75,9 @@ static void build_side(const struct scenario *sc, const struct result *r,
                   b->colocation_usd_per_year);
     /* Every owned GPU-hour sold at utilization u carries the year's
      * capital and operating cost (models.md 7). */
-    b->usd_per_gpu_hour = clamp_pos(
-        (b->annual_capital_usd + b->opex_usd_per_year) /
-        ((double)sc->gpus * COST_HOURS_PER_YEAR * u));
+    b->usd_per_gpu_hour =
+        clamp_pos((b->annual_capital_usd + b->opex_usd_per_year) /
+                  ((double)sc->gpus * COST_HOURS_PER_YEAR * u));
 }
 
 /* Utilization at which owning costs the cloud price c per GPU-hour:
@@ -93,8 +91,8 @@ static double breakeven_utilization(const struct build_cost *b, double gpus,
 
     if (!(c > elec_per_gpu_h))
         return 2;
-    return clamp_pos(fixed / (gpus * COST_HOURS_PER_YEAR *
-                              (c - elec_per_gpu_h)));
+    return clamp_pos(fixed /
+                     (gpus * COST_HOURS_PER_YEAR * (c - elec_per_gpu_h)));
 }
 
 void cost_estimate(const struct scenario *sc, struct result *r)
@@ -156,8 +154,8 @@ void cost_estimate(const struct scenario *sc, struct result *r)
     }
     cr->build_cheaper = b->usd_per_gpu_hour < c;
 
-    elec_per_gpu_h = clamp_pos(r->energy.facility_kw * sc->site.usd_per_kwh /
-                               gpus);
+    elec_per_gpu_h =
+        clamp_pos(r->energy.facility_kw * sc->site.usd_per_kwh / gpus);
     be_u = breakeven_utilization(b, gpus, elec_per_gpu_h, c);
     if (be_u > 1) {
         be_u = 1;
@@ -170,8 +168,9 @@ void cost_estimate(const struct scenario *sc, struct result *r)
         months = b->capex_usd / (cloud_month - build_month);
     if (!(months < COST_HORIZON_MONTHS)) {
         months = COST_HORIZON_MONTHS;
-        result_warn(r, "owning does not break even with the cloud within "
-                       "%d months",
+        result_warn(r,
+                    "owning does not break even with the cloud within "
+                    "%d months",
                     COST_HORIZON_MONTHS);
     }
     cr->breakeven_months = clamp_pos(months);

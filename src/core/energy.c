@@ -18,12 +18,10 @@ static double clamp_pos(double x)
 void energy_estimate(const struct scenario *sc, struct result *r)
 {
     struct energy_result *e = &r->energy;
-    double gpn = sc->system.gpus_per_node >= 1
-                     ? (double)sc->system.gpus_per_node
-                     : 1;
-    double npr = sc->system.nodes_per_rack >= 1
-                     ? (double)sc->system.nodes_per_rack
-                     : 1;
+    double gpn =
+        sc->system.gpus_per_node >= 1 ? (double)sc->system.gpus_per_node : 1;
+    double npr =
+        sc->system.nodes_per_rack >= 1 ? (double)sc->system.nodes_per_rack : 1;
     double nodes = r->network.nodes >= 1 ? (double)r->network.nodes
                                          : ceil((double)sc->gpus / gpn);
     double tdp = clamp_pos(sc->accel.tdp_w);

@@ -62,15 +62,13 @@ void netbom_estimate(const struct scenario *sc, struct result *r)
 {
     struct network_result *n = &r->network;
     double gpus = (double)sc->gpus;
-    double gpn = sc->system.gpus_per_node >= 1
-                     ? (double)sc->system.gpus_per_node
-                     : 1;
-    double npr = sc->system.nodes_per_rack >= 1
-                     ? (double)sc->system.nodes_per_rack
-                     : 1;
+    double gpn =
+        sc->system.gpus_per_node >= 1 ? (double)sc->system.gpus_per_node : 1;
+    double npr =
+        sc->system.nodes_per_rack >= 1 ? (double)sc->system.nodes_per_rack : 1;
     double domain = (double)sc->system.scaleup_domain;
-    double k = sc->fabric.switch_radix >= 2 ? (double)sc->fabric.switch_radix
-                                            : 2;
+    double k =
+        sc->fabric.switch_radix >= 2 ? (double)sc->fabric.switch_radix : 2;
     double o = sc->oversubscription >= 1 ? sc->oversubscription : 1;
     double nodes = ceil_div(gpus, gpn);
     double endpoints, down, up, leaves, spines = 0, cores = 0;
@@ -155,10 +153,9 @@ void netbom_estimate(const struct scenario *sc, struct result *r)
     n->core_switches = count_of(cores);
     n->cables = count_of(cables);
     n->transceivers = count_of(xcvrs);
-    n->capex_usd = endpoints * f->nic_price_usd +
-                   switches * f->switch_price_usd +
-                   xcvrs * f->transceiver_price_usd +
-                   cables * f->cable_price_usd;
+    n->capex_usd =
+        endpoints * f->nic_price_usd + switches * f->switch_price_usd +
+        xcvrs * f->transceiver_price_usd + cables * f->cable_price_usd;
     n->power_w = endpoints * f->nic_power_w + switches * f->switch_power_w +
                  xcvrs * f->transceiver_power_w;
     n->capex_usd = clamp_money(n->capex_usd);

@@ -72,9 +72,8 @@ double reliability_node_mtbf_h(const struct scenario *sc)
 void reliability_estimate(const struct scenario *sc, struct result *r)
 {
     struct reliability_result *rel = &r->reliability;
-    double gpn = sc->system.gpus_per_node >= 1
-                     ? (double)sc->system.gpus_per_node
-                     : 1;
+    double gpn =
+        sc->system.gpus_per_node >= 1 ? (double)sc->system.gpus_per_node : 1;
     double nodes = r->network.nodes >= 1 ? (double)r->network.nodes
                                          : ceil((double)sc->gpus / gpn);
     double m_h, m_s, delta, tau, restart, days;

@@ -61,7 +61,7 @@ void storage_estimate(const struct scenario *sc, struct result *r)
         result_warn(r, "storage has no write bandwidth; checkpoint time "
                        "not modelled");
 
-    /* The data loader reads each token once per step it is used. */
+    /* Each trained token is read once from the tokenized dataset. */
     s->ingest_bytes_per_s = clamp_pos(r->time.tokens_per_s * per_token);
     if (sc->storage.read_bps > 0 &&
         s->ingest_bytes_per_s > sc->storage.read_bps)
@@ -77,13 +77,13 @@ void storage_estimate(const struct scenario *sc, struct result *r)
     s->capacity_bytes = need;
     have = sc->storage.capacity_tb * 1e12;
     if (have > 0 && need > have)
-        result_warn(r, "job needs %.0f TB of storage, more than the %.0f TB "
-                       "provisioned",
+        result_warn(r,
+                    "job needs %.0f TB of storage, more than the %.0f TB "
+                    "provisioned",
                     need / 1e12, sc->storage.capacity_tb);
 }
 
-double storage_provisioned_tb(const struct scenario *sc,
-                              const struct result *r)
+double storage_provisioned_tb(const struct scenario *sc, const struct result *r)
 {
     if (sc->storage.capacity_tb > 0)
         return clamp_pos(sc->storage.capacity_tb);

@@ -69,6 +69,7 @@ static void chain(const struct scenario *sc, struct result *r)
     cost_estimate(sc, r);
 }
 
+/* clang-format off */
 static const struct crf_case {
     double rate, years, crf;
     const char *source;
@@ -82,6 +83,7 @@ static const struct crf_case {
     {0.07, 1e9, 0.07, "perpetuity: CRF -> i"},
     {0.08, 0, 1039.5269775472898, "years floored at 0.001: CRF(8%, 0.001)"},
 };
+/* clang-format on */
 
 START_TEST(test_crf)
 {
@@ -93,6 +95,7 @@ END_TEST
 
 /* A hand-sized cluster: one 8-GPU node, results of the earlier models
  * set directly so every number below is derived on paper. */
+/* clang-format off */
 static const struct money_case {
     const char *name;
     double node_usd, it_kw, facility_kw, colo, build_per_mw;
@@ -146,6 +149,7 @@ static const struct money_case {
      1e5, 2e4, 11388, 31388.0 / 70080,
      31388.0 / 70080 * 1000, 0, 0, 0, true, 1, "derived"},
 };
+/* clang-format on */
 
 START_TEST(test_money)
 {
@@ -238,10 +242,9 @@ START_TEST(test_h100_usd_per_gpu_hour)
             sc.cloud_usd_per_gpu_hour = 2.972; /* AWS p5 3-yr */
             chain(&sc, &r);
             usd = r.cost.build.usd_per_gpu_hour;
-            ck_assert_msg(usd >= 1.5 && usd <= 2.5,
-                          "%llu H100 (%s): $%.3f per GPU-hour",
-                          (unsigned long long)gpus[i],
-                          colo ? "colo" : "built", usd);
+            ck_assert_msg(
+                usd >= 1.5 && usd <= 2.5, "%llu H100 (%s): $%.3f per GPU-hour",
+                (unsigned long long)gpus[i], colo ? "colo" : "built", usd);
             ck_assert(r.cost.build_cheaper);
             ck_assert(r.cost.breakeven_utilization > 0 &&
                       r.cost.breakeven_utilization < 0.8);
@@ -292,11 +295,9 @@ START_TEST(test_breakeven_consistent)
     ck_assert_rel(r.cost.series_cloud_usd[0], 0, 0);
     for (m = 0; m < r.cost.series_months; m++) {
         if ((double)m < be_m - 1e-9)
-            ck_assert(r.cost.series_build_usd[m] >
-                      r.cost.series_cloud_usd[m]);
+            ck_assert(r.cost.series_build_usd[m] > r.cost.series_cloud_usd[m]);
         if ((double)m > be_m + 1e-9)
-            ck_assert(r.cost.series_build_usd[m] <
-                      r.cost.series_cloud_usd[m]);
+            ck_assert(r.cost.series_build_usd[m] < r.cost.series_cloud_usd[m]);
         if (m > 0)
             ck_assert(r.cost.series_build_usd[m] >=
                       r.cost.series_build_usd[m - 1]);
@@ -345,8 +346,7 @@ START_TEST(test_extremes)
             ck_assert_finite_nonneg(c->cloud.usd_per_mtok);
             ck_assert(c->breakeven_utilization >= 0 &&
                       c->breakeven_utilization <= 1);
-            ck_assert(c->breakeven_months >= 0 &&
-                      c->breakeven_months <= 60);
+            ck_assert(c->breakeven_months >= 0 && c->breakeven_months <= 60);
             for (m = 0; m < c->series_months; m++) {
                 ck_assert_finite_nonneg(c->series_build_usd[m]);
                 ck_assert_finite_nonneg(c->series_cloud_usd[m]);

@@ -60,6 +60,7 @@ static void chain(const struct scenario *sc, struct result *r)
     energy_estimate(sc, r);
 }
 
+/* clang-format off */
 static const struct en_case {
     const char *name;
     uint64_t gpus, gpn, npr;
@@ -97,6 +98,7 @@ static const struct en_case {
      69.12, 25.2, 94.32, 108.468, 2.26368, 108.468 * 0.024 * 0.3, 120,
      COOLING_LIQUID, "reference 2 and 5.1: ~120 kW per NVL72 rack"},
 };
+/* clang-format on */
 
 START_TEST(test_cases)
 {
@@ -163,10 +165,9 @@ START_TEST(test_effective_days)
     dgx_h100(&sc, &r, 1024);
     chain(&sc, &r);
     ck_assert(r.reliability.effective_train_days > r.time.train_days);
-    ck_assert_rel(r.energy.it_mwh,
-                  r.energy.it_kw * r.reliability.effective_train_days * 24 /
-                      1000,
-                  1e-12);
+    ck_assert_rel(
+        r.energy.it_mwh,
+        r.energy.it_kw * r.reliability.effective_train_days * 24 / 1000, 1e-12);
 
     /* Without a reliability result the steady days are used. */
     r.reliability.effective_train_days = 0;
@@ -236,8 +237,7 @@ START_TEST(test_invariants)
         r.time.train_days = spread(i, 6, 1e-3, 1e3);
         chain(&sc, &r);
         ck_assert(e->facility_kw == e->it_kw * sc.site.pue);
-        ck_assert_rel(e->gpu_kw + e->host_kw + e->network_kw +
-                          e->storage_kw,
+        ck_assert_rel(e->gpu_kw + e->host_kw + e->network_kw + e->storage_kw,
                       e->it_kw, 1e-12);
         ck_assert_rel(e->facility_mwh, e->it_mwh * sc.site.pue, 1e-12);
         ck_assert_finite_nonneg(e->tco2e);

@@ -28,6 +28,7 @@ static void ndr_cluster(struct scenario *sc, uint64_t gpus)
     sc->oversubscription = 1;
 }
 
+/* clang-format off */
 static const struct nb_case {
     const char *name;
     uint64_t gpus, gpn, domain, radix;
@@ -90,6 +91,7 @@ static const struct nb_case {
      3, 94, 96, 47, 3000 + 6016, 12032,
      "derived: 94 leaves in 3 pods x 32 agg, 94 x 32 / 64 cores"},
 };
+/* clang-format on */
 
 START_TEST(test_cases)
 {
@@ -111,23 +113,20 @@ START_TEST(test_cases)
     ck_assert_msg(n->tiers == c->tiers, "%s: tiers %llu, want %llu (%s)",
                   c->name, (unsigned long long)n->tiers,
                   (unsigned long long)c->tiers, c->source);
-    ck_assert_msg(n->leaf_switches == c->leaves &&
-                      n->spine_switches == c->spines &&
-                      n->core_switches == c->cores,
-                  "%s: leaf/spine/core %llu/%llu/%llu, want %llu/%llu/%llu "
-                  "(%s)",
-                  c->name, (unsigned long long)n->leaf_switches,
-                  (unsigned long long)n->spine_switches,
-                  (unsigned long long)n->core_switches,
-                  (unsigned long long)c->leaves,
-                  (unsigned long long)c->spines,
-                  (unsigned long long)c->cores, c->source);
-    ck_assert_msg(n->cables == c->cables && n->transceivers == c->xcvrs,
-                  "%s: cables %llu xcvrs %llu, want %llu %llu (%s)",
-                  c->name, (unsigned long long)n->cables,
-                  (unsigned long long)n->transceivers,
-                  (unsigned long long)c->cables,
-                  (unsigned long long)c->xcvrs, c->source);
+    ck_assert_msg(
+        n->leaf_switches == c->leaves && n->spine_switches == c->spines &&
+            n->core_switches == c->cores,
+        "%s: leaf/spine/core %llu/%llu/%llu, want %llu/%llu/%llu "
+        "(%s)",
+        c->name, (unsigned long long)n->leaf_switches,
+        (unsigned long long)n->spine_switches,
+        (unsigned long long)n->core_switches, (unsigned long long)c->leaves,
+        (unsigned long long)c->spines, (unsigned long long)c->cores, c->source);
+    ck_assert_msg(
+        n->cables == c->cables && n->transceivers == c->xcvrs,
+        "%s: cables %llu xcvrs %llu, want %llu %llu (%s)", c->name,
+        (unsigned long long)n->cables, (unsigned long long)n->transceivers,
+        (unsigned long long)c->cables, (unsigned long long)c->xcvrs, c->source);
     fabric_nics = c->tiers ? c->gpus : 0;
     ck_assert_uint_eq(n->nics, fabric_nics);
     ck_assert_uint_eq(n->nodes, (c->gpus + c->gpn - 1) / c->gpn);
@@ -174,8 +173,7 @@ START_TEST(test_rail_equivalence)
         sc.fabric.rail_optimized = true;
         netbom_estimate(&sc, &b);
         ck_assert_uint_eq(a.network.leaf_switches, b.network.leaf_switches);
-        ck_assert_uint_eq(a.network.spine_switches,
-                          b.network.spine_switches);
+        ck_assert_uint_eq(a.network.spine_switches, b.network.spine_switches);
         ck_assert_uint_eq(a.network.core_switches, b.network.core_switches);
     }
 }
@@ -196,7 +194,7 @@ START_TEST(test_monotone)
         uint64_t k;
         double o;
         bool rail;
-    } fab[] = {{64, 1, false}, {64, 1, true}, {48, 2, false},
+    } fab[] = {{64, 1, false},  {64, 1, true}, {48, 2, false},
                {40, 1.5, true}, {8, 1, false}, {128, 4, true}};
     size_t f;
 
@@ -212,12 +210,11 @@ START_TEST(test_monotone)
             sc.fabric.rail_optimized = fab[f].rail;
             memset(&r, 0, sizeof(r));
             netbom_estimate(&sc, &r);
-            ck_assert_msg(switches(&r) >= prev_sw,
-                          "k=%llu o=%g: %llu GPUs %llu switches < %llu",
-                          (unsigned long long)fab[f].k, fab[f].o,
-                          (unsigned long long)g,
-                          (unsigned long long)switches(&r),
-                          (unsigned long long)prev_sw);
+            ck_assert_msg(
+                switches(&r) >= prev_sw,
+                "k=%llu o=%g: %llu GPUs %llu switches < %llu",
+                (unsigned long long)fab[f].k, fab[f].o, (unsigned long long)g,
+                (unsigned long long)switches(&r), (unsigned long long)prev_sw);
             ck_assert(r.network.cables >= prev_cables);
             ck_assert(r.network.transceivers >= prev_x);
             prev_sw = switches(&r);
@@ -235,9 +232,12 @@ START_TEST(test_extremes)
         uint64_t gpus, gpn, k, npr;
         double o;
     } ex[] = {
-        {1, 1, 64, 1, 1},           {10000000, 8, 64, 4, 1},
-        {10000000, 1, 2, 1, 1},     {10000000, 1, 1, 1, 1e6},
-        {UINT64_MAX / 2, 1, 3, 1, 1}, {12345, 7, 1000000, 1000, 1},
+        {1, 1, 64, 1, 1},
+        {10000000, 8, 64, 4, 1},
+        {10000000, 1, 2, 1, 1},
+        {10000000, 1, 1, 1, 1e6},
+        {UINT64_MAX / 2, 1, 3, 1, 1},
+        {12345, 7, 1000000, 1000, 1},
         {2, 1, 0, 0, 0},
     };
     size_t i;

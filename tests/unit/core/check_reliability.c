@@ -21,6 +21,7 @@ static void llama3(struct scenario *sc, struct result *r)
     r->storage.checkpoint_write_s = 405e9 * 14 / 2e12;
 }
 
+/* clang-format off */
 static const struct interval_case {
     const char *name;
     double delta_s, mtbf_s;
@@ -42,6 +43,7 @@ static const struct interval_case {
     {"no checkpoint cost", 0, 3600, 0, 0, 0, "derived: delta = 0"},
     {"no failures", 60, 0, 0, 0, 0, "derived: M = 0 guarded"},
 };
+/* clang-format on */
 
 START_TEST(test_intervals)
 {
@@ -49,11 +51,11 @@ START_TEST(test_intervals)
 
     ck_assert_rel(reliability_young_s(c->delta_s, c->mtbf_s), c->young_s,
                   c->rel);
-    ck_assert_rel(reliability_daly_s(c->delta_s, c->mtbf_s), c->daly_s,
-                  c->rel);
+    ck_assert_rel(reliability_daly_s(c->delta_s, c->mtbf_s), c->daly_s, c->rel);
 }
 END_TEST
 
+/* clang-format off */
 static const struct lost_case {
     const char *name;
     double delta_s, tau_s, mtbf_s, restart_s, lost;
@@ -69,14 +71,15 @@ static const struct lost_case {
     {"no mtbf", 1, 1, 0, 0, RELIABILITY_MAX_LOST_FRAC, "guard"},
     {"free checkpoints", 0, 0, 3600, 360, 0.1, "derived: R / M"},
 };
+/* clang-format on */
 
 START_TEST(test_lost)
 {
     const struct lost_case *c = &losts[_i];
 
-    ck_assert_rel(reliability_lost_frac(c->delta_s, c->tau_s, c->mtbf_s,
-                                        c->restart_s),
-                  c->lost, 1e-12);
+    ck_assert_rel(
+        reliability_lost_frac(c->delta_s, c->tau_s, c->mtbf_s, c->restart_s),
+        c->lost, 1e-12);
 }
 END_TEST
 
@@ -128,8 +131,8 @@ START_TEST(test_mtbf_precedence)
     struct result r;
 
     llama3(&sc, &r);
-    ck_assert_rel(reliability_node_mtbf_h(&sc),
-                  RELIABILITY_DEFAULT_NODE_MTBF_H, 0);
+    ck_assert_rel(reliability_node_mtbf_h(&sc), RELIABILITY_DEFAULT_NODE_MTBF_H,
+                  0);
     ck_assert_rel(RELIABILITY_DEFAULT_NODE_MTBF_H, 6334.6, 1e-4);
     sc.system.node_mtbf_h = 1000;
     ck_assert_rel(reliability_node_mtbf_h(&sc), 1000, 0);
@@ -185,8 +188,7 @@ START_TEST(test_warnings)
     llama3(&sc, &r);
     sc.reliability.node_mtbf_h = 1;
     reliability_estimate(&sc, &r);
-    ck_assert_rel(r.reliability.goodput, 1 - RELIABILITY_MAX_LOST_FRAC,
-                  1e-12);
+    ck_assert_rel(r.reliability.goodput, 1 - RELIABILITY_MAX_LOST_FRAC, 1e-12);
     ck_assert_rel(r.reliability.effective_train_days, 54 * 100, 1e-9);
     ck_assert_ptr_nonnull(strstr(r.warnings[r.nwarnings - 1], "goodput"));
 }

@@ -17,6 +17,7 @@ static void base(struct scenario *sc, struct result *r)
     sc->storage.write_bps = 1e11;
 }
 
+/* clang-format off */
 static const struct st_case {
     const char *name;
     double params;
@@ -48,6 +49,7 @@ static const struct st_case {
      1.4e7, 14, 2000, 2.8e7 + 2e6, "derived"},
     {"zero model", 0, OPT_ADAM, 32000, 0, 0, 1e9, 0, 0, 0, 0, "derived"},
 };
+/* clang-format on */
 
 START_TEST(test_cases)
 {
