@@ -8,10 +8,15 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/cost.h"
+#include "core/energy.h"
 #include "core/memory.h"
 #include "core/model.h"
+#include "core/netbom.h"
+#include "core/reliability.h"
 #include "core/scenario.h"
 #include "core/steptime.h"
+#include "core/storage.h"
 
 /* Bounds on counts: generous enough for any real plan, small enough that
  * every product in the model stays far from overflow in double. */
@@ -392,6 +397,11 @@ void scenario_eval_flags(const struct scenario *sc, unsigned flags,
         return;
 
     steptime_estimate(sc, &m, flags, out);
+    netbom_estimate(sc, out);
+    storage_estimate(sc, out);
+    reliability_estimate(sc, out);
+    energy_estimate(sc, out);
+    cost_estimate(sc, out);
 }
 
 void scenario_eval(const struct scenario *sc, struct result *out)

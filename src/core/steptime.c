@@ -150,6 +150,13 @@ static double group_all_to_all(const struct group *gr, double bytes)
 
 /* ---- compute --------------------------------------------------------- */
 
+bool steptime_standard_attention(const struct scenario *sc)
+{
+    if (sc->train.attention == ATTN_AUTO)
+        return sc->layout.recompute == RECOMPUTE_SELECTIVE;
+    return sc->train.attention == ATTN_STANDARD;
+}
+
 double steptime_gemm_s(const struct accel_spec *a, double peak, double M,
                        double N, double K, double batch, double elem_bytes)
 {
@@ -198,16 +205,17 @@ static void layer_time(const struct scenario *sc, const struct model_shape *m,
     double h = m->h, d = m->d, heads = m->a / t, kv = m->a_kv / t;
     double elem = hw->elem, repl = lay->sequence_parallel ? t : 1;
     double attn_f = 0, attn_b = 0, ew_f, up_width, f_width;
+    double col_f = 0, col_b = 0; /* column-parallel GEMMs (QKV, FFN up) */
     struct group gr;
     bool scores;
 
     lt->f = lt->b = 0;
     /* QKV and output projections */
-    gemm_fb(hw, T, (heads + 2 * kv) * d, h, 1, &lt->f, &lt->b);
+    gemm_fb(hw, T, (heads + 2 * kv) * d, h, 1, &col_f, &col_b);
     gemm_fb(hw, T, h, heads * d, 1, &lt->f, &lt->b);
 
     /* attention core: local queries against every key (ring with CP) */
-    scores = sc->train.attention == ATTN_STANDARD;
+    scores = steptime_standard_attention(sc);
     if (scores) {
         double n_scores = b * heads * sc_len * s;
 
@@ -232,7 +240,7 @@ static void layer_time(const struct scenario *sc, const struct model_shape *m,
     if (!moe) {
         f_width = m->f;
         up_width = (m->gated ? 2 : 1) * f_width / t;
-        gemm_fb(hw, T, up_width, h, 1, &lt->f, &lt->b);
+        gemm_fb(hw, T, up_width, h, 1, &col_f, &col_b);
         gemm_fb(hw, T, h, f_width / t, 1, &lt->f, &lt->b);
         ew_f = (m->gated ? 3 : 2) * T * f_width / t * elem;
     } else {
@@ -242,7 +250,7 @@ static void layer_time(const struct scenario *sc, const struct model_shape *m,
         f_width = m->f_expert;
         up_width = (m->gated ? 2 : 1) * f_width / t;
         gemm_fb(hw, T, m->experts, h, 1, &lt->f, &lt->b);
-        gemm_fb(hw, per_expert, up_width, h, local, &lt->f, &lt->b);
+        gemm_fb(hw, per_expert, up_width, h, local, &col_f, &col_b);
         gemm_fb(hw, per_expert, h, f_width / t, local, &lt->f, &lt->b);
         if (m->shared > 0) {
             gemm_fb(hw, T, up_width * m->shared, h, 1, &lt->f, &lt->b);
@@ -266,10 +274,18 @@ static void layer_time(const struct scenario *sc, const struct model_shape *m,
     lt->f += bytes_s(hw, ew_f) + ELEMWISE_KERNELS_FWD * hw->a->kernel_s;
     lt->b += bytes_s(hw, 2 * ew_f) + 2 * ELEMWISE_KERNELS_FWD * hw->a->kernel_s;
 
-    /* TP: two all-reduces (or RS + AG pairs with SP) each way */
+    lt->f += col_f;
+    lt->b += col_b;
+
+    /* TP: two all-reduces (or RS + AG pairs with SP) each way.  Backward,
+     * Megatron overlaps the input-gradient reduction of each column-
+     * parallel layer with its weight-gradient GEMM (and, with SP, the
+     * re-gather of its input with the data-gradient GEMM), so only what
+     * outlasts those GEMMs is exposed (Korthikanti 2022 Table 4: backward
+     * takes ~1.55x forward, not 2x). */
     group_init(hw, t, 1, &gr);
     lt->tp_f = 2 * group_allreduce(&gr, T * h * elem);
-    lt->tp_b = lt->tp_f;
+    lt->tp_b = fmax(0, lt->tp_f - col_b);
 
     /* CP: K and V chunks around the ring, overlapped with attention */
     lt->cp_f = lt->cp_b = 0;
@@ -421,10 +437,12 @@ void steptime_estimate(const struct scenario *sc, const struct model_shape *m,
         }
     }
 
-    /* Optimizer: read gradients, read and write master weights and states,
-     * write 16-bit weights; plus the gradient norm and zeroing. */
+    /* Optimizer (Megatron's mixed-precision step): read the gradient and
+     * read and write the fp32 master weight and the states (Adam: m, v),
+     * write the 16-bit weight; around it four passes over the gradients
+     * (unscale and inf check, norm for clipping, copy, zeroing). */
     {
-        double per_param;
+        double per_param, grad_passes;
         double sharded = lay->zero >= 1 ? params_local / shard : params_local;
 
         switch (sc->train.optimizer) {
@@ -438,8 +456,8 @@ void steptime_estimate(const struct scenario *sc, const struct model_shape *m,
             per_param = gb + 8 + 16 + hw.elem;
             break;
         }
-        opt_s = bytes_s(&hw, sharded * per_param + 2 * params_local * gb /
-                                                       (lay->zero >= 2 ? shard : 1)) +
+        grad_passes = 4 * gb * (lay->zero >= 2 ? sharded : params_local);
+        opt_s = bytes_s(&hw, sharded * per_param + grad_passes) +
                 10 * hw.a->kernel_s;
     }
 

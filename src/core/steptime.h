@@ -62,6 +62,13 @@ double comm_all_to_all_s(double bytes, double n, double beta, double alpha);
 double steptime_gemm_s(const struct accel_spec *a, double peak, double M,
                        double N, double K, double batch, double elem_bytes);
 
+/* Whether the time model computes attention with materialised scores
+ * (Korthikanti 2022) rather than a fused kernel (Dao 2022).  train.attention
+ * decides; `auto` means what the stacks behind the calibration runs did:
+ * `selective` recomputation is Megatron's recompute of a materialised
+ * attention core, while no or full recomputation runs the fused kernel. */
+bool steptime_standard_attention(const struct scenario *sc);
+
 /* Fill r->time (and r->bottleneck; warnings unless flags has EVAL_QUIET)
  * for validated sc with shape m; r->memory must be filled. */
 void steptime_estimate(const struct scenario *sc, const struct model_shape *m,
