@@ -1,13 +1,22 @@
 /*
- * cli.c - global options and command dispatch.
- * (Minimal foundation version; the option tables and generated --help
- * come with the plan/export layer.)
+ * cli.c - global options, the command table, generated help, dispatch.
+ *
+ * The command table and the option table (cli_opts.c) are the only places
+ * a command or option is described; `llmplan --help`, `llmplan CMD --help`
+ * and the man page's lists come from them (golden-tested).
  */
 #include <locale.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cli_opts.h"
+
+#ifndef LLMPLAN_VERSION
+#define LLMPLAN_VERSION "0.0.0"
+#endif
 
 int cli_error(enum cp_status st, const struct diag *d)
 {
@@ -20,29 +29,201 @@ int cli_error(enum cp_status st, const struct diag *d)
     return cp_status_exit(st);
 }
 
+static int cmd_tui(const struct cli_global *g, int argc, char **argv);
+
 struct cli_cmd {
     const char *name;
     int (*run)(const struct cli_global *g, int argc, char **argv);
+    const char *usage;   /* after the name */
+    unsigned opts;       /* enum cli_cmd_mask: the options it takes */
+    const char *summary; /* one line */
 };
 
+/* In the order --help lists them. */
 static const struct cli_cmd commands[] = {
-    {"catalog", cmd_catalog},
+    {"quote", cmd_quote, "[PLAN] [OPTIONS]", CMD_QUOTE, "evaluate one plan"},
+    {"search", cmd_search, "[PLAN] [OPTIONS]", CMD_SEARCH,
+     "enumerate parallel layouts for a plan, print the best N"},
+    {"compare", cmd_compare, "PLAN PLAN... [OPTIONS]", CMD_COMPARE,
+     "evaluate 2..8 plans and print them side by side"},
+    {"plan", cmd_plan, "list | show NAME | save NAME [PLAN] | delete NAME",
+     CMD_PLAN_SAVE, "plans stored in the catalog"},
+    {"catalog", cmd_catalog,
+     "list KIND | show KIND ID | import KIND FILE.csv | export KIND "
+     "[FILE.csv] | reset",
+     0, "the hardware, site, cloud and model catalog"},
+    {"tui", cmd_tui, "[PLAN]", 0, "start the interactive TUI"},
 };
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static int cmd_tui(const struct cli_global *g, int argc, char **argv)
+{
+    (void)g;
+    (void)argc;
+    (void)argv;
+    fprintf(stderr, "llmplan: tui: the TUI is not built yet; see "
+                    "'llmplan --help' for the commands\n");
+    return 2;
+}
+
+static void usage_line(FILE *out)
+{
+    fprintf(out, "usage: llmplan [GLOBAL] [COMMAND [ARGS]]\n");
+}
+
+static void print_help(FILE *out)
+{
+    size_t i;
+
+    usage_line(out);
+    fprintf(out, "\nllmplan %s - capacity planner for LLM training "
+                 "infrastructure\n",
+            LLMPLAN_VERSION);
+    fprintf(out, "\ncommands:\n");
+    for (i = 0; i < NCOMMANDS; i++)
+        fprintf(out, "  %-9s %s\n  %-9s   %s %s\n", commands[i].name,
+                commands[i].summary, "", commands[i].name,
+                commands[i].usage);
+    fprintf(out, "  (none)    the TUI on a terminal, else this usage (exit "
+                 "2)\n");
+    fprintf(out,
+            "\nglobal options (before the command):\n"
+            "  --catalog PATH          catalog database (default: "
+            "$LLMPLAN_CATALOG,\n"
+            "                          else $XDG_DATA_HOME/llmplan/catalog.db, "
+            "else\n"
+            "                          ~/.local/share/llmplan/catalog.db)\n"
+            "  --theme NAME|PATH       TUI colour theme\n"
+            "  --no-color              no colours (NO_COLOR is honoured "
+            "too)\n"
+            "  --help                  show this help\n"
+            "  --version               print the version\n");
+    fprintf(out, "\noptions of quote, search, compare and plan save:\n");
+    cli_print_options(out, CMD_QUOTE | CMD_SEARCH | CMD_COMPARE |
+                               CMD_PLAN_SAVE);
+    fprintf(out, "\nPLAN is a plan file (INI) or @NAME for a saved plan; "
+                 "options override it.\n"
+                 "Numbers: 1024, 1.5e3, 15e12, and K/M/G/T (x1000) for "
+                 "counts: 15T.\n");
+    fprintf(out, "\nplan keys ([section] key = value in a plan file, or "
+                 "--set section.key=value):\n");
+    cli_print_plan_keys(out);
+    fprintf(out,
+            "\nexit status: 0 success (also when a plan does not fit), "
+            "1 runtime failure\n"
+            "(catalog, I/O), 2 usage error or invalid input.\n");
+}
+
+int cli_command_help(const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < NCOMMANDS; i++) {
+        if (strcmp(commands[i].name, name) != 0)
+            continue;
+        printf("usage: llmplan [GLOBAL] %s %s\n\n%s\n", commands[i].name,
+               commands[i].usage, commands[i].summary);
+        if (commands[i].opts) {
+            printf("\noptions:\n");
+            cli_print_options(stdout, commands[i].opts);
+            printf("\nplan keys: see 'llmplan --help'\n");
+        }
+        return 0;
+    }
+    return 2;
+}
+
+/* "--name VALUE" or "--name=VALUE" at argv[*i]; advances *i past it. */
+static int global_value(int argc, char **argv, int *i, const char *name,
+                        const char **out)
+{
+    size_t n = strlen(name);
+    const char *arg = argv[*i];
+
+    if (strncmp(arg, name, n) != 0)
+        return 0;
+    if (arg[n] == '=') {
+        *out = arg + n + 1;
+        return 1;
+    }
+    if (arg[n] != '\0')
+        return 0;
+    if (*i + 1 >= argc) {
+        *out = NULL;
+        return 1;
+    }
+    *out = argv[++*i];
+    return 1;
+}
 
 int cli_main(int argc, char **argv)
 {
     struct cli_global g = {0};
-    size_t i;
+    const char *nc = getenv("NO_COLOR");
+    const char *v;
+    int i;
+    size_t c;
 
     setlocale(LC_ALL, "");
     setlocale(LC_NUMERIC, "C");
-    if (argc < 2) {
-        fprintf(stderr, "usage: llmplan [--catalog PATH] COMMAND [ARGS]\n");
+    g.no_color = nc && nc[0];
+    for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+        const char *arg = argv[i];
+
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            print_help(stdout);
+            return 0;
+        }
+        if (strcmp(arg, "--version") == 0) {
+            printf("llmplan %s\n", LLMPLAN_VERSION);
+            return 0;
+        }
+        if (strcmp(arg, "--no-color") == 0) {
+            g.no_color = true;
+            continue;
+        }
+        if (global_value(argc, argv, &i, "--catalog", &v)) {
+            if (!v || !v[0]) {
+                fprintf(stderr, "llmplan: --catalog: needs a value (PATH)\n");
+                return 2;
+            }
+            g.catalog_path = v;
+            continue;
+        }
+        if (global_value(argc, argv, &i, "--theme", &v)) {
+            if (!v || !v[0]) {
+                fprintf(stderr, "llmplan: --theme: needs a value (NAME)\n");
+                return 2;
+            }
+            g.theme = v;
+            continue;
+        }
+        fprintf(stderr, "llmplan: %.64s: unknown option\n", arg);
+        usage_line(stderr);
         return 2;
     }
-    for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-        if (strcmp(argv[1], commands[i].name) == 0)
-            return commands[i].run(&g, argc - 1, argv + 1);
-    fprintf(stderr, "llmplan: %s: unknown command\n", argv[1]);
+    if (i >= argc) {
+        if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))
+            return cmd_tui(&g, 0, argv + i);
+        usage_line(stderr);
+        fprintf(stderr, "try 'llmplan --help'\n");
+        return 2;
+    }
+    if (strcmp(argv[i], "help") == 0) {
+        if (i + 1 < argc)
+            return cli_command_help(argv[i + 1]) == 0
+                       ? 0
+                       : (fprintf(stderr, "llmplan: %.64s: unknown command\n",
+                                  argv[i + 1]),
+                          2);
+        print_help(stdout);
+        return 0;
+    }
+    for (c = 0; c < NCOMMANDS; c++)
+        if (strcmp(argv[i], commands[c].name) == 0)
+            return commands[c].run(&g, argc - i, argv + i);
+    fprintf(stderr, "llmplan: %.64s: unknown command\n", argv[i]);
+    usage_line(stderr);
     return 2;
 }

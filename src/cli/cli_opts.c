@@ -1,0 +1,331 @@
+/*
+ * cli_opts.c - option table, parser, plan loading and buffered output;
+ * see cli_opts.h.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli_opts.h"
+#include "util/fs.h"
+#include "util/number.h"
+#include "util/xalloc.h"
+
+#define PLANS (CMD_QUOTE | CMD_SEARCH | CMD_COMPARE | CMD_PLAN_SAVE)
+#define EVALS (CMD_QUOTE | CMD_SEARCH | CMD_COMPARE)
+#define ALL (PLANS | CMD_PLAN_OTHER)
+
+/* MUST be sorted by name (a unit test checks). */
+static const struct cli_opt opts[] = {
+    {"--accel", "ID", OPT_SHORTCUT, PK_HW_ACCELERATOR, PLANS, NULL},
+    {"--batch", "N", OPT_SHORTCUT, PK_TRAIN_GLOBAL_BATCH, PLANS, NULL},
+    {"--cloud", "ID", OPT_SHORTCUT, PK_CLOUD_OFFER, PLANS, NULL},
+    {"--cp", "N", OPT_SHORTCUT, PK_PAR_CP, PLANS, NULL},
+    {"--dp", "N", OPT_SHORTCUT, PK_PAR_DP, PLANS, NULL},
+    {"--ep", "N", OPT_SHORTCUT, PK_PAR_EP, PLANS, NULL},
+    {"--explain", NULL, OPT_EXPLAIN, -1, CMD_QUOTE,
+     "table: each metric's formula and the catalog rows used"},
+    {"--format", "FMT", OPT_FORMAT, -1, EVALS,
+     "table, csv or json (default table)"},
+    {"--gpus", "N", OPT_SHORTCUT, PK_HW_GPUS, PLANS, NULL},
+    {"--help", NULL, OPT_HELP, -1, ALL, "show this help"},
+    {"--microbatch", "N", OPT_SHORTCUT, PK_PAR_MICROBATCH, PLANS, NULL},
+    {"--model", "ID", OPT_SHORTCUT, PK_MODEL_PRESET, PLANS, NULL},
+    {"--objective", "OBJ", OPT_OBJECTIVE, -1, EVALS,
+     "what auto layouts minimise: time, cost or energy (default time)"},
+    {"--output", "FILE", OPT_OUTPUT, -1, EVALS,
+     "write there instead of stdout (atomically)"},
+    {"--pp", "N", OPT_SHORTCUT, PK_PAR_PP, PLANS, NULL},
+    {"--precision", "P", OPT_SHORTCUT, PK_TRAIN_PRECISION, PLANS, NULL},
+    {"--recompute", "MODE", OPT_SHORTCUT, PK_PAR_RECOMPUTE, PLANS, NULL},
+    {"--seq-len", "N", OPT_SHORTCUT, PK_TRAIN_SEQ_LEN, PLANS, NULL},
+    {"--set", "SECTION.KEY=VALUE", OPT_SET, -1, PLANS,
+     "any plan key (repeatable; see the keys below)"},
+    {"--site", "ID", OPT_SHORTCUT, PK_SITE_ID, PLANS, NULL},
+    {"--term", "TERM", OPT_SHORTCUT, PK_CLOUD_TERM, PLANS, NULL},
+    {"--tokens", "N", OPT_SHORTCUT, PK_TRAIN_TOKENS, PLANS, NULL},
+    {"--top", "N", OPT_TOP, -1, CMD_SEARCH,
+     "how many layouts to print (default 10)"},
+    {"--tp", "N", OPT_SHORTCUT, PK_PAR_TP, PLANS, NULL},
+    {"--zero", "N", OPT_SHORTCUT, PK_PAR_ZERO, PLANS, NULL},
+};
+
+const struct cli_opt *cli_opts_table(size_t *n)
+{
+    *n = sizeof(opts) / sizeof(opts[0]);
+    return opts;
+}
+
+static const struct cli_opt *find_opt(const char *name, size_t len)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+        if (strlen(opts[i].name) == len && strncmp(opts[i].name, name, len) == 0)
+            return &opts[i];
+    return NULL;
+}
+
+static enum cp_status apply(const struct cli_opt *o, const char *value,
+                            struct cli_args *a, struct diag *d)
+{
+    uint64_t top;
+
+    switch (o->id) {
+    case OPT_SHORTCUT:
+        return plan_set_key(&a->overrides, (enum plan_key)o->key, value,
+                            o->name, d);
+    case OPT_SET:
+        return plan_set_assignment(&a->overrides, value, d);
+    case OPT_FORMAT:
+        if (strcmp(value, "table") == 0)
+            a->format = FMT_TABLE;
+        else if (strcmp(value, "csv") == 0)
+            a->format = FMT_CSV;
+        else if (strcmp(value, "json") == 0)
+            a->format = FMT_JSON;
+        else
+            return diag_set(d, CP_ERR_USAGE, o->name,
+                            "'%s' is not table, csv or json", value);
+        return CP_OK;
+    case OPT_OUTPUT:
+        if (!value[0])
+            return diag_set(d, CP_ERR_USAGE, o->name, "empty file name");
+        a->output = value;
+        return CP_OK;
+    case OPT_TOP:
+        if (number_parse_count(value, &top) != CP_OK || top < 1 ||
+            top > SEARCH_TOP_MAX)
+            return diag_set(d, CP_ERR_USAGE, o->name,
+                            "'%s' is not a whole number from 1 to %d", value,
+                            SEARCH_TOP_MAX);
+        a->top = (size_t)top;
+        return CP_OK;
+    case OPT_OBJECTIVE:
+        if (objective_parse(value, &a->objective) != CP_OK)
+            return diag_set(d, CP_ERR_USAGE, o->name,
+                            "'%s' is not time, cost or energy", value);
+        return CP_OK;
+    case OPT_EXPLAIN:
+        a->explain = true;
+        return CP_OK;
+    case OPT_HELP:
+        a->help = true;
+        return CP_OK;
+    }
+    return CP_OK;
+}
+
+enum cp_status cli_parse(unsigned cmd, int argc, char **argv,
+                         struct cli_args *a, struct diag *d)
+{
+    int i, only_pos = 0;
+    enum cp_status st;
+
+    memset(a, 0, sizeof(*a));
+    plan_init(&a->overrides, NULL);
+    a->format = FMT_TABLE;
+    a->top = 10;
+    a->objective = OBJECTIVE_TIME;
+    for (i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *eq, *value = NULL;
+        const struct cli_opt *o;
+        size_t len;
+
+        if (only_pos || arg[0] != '-' || arg[1] == '\0') {
+            if (a->npos >= CLI_POS_MAX)
+                return diag_set(d, CP_ERR_USAGE, arg, "too many arguments");
+            a->pos[a->npos++] = arg;
+            continue;
+        }
+        if (strcmp(arg, "--") == 0) {
+            only_pos = 1;
+            continue;
+        }
+        eq = strchr(arg, '=');
+        len = eq ? (size_t)(eq - arg) : strlen(arg);
+        o = find_opt(arg, len);
+        if (!o || !(o->cmds & cmd))
+            return diag_set(d, CP_ERR_USAGE, "", "%.*s: unknown option",
+                            (int)(len > 60 ? 60 : len), arg);
+        if (o->arg) {
+            if (eq) {
+                value = eq + 1;
+            } else if (i + 1 < argc) {
+                value = argv[++i];
+            } else {
+                return diag_set(d, CP_ERR_USAGE, o->name, "needs a value (%s)",
+                                o->arg);
+            }
+        } else if (eq) {
+            return diag_set(d, CP_ERR_USAGE, o->name, "takes no value");
+        }
+        st = apply(o, value, a, d);
+        if (st)
+            return st;
+    }
+    return CP_OK;
+}
+
+void cli_print_options(FILE *out, unsigned cmd)
+{
+    size_t i;
+    char left[64], help[160];
+
+    for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+        const struct cli_opt *o = &opts[i];
+
+        if (!(o->cmds & cmd))
+            continue;
+        snprintf(left, sizeof(left), "%s%s%s", o->name, o->arg ? " " : "",
+                 o->arg ? o->arg : "");
+        if (o->id == OPT_SHORTCUT) {
+            const struct plan_key_info *ki =
+                plan_key_info((enum plan_key)o->key);
+
+            snprintf(help, sizeof(help), "%s: %s", ki->name, ki->help);
+        } else {
+            snprintf(help, sizeof(help), "%s", o->help);
+        }
+        if (strlen(left) > 22)
+            fprintf(out, "  %s\n  %-22s  %s\n", left, "", help);
+        else
+            fprintf(out, "  %-22s  %s\n", left, help);
+    }
+}
+
+/* The values a key takes, for --help. */
+static void values_text(const struct plan_key_info *ki, char *buf, size_t n)
+{
+    char word[32];
+    size_t i, used = 0, count;
+
+    switch (ki->type) {
+    case PT_COUNT:
+        snprintf(buf, n, "%s", ki->max <= 3 ? "0..3" : "count");
+        break;
+    case PT_NUMBER:
+        snprintf(buf, n, "number");
+        break;
+    case PT_BOOL:
+        snprintf(buf, n, "yes|no");
+        break;
+    case PT_ID:
+        snprintf(buf, n, "%s id", catalog_kind_name(ki->kind));
+        break;
+    case PT_ENUM:
+        buf[0] = '\0';
+        count = plan_enum_count(ki);
+        for (i = 0; i < count && used + 1 < n; i++) {
+            int w = snprintf(buf + used, n - used, "%s%s", i ? "|" : "",
+                             plan_enum_choice(ki, i, word, sizeof(word)));
+
+            if (w < 0)
+                break;
+            used += (size_t)w;
+        }
+        break;
+    }
+    if ((ki->flags & PKF_AUTO) && ki->type != PT_ENUM) {
+        used = strlen(buf);
+        snprintf(buf + used, n - used, "|auto");
+    } else if (ki->flags & PKF_AUTO) {
+        used = strlen(buf);
+        snprintf(buf + used, n - used, "|auto");
+    }
+}
+
+void cli_print_plan_keys(FILE *out)
+{
+    size_t k;
+    char values[96];
+
+    for (k = 0; k < PLAN_KEY_COUNT; k++) {
+        const struct plan_key_info *ki = plan_key_info((enum plan_key)k);
+
+        values_text(ki, values, sizeof(values));
+        fprintf(out, "  %-27s %-22s %s (default: %s)\n", ki->name, values,
+                ki->help, ki->def);
+    }
+}
+
+enum cp_status cli_open_catalog(const struct cli_global *g,
+                                struct catalog **out, struct diag *d)
+{
+    return catalog_open(g->catalog_path, CATALOG_OPEN_DEFAULT, out, d);
+}
+
+enum cp_status cli_load_plan(struct catalog *cat, const char *arg,
+                             struct plan *p, struct diag *d)
+{
+    char *text = NULL;
+    enum cp_status st;
+
+    if (arg[0] != '@')
+        return plan_load_file(p, arg, d);
+    st = catalog_plan_load(cat, arg + 1, &text, d);
+    if (st == CP_ERR_NOT_FOUND)
+        return diag_set(d, CP_ERR_NOT_FOUND, arg,
+                        "no saved plan of that name (see 'llmplan plan "
+                        "list')");
+    if (st)
+        return st;
+    st = plan_parse_ini(p, arg, text, d);
+    free(text);
+    if (!st)
+        snprintf(p->name, sizeof(p->name), "%s", arg + 1);
+    return st;
+}
+
+enum cp_status cli_out_open(struct cli_out *o, struct diag *d)
+{
+    o->buf = NULL;
+    o->len = 0;
+    o->fp = open_memstream(&o->buf, &o->len);
+    if (!o->fp)
+        return diag_set(d, CP_ERR_NOMEM, "output", "cannot buffer output");
+    return CP_OK;
+}
+
+void cli_out_discard(struct cli_out *o)
+{
+    if (o->fp)
+        fclose(o->fp);
+    o->fp = NULL;
+    free(o->buf);
+    o->buf = NULL;
+}
+
+enum cp_status cli_out_commit(struct cli_out *o, const char *path,
+                              struct diag *d)
+{
+    struct atomic_file af;
+    enum cp_status st;
+
+    if (fclose(o->fp) != 0) {
+        o->fp = NULL;
+        cli_out_discard(o);
+        return diag_set(d, CP_ERR_NOMEM, "output", "cannot buffer output");
+    }
+    o->fp = NULL;
+    if (!path) {
+        st = CP_OK;
+        if (fwrite(o->buf, 1, o->len, stdout) != o->len || fflush(stdout))
+            st = diag_set(d, CP_ERR_IO, "stdout", "cannot write output");
+        cli_out_discard(o);
+        return st;
+    }
+    st = atomic_file_open(&af, path, 0644, d);
+    if (st) {
+        cli_out_discard(o);
+        return st;
+    }
+    if (fwrite(o->buf, 1, o->len, af.fp) != o->len) {
+        atomic_file_abort(&af);
+        cli_out_discard(o);
+        return diag_set(d, CP_ERR_IO, path, "cannot write file");
+    }
+    cli_out_discard(o);
+    return atomic_file_commit(&af, d);
+}

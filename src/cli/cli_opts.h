@@ -1,0 +1,119 @@
+/*
+ * cli_opts.h - the option table shared by the plan commands (quote,
+ * search, compare, plan save), the parser that applies it, and the output
+ * helper that keeps stdout and --output empty on failure.
+ *
+ * One table, sorted by name, says for every option which commands accept
+ * it, its argument, the plan key it is a shortcut for and one line of
+ * help; --help and the man page's option list are generated from it.
+ */
+#ifndef LLMPLAN_CLI_CLI_OPTS_H
+#define LLMPLAN_CLI_CLI_OPTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "catalog/catalog.h"
+#include "cli/cli.h"
+#include "plan/plan.h"
+#include "plan/search.h"
+
+/* Which commands accept an option. */
+enum cli_cmd_mask {
+    CMD_QUOTE = 1 << 0,
+    CMD_SEARCH = 1 << 1,
+    CMD_COMPARE = 1 << 2,
+    CMD_PLAN_SAVE = 1 << 3,
+    CMD_PLAN_OTHER = 1 << 4,
+};
+
+enum cli_opt_id {
+    OPT_SHORTCUT, /* sets a plan key */
+    OPT_SET,
+    OPT_FORMAT,
+    OPT_OUTPUT,
+    OPT_TOP,
+    OPT_OBJECTIVE,
+    OPT_EXPLAIN,
+    OPT_HELP,
+};
+
+struct cli_opt {
+    const char *name; /* "--gpus" */
+    const char *arg;  /* metavar, NULL for flags */
+    enum cli_opt_id id;
+    int key;          /* enum plan_key for OPT_SHORTCUT, else -1 */
+    unsigned cmds;    /* enum cli_cmd_mask */
+    const char *help;
+};
+
+/* The table (sorted by name) and its length. */
+const struct cli_opt *cli_opts_table(size_t *n /* OUT */);
+
+enum cli_format { FMT_TABLE, FMT_CSV, FMT_JSON };
+
+#define CLI_POS_MAX 16
+
+struct cli_args {
+    struct plan overrides; /* --set and shortcuts, later ones win */
+    enum cli_format format;
+    const char *output;    /* NULL: stdout */
+    size_t top;
+    enum objective objective;
+    bool explain;
+    bool help;
+    int npos;
+    const char *pos[CLI_POS_MAX];
+};
+
+/* Parse argv[1..argc) (argv[0] is the command) for command cmd (one bit of
+ * enum cli_cmd_mask).  "--opt VALUE" and "--opt=VALUE"; "--" ends the
+ * options.  CP_ERR_USAGE with d naming the option for unknown options,
+ * missing values, too many arguments; the plan's errors for bad values. */
+enum cp_status cli_parse(unsigned cmd, int argc, char **argv,
+                         struct cli_args *a /* OUT */, struct diag *d);
+
+/* Print the options of cmd as help lines. */
+void cli_print_options(FILE *out, unsigned cmd);
+
+/* Print the plan keys (name, values, default, help). */
+void cli_print_plan_keys(FILE *out);
+
+/* Open the catalog named by the global options. */
+enum cp_status cli_open_catalog(const struct cli_global *g,
+                                struct catalog **out /* OUT */,
+                                struct diag *d);
+
+/* Load PLAN (a file or @NAME from the catalog) into p. */
+enum cp_status cli_load_plan(struct catalog *cat, const char *arg,
+                             struct plan *p, struct diag *d);
+
+/* Output collected in memory and written only on success: to stdout, or
+ * atomically to a file. */
+struct cli_out {
+    FILE *fp; /* write here */
+    char *buf;
+    size_t len;
+};
+
+enum cp_status cli_out_open(struct cli_out *o, struct diag *d);
+/* Write the buffer to path (NULL: stdout) and free it. */
+enum cp_status cli_out_commit(struct cli_out *o, const char *path,
+                              struct diag *d);
+/* Drop the buffer. */
+void cli_out_discard(struct cli_out *o);
+
+struct export_item;
+
+/* Format evaluated plans as a->format asks (compare: JSON {"plans": [...]}
+ * even for one) and write them to stdout or --output.  Returns the exit
+ * code, printing the error when there is one. */
+int cli_emit_metrics(const struct cli_args *a, const struct export_item *items,
+                     size_t n, bool compare);
+
+/* Print the help of one command (usage, summary, its options) to stdout
+ * and return 0.  Implemented in cli.c from the command table. */
+int cli_command_help(const char *name);
+
+#endif

@@ -1,0 +1,116 @@
+/*
+ * cmd_search.c - `llmplan search [PLAN]`: the best N parallel layouts for a
+ * plan.  Layout keys given in the plan or options are held fixed; the rest
+ * are searched (see plan/search.h).
+ */
+#include <stdlib.h>
+
+#include "cli/cli_opts.h"
+#include "export/export.h"
+#include "plan/resolve.h"
+#include "util/xalloc.h"
+
+struct evaluated {
+    struct scenario sc;
+    struct result r;
+};
+
+static int emit(const struct cli_args *a, const struct export_search *s,
+                const struct export_item *items, size_t n)
+{
+    struct cli_out o;
+    struct diag d;
+    enum cp_status st;
+
+    diag_clear(&d);
+    st = cli_out_open(&o, &d);
+    if (st)
+        return cli_error(st, &d);
+    switch (a->format) {
+    case FMT_JSON:
+        st = export_json_search(o.fp, s, items, n, &d);
+        break;
+    case FMT_CSV:
+        st = export_csv_search(o.fp, items, n, &d);
+        break;
+    default:
+        st = export_text_search(o.fp, s, items, n, &d);
+        break;
+    }
+    if (st) {
+        cli_out_discard(&o);
+        return cli_error(st, &d);
+    }
+    st = cli_out_commit(&o, a->output, &d);
+    return st ? cli_error(st, &d) : 0;
+}
+
+int cmd_search(const struct cli_global *g, int argc, char **argv)
+{
+    struct cli_args *a = xcalloc(1, sizeof(*a));
+    struct plan *p = xcalloc(1, sizeof(*p));
+    struct plan_resolved *res = xcalloc(1, sizeof(*res));
+    struct search_result *sr = xcalloc(1, sizeof(*sr));
+    struct evaluated *ev = NULL;
+    struct export_item *items = NULL;
+    struct export_search stats;
+    struct catalog *cat = NULL;
+    struct diag d;
+    enum cp_status st;
+    size_t i;
+    int rc;
+
+    diag_clear(&d);
+    st = cli_parse(CMD_SEARCH, argc, argv, a, &d);
+    if (!st && a->help) {
+        rc = cli_command_help("search");
+        goto out;
+    }
+    if (!st && a->npos > 1)
+        st = diag_set(&d, CP_ERR_USAGE, a->pos[1], "search takes one plan");
+    if (!st)
+        st = cli_open_catalog(g, &cat, &d);
+    plan_init(p, NULL);
+    if (!st && a->npos == 1)
+        st = cli_load_plan(cat, a->pos[0], p, &d);
+    if (!st) {
+        plan_merge(p, &a->overrides);
+        st = plan_resolve(p, cat, PLAN_NEED_TOKENS, res, &d);
+    }
+    if (!st)
+        st = plan_validate_inputs(&res->sc, &d);
+    if (!st)
+        st = plan_search(&res->sc, &res->space, a->objective, a->top, sr,
+                         NULL, NULL, NULL, &d);
+    if (st) {
+        rc = cli_error(st, &d);
+        goto out;
+    }
+    ev = xcalloc(sr->n, sizeof(*ev));
+    items = xcalloc(sr->n, sizeof(*items));
+    for (i = 0; i < sr->n; i++) {
+        plan_eval_layout(res, &sr->hits[i].layout, &ev[i].sc, &ev[i].r);
+        if (!sr->fits)
+            result_warn(&ev[i].r, "no parallel layout fits in memory; "
+                                  "showing the one that needs the least");
+        items[i].name = p->name;
+        items[i].sc = &ev[i].sc;
+        items[i].r = &ev[i].r;
+        items[i].res = res;
+    }
+    stats.evaluated = sr->candidates;
+    stats.feasible = sr->feasible;
+    stats.elapsed_s = sr->elapsed_s;
+    stats.objective = objective_name(a->objective);
+    rc = emit(a, &stats, items, sr->n);
+out:
+    if (cat)
+        catalog_close(cat);
+    free(items);
+    free(ev);
+    free(sr);
+    free(res);
+    free(p);
+    free(a);
+    return rc;
+}
