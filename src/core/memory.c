@@ -89,7 +89,8 @@ static void stage_memory(const struct scenario *sc, const struct model_shape *m,
                          bool first, struct stage_mem *out)
 {
     const struct layout *lay = &sc->layout;
-    double t = (double)lay->tp, p = (double)lay->pp, v = (double)lay->interleave;
+    double t = (double)lay->tp, p = (double)lay->pp,
+           v = (double)lay->interleave;
     double e = (double)lay->ep, shard = (double)lay->dp * (double)lay->cp;
     double layers = ceil(m->L / p);
     double moe_frac = m->moe_layers / m->L;
@@ -105,10 +106,12 @@ static void stage_memory(const struct scenario *sc, const struct model_shape *m,
      * EP; the embedding on the first stage, the output layer on the last
      * (with pipelining a tied embedding is duplicated there, as Megatron
      * does). */
-    dense_params = dense_l * m->dense_layer_params / t +
-                   moe_l * (m->attn_params + m->norm_params +
-                            m->shared * m->expert_params) / t +
-                   moe_l * m->router_params;
+    dense_params =
+        dense_l * m->dense_layer_params / t +
+        moe_l *
+            (m->attn_params + m->norm_params + m->shared * m->expert_params) /
+            t +
+        moe_l * m->router_params;
     expert_params = moe_l * m->experts * m->expert_params / (t * e);
     if (first)
         dense_params += m->embed_params / t;
@@ -127,15 +130,18 @@ static void stage_memory(const struct scenario *sc, const struct model_shape *m,
     out->gradients = params * gb;
     out->optimizer = params * ob;
     if (zero >= 1)
-        out->optimizer = dense_params * ob / shard + expert_params * ob / expert_shard;
+        out->optimizer =
+            dense_params * ob / shard + expert_params * ob / expert_shard;
     if (zero >= 2)
-        out->gradients = dense_params * gb / shard + expert_params * gb / expert_shard;
+        out->gradients =
+            dense_params * gb / shard + expert_params * gb / expert_shard;
     if (zero >= 3)
-        out->weights = dense_params * wb / shard + expert_params * wb / expert_shard;
+        out->weights =
+            dense_params * wb / shard + expert_params * wb / expert_shard;
 
     /* Activations: microbatches in flight on this stage. */
-    m_in_flight = sc->train.global_batch /
-                  ((double)lay->dp * (double)lay->microbatch);
+    m_in_flight =
+        sc->train.global_batch / ((double)lay->dp * (double)lay->microbatch);
     if (first) {
         in_flight = fmin(m_in_flight, p);
         if (lay->interleave > 1 && lay->pp > 1)
@@ -169,8 +175,8 @@ static void stage_memory(const struct scenario *sc, const struct model_shape *m,
                     MEMORY_FRAGMENTATION_FRAC * out->activations;
     if (zero >= 3) {
         /* two layers' full 16-bit weights gathered at once (prefetch) */
-        double layer = fmax(m->dense_layer_params,
-                            m->moe_layer_params / e) * m->param_scale;
+        double layer = fmax(m->dense_layer_params, m->moe_layer_params / e) *
+                       m->param_scale;
 
         out->overhead += 2 * layer * wb / t;
     }

@@ -89,16 +89,17 @@ void model_shape_derive(const struct model_spec *m, double seq_len,
      * FFN (top-k + shared experts and the router in MoE layers) and the
      * output projection (which is the embedding matrix when tied); the
      * input embedding is a lookup, not a matmul. */
-    matmul_active =
-        s.L * s.attn_params + s.dense_layers * s.ffn_params +
-        s.moe_layers * (s.router_params + (s.top_k + s.shared) * s.expert_params) +
-        s.V * s.h;
-    s.active_params =
-        (matmul_active + s.L * s.norm_params + s.h +
-         (s.tied ? 0 : s.embed_params)) * s.param_scale;
+    matmul_active = s.L * s.attn_params + s.dense_layers * s.ffn_params +
+                    s.moe_layers * (s.router_params +
+                                    (s.top_k + s.shared) * s.expert_params) +
+                    s.V * s.h;
+    s.active_params = (matmul_active + s.L * s.norm_params + s.h +
+                       (s.tied ? 0 : s.embed_params)) *
+                      s.param_scale;
     /* PaLM appendix B: 6N per token for the weight matmuls (forward 2N,
      * backward 4N) plus 12 L a d s for attention scores and values. */
     s.attn_flops_per_token = 12 * s.L * s.a * s.d * seq_len;
-    s.flops_per_token = 6 * matmul_active * s.param_scale + s.attn_flops_per_token;
+    s.flops_per_token =
+        6 * matmul_active * s.param_scale + s.attn_flops_per_token;
     *out = s;
 }

@@ -26,18 +26,18 @@ struct model_shape {
     double experts, top_k, shared, f_expert;
     double moe_layers, dense_layers; /* moe_layers + dense_layers == L */
     /* parameters */
-    double attn_params;   /* per layer: Q, K, V, O */
-    double norm_params;   /* per layer */
-    double ffn_params;    /* one dense FFN */
-    double expert_params; /* one expert FFN */
-    double router_params; /* per MoE layer */
-    double embed_params;  /* V*h */
-    double output_params; /* V*h when untied, else 0 */
-    double dense_layer_params; /* attn + norm + ffn */
-    double moe_layer_params;   /* attn + norm + router + (E+shared) experts */
-    double params;        /* total, as reported */
-    double active_params; /* used per token */
-    double param_scale;   /* explicit model.params / derived; else 1 */
+    double attn_params;          /* per layer: Q, K, V, O */
+    double norm_params;          /* per layer */
+    double ffn_params;           /* one dense FFN */
+    double expert_params;        /* one expert FFN */
+    double router_params;        /* per MoE layer */
+    double embed_params;         /* V*h */
+    double output_params;        /* V*h when untied, else 0 */
+    double dense_layer_params;   /* attn + norm + ffn */
+    double moe_layer_params;     /* attn + norm + router + (E+shared) experts */
+    double params;               /* total, as reported */
+    double active_params;        /* used per token */
+    double param_scale;          /* explicit model.params / derived; else 1 */
     double flops_per_token;      /* 6 N_matmul_active + attention */
     double attn_flops_per_token; /* 12 L a d s */
 };

@@ -24,9 +24,9 @@
 #define RESULT_SERIES_MAX 61 /* months 0..60 of the cost-over-time series */
 
 struct model_result {
-    double params;          /* total parameters */
-    double active_params;   /* parameters used per token (MoE: top-k) */
-    double flops_per_token; /* model FLOPs per token, fwd+bwd (PaLM) */
+    double params;               /* total parameters */
+    double active_params;        /* parameters used per token (MoE: top-k) */
+    double flops_per_token;      /* model FLOPs per token, fwd+bwd (PaLM) */
     double attn_flops_per_token; /* the 12*L*a*d*s part of it */
     double hidden, heads, ffn;   /* the shape used (derived when missing) */
 };
@@ -44,15 +44,15 @@ struct memory_result {
 };
 
 struct time_result {
-    double step_s;     /* one optimizer step */
-    double compute_s;  /* compute on the critical path, incl. recompute */
-    double bubble_s;   /* pipeline fill and drain */
-    double tp_comm_s;  /* exposed tensor-parallel communication */
-    double pp_comm_s;  /* exposed pipeline point-to-point */
-    double dp_comm_s;  /* exposed data-parallel / ZeRO communication */
-    double cp_comm_s;  /* exposed context-parallel communication */
-    double ep_comm_s;  /* exposed expert-parallel all-to-all */
-    double optimizer_s; /* optimizer step (part of compute_s) */
+    double step_s;       /* one optimizer step */
+    double compute_s;    /* compute on the critical path, incl. recompute */
+    double bubble_s;     /* pipeline fill and drain */
+    double tp_comm_s;    /* exposed tensor-parallel communication */
+    double pp_comm_s;    /* exposed pipeline point-to-point */
+    double dp_comm_s;    /* exposed data-parallel / ZeRO communication */
+    double cp_comm_s;    /* exposed context-parallel communication */
+    double ep_comm_s;    /* exposed expert-parallel all-to-all */
+    double optimizer_s;  /* optimizer step (part of compute_s) */
     double microbatches; /* per pipeline per step, m */
     double tokens_per_s;
     double model_tflops_per_gpu;
@@ -96,13 +96,13 @@ struct network_result {
 };
 
 struct energy_result {
-    double gpu_kw;     /* accelerators under training load */
-    double host_kw;    /* the rest of the nodes */
+    double gpu_kw;  /* accelerators under training load */
+    double host_kw; /* the rest of the nodes */
     double network_kw;
     double storage_kw;
     double it_kw;
     double facility_kw;
-    double it_mwh;       /* over effective_train_days */
+    double it_mwh; /* over effective_train_days */
     double facility_mwh;
     double tco2e;
     double rack_kw;
@@ -115,7 +115,7 @@ struct build_cost {
     double capex_network_usd;
     double capex_storage_usd;
     double capex_facility_usd;
-    double annual_capital_usd;      /* capex x capital recovery factor */
+    double annual_capital_usd; /* capex x capital recovery factor */
     double opex_usd_per_year;
     double electricity_usd_per_year;
     double maintenance_usd_per_year;

@@ -73,8 +73,7 @@ static enum cp_status real_in(struct diag *d, const char *key, double v,
     return CP_OK;
 }
 
-static enum cp_status validate_model(const struct model_spec *m,
-                                     struct diag *d)
+static enum cp_status validate_model(const struct model_spec *m, struct diag *d)
 {
     enum cp_status st = CP_OK;
 
@@ -109,8 +108,8 @@ static enum cp_status validate_model(const struct model_spec *m,
                         "%llu does not divide model.hidden (%llu)",
                         (unsigned long long)m->heads,
                         (unsigned long long)m->hidden);
-    if (m->heads && m->kv_heads && (m->kv_heads > m->heads ||
-                                    m->heads % m->kv_heads))
+    if (m->heads && m->kv_heads &&
+        (m->kv_heads > m->heads || m->heads % m->kv_heads))
         return diag_set(d, CP_ERR_RANGE, "model.kv_heads",
                         "%llu must divide model.heads (%llu)",
                         (unsigned long long)m->kv_heads,
@@ -128,8 +127,7 @@ static enum cp_status validate_model(const struct model_spec *m,
 }
 
 /* The layout against the model and the GPU count (Megatron's rules). */
-static enum cp_status validate_layout(const struct scenario *sc,
-                                      struct diag *d)
+static enum cp_status validate_layout(const struct scenario *sc, struct diag *d)
 {
     const struct layout *lay = &sc->layout;
     struct model_shape m;
@@ -159,14 +157,13 @@ static enum cp_status validate_layout(const struct scenario *sc,
 
     if ((double)lay->tp * (double)lay->pp * (double)lay->dp * (double)lay->cp !=
         (double)sc->gpus)
-        return diag_set(d, CP_ERR_LAYOUT, "parallel",
-                        "tp*pp*dp*cp = %llu*%llu*%llu*%llu does not equal "
-                        "hardware.gpus (%llu)",
-                        (unsigned long long)lay->tp,
-                        (unsigned long long)lay->pp,
-                        (unsigned long long)lay->dp,
-                        (unsigned long long)lay->cp,
-                        (unsigned long long)sc->gpus);
+        return diag_set(
+            d, CP_ERR_LAYOUT, "parallel",
+            "tp*pp*dp*cp = %llu*%llu*%llu*%llu does not equal "
+            "hardware.gpus (%llu)",
+            (unsigned long long)lay->tp, (unsigned long long)lay->pp,
+            (unsigned long long)lay->dp, (unsigned long long)lay->cp,
+            (unsigned long long)sc->gpus);
 
     model_shape_derive(&sc->model, (double)sc->train.seq_len, &m);
     heads = m.a;
@@ -201,9 +198,8 @@ static enum cp_status validate_layout(const struct scenario *sc,
     if (experts < 2 && lay->ep != 1)
         return diag_set(d, CP_ERR_LAYOUT, "parallel.ep",
                         "expert parallelism needs a mixture-of-experts model");
-    if (experts >= 2 &&
-        (fmod(experts, (double)lay->ep) != 0 ||
-         ((lay->dp * lay->cp) % lay->ep) != 0))
+    if (experts >= 2 && (fmod(experts, (double)lay->ep) != 0 ||
+                         ((lay->dp * lay->cp) % lay->ep) != 0))
         return diag_set(d, CP_ERR_LAYOUT, "parallel.ep",
                         "%llu must divide model.experts (%.0f) and dp*cp "
                         "(%llu)",
@@ -289,8 +285,7 @@ static enum cp_status validate_hardware(const struct scenario *sc,
     return CP_OK;
 }
 
-static enum cp_status validate_money(const struct scenario *sc,
-                                     struct diag *d)
+static enum cp_status validate_money(const struct scenario *sc, struct diag *d)
 {
     const struct site_spec *s = &sc->site;
     enum cp_status st;
@@ -321,8 +316,8 @@ static enum cp_status validate_money(const struct scenario *sc,
         st = real_in(d, "finance.maintenance_frac",
                      sc->finance.maintenance_frac, 0, 1);
     if (!st)
-        st = real_in(d, "cloud.usd_per_gpu_hour", sc->cloud_usd_per_gpu_hour,
-                     0, 1e4);
+        st = real_in(d, "cloud.usd_per_gpu_hour", sc->cloud_usd_per_gpu_hour, 0,
+                     1e4);
     for (i = 0; !st && i < TERM_COUNT; i++)
         if (!isfinite(sc->cloud.usd_per_gpu_hour[i]) ||
             sc->cloud.usd_per_gpu_hour[i] < 0)

@@ -79,20 +79,20 @@ enum cooling { COOLING_AIR, COOLING_LIQUID };
 /* Model architecture.  params == 0 means "derive from the shape". */
 struct model_spec {
     char id[CP_ID_MAX];
-    uint64_t params;     /* total parameters when given explicitly */
-    uint64_t layers;     /* L */
-    uint64_t hidden;     /* h */
-    uint64_t heads;      /* a */
-    uint64_t kv_heads;   /* a_kv; < heads is GQA/MQA */
-    uint64_t ffn;        /* f, FFN inner width */
-    uint64_t vocab;      /* V */
-    bool gated_ffn;      /* SwiGLU-style 3-matrix FFN */
+    uint64_t params;   /* total parameters when given explicitly */
+    uint64_t layers;   /* L */
+    uint64_t hidden;   /* h */
+    uint64_t heads;    /* a */
+    uint64_t kv_heads; /* a_kv; < heads is GQA/MQA */
+    uint64_t ffn;      /* f, FFN inner width */
+    uint64_t vocab;    /* V */
+    bool gated_ffn;    /* SwiGLU-style 3-matrix FFN */
     bool tied_embeddings;
     uint64_t experts;        /* 0 or 1: dense */
     uint64_t experts_active; /* top-k */
     uint64_t shared_experts;
-    uint64_t expert_ffn;     /* width of one expert's FFN; 0 = ffn */
-    uint64_t moe_every;      /* 1: every layer is MoE; 2: every other ... */
+    uint64_t expert_ffn; /* width of one expert's FFN; 0 = ffn */
+    uint64_t moe_every;  /* 1: every layer is MoE; 2: every other ... */
 };
 
 /* One accelerator (GPU, TPU chip, OAM).  Peaks are dense (no sparsity). */
@@ -106,28 +106,28 @@ struct accel_spec {
     double tdp_w;
     double price_usd;
     /* Calibration knobs, fitted once per accelerator (see steptime.h). */
-    double gemm_frac;   /* achievable fraction of peak on large GEMMs */
+    double gemm_frac;       /* achievable fraction of peak on large GEMMs */
     double gemm_half_flops; /* GEMM size (FLOP) at which efficiency halves */
-    double attn_frac;   /* fused attention kernel, fraction of peak */
-    double hbm_frac;    /* achievable fraction of HBM bandwidth */
-    double kernel_s;    /* fixed cost per kernel launch, seconds */
-    double power_frac;  /* mean power while training, fraction of TDP */
+    double attn_frac;       /* fused attention kernel, fraction of peak */
+    double hbm_frac;        /* achievable fraction of HBM bandwidth */
+    double kernel_s;        /* fixed cost per kernel launch, seconds */
+    double power_frac;      /* mean power while training, fraction of TDP */
 };
 
 /* A node type (server or rack-scale system). */
 struct system_spec {
     char id[CP_ID_MAX];
     char name[CP_NAME_MAX];
-    char accel_id[CP_ID_MAX];   /* the accelerator it is built from */
-    char fabric_id[CP_ID_MAX];  /* its usual scale-out fabric */
-    uint64_t gpus_per_node;     /* accelerators per node */
-    uint64_t scaleup_domain;    /* accelerators sharing the scale-up fabric */
-    double scaleup_bps;         /* per-GPU unidirectional; 0 = accelerator's */
-    double scaleup_frac;        /* achieved fraction of scale-up bandwidth */
-    double host_power_w;        /* node power excluding accelerators */
-    double node_price_usd;      /* whole node incl. accelerators */
+    char accel_id[CP_ID_MAX];  /* the accelerator it is built from */
+    char fabric_id[CP_ID_MAX]; /* its usual scale-out fabric */
+    uint64_t gpus_per_node;    /* accelerators per node */
+    uint64_t scaleup_domain;   /* accelerators sharing the scale-up fabric */
+    double scaleup_bps;        /* per-GPU unidirectional; 0 = accelerator's */
+    double scaleup_frac;       /* achieved fraction of scale-up bandwidth */
+    double host_power_w;       /* node power excluding accelerators */
+    double node_price_usd;     /* whole node incl. accelerators */
     uint64_t nodes_per_rack;
-    double node_mtbf_h;         /* mean time between node interruptions */
+    double node_mtbf_h; /* mean time between node interruptions */
 };
 
 /* Scale-out fabric. */

@@ -78,8 +78,8 @@ struct hw {
 static void hw_init(const struct scenario *sc, struct hw *hw)
 {
     const struct accel_spec *a = &sc->accel;
-    double up = sc->system.scaleup_bps > 0 ? sc->system.scaleup_bps
-                                           : a->scaleup_bps;
+    double up =
+        sc->system.scaleup_bps > 0 ? sc->system.scaleup_bps : a->scaleup_bps;
     double nic = sc->fabric.gbps_per_gpu * 1e9 / 8;
 
     hw->a = a;
@@ -87,8 +87,10 @@ static void hw_init(const struct scenario *sc, struct hw *hw)
     hw->peak_attn = hw->peak;
     if (sc->train.precision == PREC_FP8 && a->peak_flops[PREC_BF16] > 0)
         hw->peak_attn = a->peak_flops[PREC_BF16];
-    hw->elem = (sc->train.precision == PREC_FP32 ||
-                sc->train.precision == PREC_TF32) ? 4 : 2;
+    hw->elem =
+        (sc->train.precision == PREC_FP32 || sc->train.precision == PREC_TF32)
+            ? 4
+            : 2;
     hw->bw = a->hbm_bps * a->hbm_frac;
     hw->domain = (double)sc->system.scaleup_domain;
     hw->out.beta = nic * sc->fabric.bw_frac / sc->oversubscription;
@@ -188,8 +190,8 @@ static double bytes_s(const struct hw *hw, double bytes)
 
 /* One transformer layer, one microbatch, one accelerator. */
 struct layer_time {
-    double f, b;      /* compute forward / backward */
-    double attn_f;    /* attention core forward (selective recompute) */
+    double f, b;       /* compute forward / backward */
+    double attn_f;     /* attention core forward (selective recompute) */
     double tp_f, tp_b; /* tensor-parallel communication */
     double cp_f, cp_b; /* context-parallel ring, after overlap */
     double ep_f, ep_b; /* expert all-to-all */
@@ -312,7 +314,8 @@ void steptime_estimate(const struct scenario *sc, const struct model_shape *m,
     struct hw hw;
     struct layer_time dense = {0}, moe = {0};
     struct group gr;
-    double t = (double)lay->tp, p = (double)lay->pp, v = (double)lay->interleave;
+    double t = (double)lay->tp, p = (double)lay->pp,
+           v = (double)lay->interleave;
     double dp = (double)lay->dp, c = (double)lay->cp;
     double b = (double)lay->microbatch, s = (double)sc->train.seq_len;
     double B = (double)sc->train.global_batch, N = (double)sc->gpus;
@@ -333,10 +336,10 @@ void steptime_estimate(const struct scenario *sc, const struct model_shape *m,
 
     f_stage = dense_l * dense.f + moe_l * moe.f;
     b_stage = dense_l * dense.b + moe_l * moe.b;
-    tp_stage = dense_l * (dense.tp_f + dense.tp_b) +
-               moe_l * (moe.tp_f + moe.tp_b);
-    cp_stage = dense_l * (dense.cp_f + dense.cp_b) +
-               moe_l * (moe.cp_f + moe.cp_b);
+    tp_stage =
+        dense_l * (dense.tp_f + dense.tp_b) + moe_l * (moe.tp_f + moe.tp_b);
+    cp_stage =
+        dense_l * (dense.cp_f + dense.cp_b) + moe_l * (moe.cp_f + moe.cp_b);
     ep_stage = moe_l * (moe.ep_f + moe.ep_b);
     switch (lay->recompute) {
     case RECOMPUTE_FULL:
@@ -396,12 +399,14 @@ void steptime_estimate(const struct scenario *sc, const struct model_shape *m,
 
     /* DP / ZeRO over the dp*cp group, tp ranks apart */
     shard = dp * c;
-    params_local = (dense_l * m->dense_layer_params / t +
-                    moe_l * (m->attn_params + m->norm_params +
-                             m->shared * m->expert_params) / t +
-                    moe_l * m->experts * m->expert_params / (t * lay->ep) +
-                    (m->embed_params + m->output_params) / (t * p)) *
-                   m->param_scale;
+    params_local =
+        (dense_l * m->dense_layer_params / t +
+         moe_l *
+             (m->attn_params + m->norm_params + m->shared * m->expert_params) /
+             t +
+         moe_l * m->experts * m->expert_params / (t * lay->ep) +
+         (m->embed_params + m->output_params) / (t * p)) *
+        m->param_scale;
     grad_bytes = params_local * gb;
     wt_bytes = params_local * (hw.elem);
     group_init(&hw, shard, t, &gr);
@@ -419,8 +424,8 @@ void steptime_estimate(const struct scenario *sc, const struct model_shape *m,
         case 1:
             rs = group_reduce_scatter(&gr, grad_bytes);
             ag = group_reduce_scatter(&gr, wt_bytes);
-            dp_s = fmax(rs - bwd_mb, rs * bucket) +
-                   fmax(ag - fwd_mb, ag * bucket);
+            dp_s =
+                fmax(rs - bwd_mb, rs * bucket) + fmax(ag - fwd_mb, ag * bucket);
             break;
         case 2:
             rs = group_reduce_scatter(&gr, grad_bytes);
@@ -493,7 +498,7 @@ void steptime_estimate(const struct scenario *sc, const struct model_shape *m,
     tr->gpu_hours = tr->steps * step * N / 3600;
 
     {
-        static const char *const names[] = {"compute", "bubble", "tp_comm",
+        static const char *const names[] = {"compute", "bubble",  "tp_comm",
                                             "pp_comm", "dp_comm", "cp_comm",
                                             "ep_comm"};
         double parts[7];
@@ -522,8 +527,9 @@ void steptime_estimate(const struct scenario *sc, const struct model_shape *m,
                     "domain (%.0f GPUs)",
                     (unsigned long long)lay->tp, hw.domain);
     if (tr->bubble_s > 0.2 * step)
-        result_warn(r, "pipeline bubble is %.0f%% of the step; more "
-                       "microbatches or interleaving would shrink it",
+        result_warn(r,
+                    "pipeline bubble is %.0f%% of the step; more "
+                    "microbatches or interleaving would shrink it",
                     100 * tr->bubble_s / step);
     if (dp_s > 0.2 * step)
         result_warn(r, "data-parallel communication is %.0f%% of the step",
