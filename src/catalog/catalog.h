@@ -5,7 +5,7 @@
  * Location: an explicit path (--catalog), else $LLMPLAN_CATALOG, else
  * $XDG_DATA_HOME/llmplan/catalog.db, else ~/.local/share/llmplan/catalog.db.
  * A missing database is created (directory 0700, file 0600) from the
- * default catalog embedded in the binary (data/*.csv), through the same
+ * default catalog embedded in the binary (data/<kind>.csv), through the same
  * validating import as `catalog import`.  Schema versions live in PRAGMA
  * user_version; older databases are migrated in one transaction each; a
  * newer or foreign/corrupt file is refused with CP_ERR_DB and left as it is.

@@ -1,7 +1,7 @@
 /*
  * embedded.h - files compiled into the binary (src/gen/embed.c): the default
- * catalog data/*.csv, seed plans data/plans/*.ini, themes/*.theme and the
- * catalog schema migrations src/catalog/schema/*.sql.
+ * catalog data/<kind>.csv, seed plans data/plans/<name>.ini, themes/<name>.theme
+ * and the catalog schema migrations src/catalog/schema/<NNNN_name>.sql.
  */
 #ifndef LLMPLAN_UTIL_EMBEDDED_H
 #define LLMPLAN_UTIL_EMBEDDED_H
