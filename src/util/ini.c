@@ -12,7 +12,8 @@ struct ini_state {
     int at_line_start;
     ini_key_fn fn;
     void *ctx;
-    enum cp_status st; /* first error */
+    enum cp_status st; /* first error a callback returned */
+    int st_line;       /* and its line */
     struct diag *d;
 };
 
@@ -54,6 +55,7 @@ static int on_key(void *user, const char *section, const char *name,
         return 1;
     if (s->st == CP_OK) {
         s->st = st;
+        s->st_line = s->line;
         if (s->d) {
             *s->d = tmp;
             snprintf(where, sizeof(where), "%s:%d", s->name, s->line);
@@ -77,7 +79,7 @@ enum cp_status ini_parse_text(const char *name, const char *text,
     s.ctx = ctx;
     s.d = d;
     rc = ini_parse_stream(read_line, &s, on_key, &s);
-    if (s.st)
+    if (s.st && !(rc > 0 && rc < s.st_line))
         return s.st;
     if (rc > 0) {
         char where[64];
