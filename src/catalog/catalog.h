@@ -80,6 +80,9 @@ struct catalog_column {
 
 /* The columns of a kind, in CSV/SQL order; *n receives the count. */
 const struct catalog_column *catalog_columns(enum catalog_kind k, size_t *n);
+/* Whether column i of kind k belongs in a compact listing (`catalog list`
+ * as a table, the TUI's catalog view); the others show with `show`. */
+int catalog_column_brief(enum catalog_kind k, size_t i);
 
 /* Where the catalog lives when no --catalog is given (see above). */
 enum cp_status catalog_default_path(char *buf, size_t n, struct diag *d);
