@@ -12,7 +12,7 @@
 #include "util/xalloc.h"
 
 #define KEY_W 26
-#define VAL_MIN_W 16
+#define VAL_MIN_W 18
 
 /* "1234567" -> "1,234,567" for a whole number. */
 static void grouped(double v, char *buf, size_t n)
@@ -178,12 +178,16 @@ enum cp_status export_text_metrics(FILE *out, const struct export_item *items,
         if ((int)strlen(items[i].name) > t.w)
             t.w = (int)strlen(items[i].name);
     /* Title: the plan names. */
-    fprintf(out, "  %-*s", KEY_W, "plan");
-    for (i = 0; i < n; i++)
-        fprintf(out, " %*s ", t.w, items[i].name);
-    fprintf(out, "\n");
+    if (n == 1) {
+        fprintf(out, "plan %s\n", items[0].name);
+    } else {
+        fprintf(out, "  %-*s", KEY_W, "");
+        for (i = 0; i < n; i++)
+            fprintf(out, " %*s ", t.w, items[i].name);
+        fprintf(out, "\n");
+    }
     for (s = 0; plan_sections[s]; s++) {
-        fprintf(out, "\n%s\n", plan_sections[s]);
+        fprintf(out, "\nplan.%s\n", plan_sections[s]);
         for (k = 0; k < PLAN_KEY_COUNT; k++) {
             const struct plan_key_info *ki = plan_key_info((enum plan_key)k);
 

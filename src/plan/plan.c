@@ -2,6 +2,7 @@
  * plan.c - the plan key table, value parsing, INI reading and writing.
  * See plan.h.
  */
+#include <errno.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -372,10 +373,13 @@ enum cp_status plan_set_key(struct plan *p, enum plan_key k, const char *value,
                             SHOWN(value));
         bound_text(ki->min, lo, sizeof(lo));
         bound_text(ki->max, hi, sizeof(hi));
-        if (st || x != floor(x) || x < ki->min || x > ki->max)
+        if (st || x < ki->min || x > ki->max)
             return diag_set(d, CP_ERR_RANGE, where,
-                            "'%.*s' is not a whole number from %s to %s",
-                            SHOWN(value), lo, hi);
+                            "'%.*s' is out of range (%s to %s)", SHOWN(value),
+                            lo, hi);
+        if (x != floor(x))
+            return diag_set(d, CP_ERR_RANGE, where,
+                            "'%.*s' is not a whole number", SHOWN(value));
         v.u = (uint64_t)x;
         break;
     case PT_NUMBER:
@@ -497,7 +501,8 @@ enum cp_status plan_load_file(struct plan *p, const char *path,
 
     fp = fopen(path, "r");
     if (!fp)
-        return diag_set(d, CP_ERR_NOT_FOUND, path, "cannot read plan file");
+        return diag_set(d, CP_ERR_NOT_FOUND, path, "cannot read plan file: %s",
+                        strerror(errno));
     fclose(fp);
     strbuf_init(&sb, 1 << 20);
     st = strbuf_read_file(&sb, path);

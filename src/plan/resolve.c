@@ -24,12 +24,18 @@ static enum cp_status lookup_failed(enum cp_status st, const struct plan *p,
 {
     const struct plan_key_info *ki = plan_key_info(k);
 
+    static const char *const singular[CATALOG_KIND_COUNT] = {
+        [CATALOG_ACCELERATORS] = "accelerator", [CATALOG_SYSTEMS] = "system",
+        [CATALOG_FABRICS] = "fabric",           [CATALOG_STORAGE] = "storage",
+        [CATALOG_SITES] = "site",               [CATALOG_CLOUD] = "cloud offer",
+        [CATALOG_MODELS] = "model",
+    };
+
     if (st != CP_ERR_NOT_FOUND)
         return st;
     return diag_set(d, CP_ERR_NOT_FOUND, where_of(p, k),
-                    "unknown %s id '%s' (see 'llmplan catalog list %s')",
-                    catalog_kind_name(ki->kind), id,
-                    catalog_kind_name(ki->kind));
+                    "unknown %s '%s' (see 'llmplan catalog list %s')",
+                    singular[ki->kind], id, catalog_kind_name(ki->kind));
 }
 
 static void add_source(struct plan_resolved *out, enum plan_key k,
