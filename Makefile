@@ -146,7 +146,7 @@ $(BUILD)/tests/%-suites.h: $(TEST_CORE_SRC) $(TEST_APP_SRC)
 $(BUILD)/tests/%.o: tests/%.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -Itests/unit -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -Wno-missing-prototypes -Itests/unit -Itests/unit/common -c -o $@ $<
 
 $(BUILD)/tests/unit-core-main.o: tests/unit/check_main.c $(BUILD)/tests/core-suites.h
 	@mkdir -p $(dir $@)

@@ -1,0 +1,95 @@
+/* fixture.c - hand-built scenarios for core tests; see fixture.h. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/scenario.h"
+#include "fixture.h"
+
+void fixture_gpt(struct scenario *sc, uint64_t layers, uint64_t hidden,
+                 uint64_t heads, uint64_t vocab)
+{
+    memset(&sc->model, 0, sizeof(sc->model));
+    sc->model.layers = layers;
+    sc->model.hidden = hidden;
+    sc->model.heads = heads;
+    sc->model.kv_heads = heads;
+    sc->model.ffn = 4 * hidden;
+    sc->model.vocab = vocab;
+    sc->model.tied_embeddings = true;
+}
+
+void fixture_scenario(struct scenario *sc, const char *accel)
+{
+    struct accel_spec *a = &sc->accel;
+    bool h100 = strcmp(accel, "h100-sxm") == 0;
+
+    scenario_defaults(sc);
+    snprintf(a->id, sizeof(a->id), "%s", accel);
+    /* datasheet figures (reference/accelerators.csv) */
+    a->peak_flops[PREC_FP32] = h100 ? 67e12 : 19.5e12;
+    a->peak_flops[PREC_TF32] = h100 ? 494.5e12 : 156e12;
+    a->peak_flops[PREC_BF16] = h100 ? 989e12 : 312e12;
+    a->peak_flops[PREC_FP16] = h100 ? 989e12 : 312e12;
+    a->peak_flops[PREC_FP8] = h100 ? 1979e12 : 0;
+    a->peak_flops[PREC_INT8] = h100 ? 1979e12 : 624e12;
+    a->hbm_bytes = 80.0 * 1024 * 1024 * 1024;
+    a->hbm_bps = h100 ? 3.35e12 : 2.039e12;
+    a->scaleup_bps = h100 ? 450e9 : 300e9;
+    a->tdp_w = h100 ? 700 : 400;
+    a->price_usd = h100 ? 31905 : 17349;
+    a->gemm_frac = h100 ? 0.6 : 0.76;
+    a->gemm_half_flops = h100 ? 2.4e11 : 3.7e10;
+    a->attn_frac = h100 ? 0.19 : 0.26;
+    a->hbm_frac = 0.85;
+    a->kernel_s = 4.5e-6;
+    a->power_frac = 0.75;
+
+    snprintf(sc->system.id, sizeof(sc->system.id), "%s",
+             h100 ? "dgx-h100" : "dgx-a100");
+    sc->system.gpus_per_node = 8;
+    sc->system.scaleup_domain = 8;
+    sc->system.scaleup_frac = h100 ? 0.8 : 0.78;
+    sc->system.host_power_w = h100 ? 4600 : 3300;
+    sc->system.node_price_usd = h100 ? 270000 : 199000;
+    sc->system.nodes_per_rack = 4;
+    sc->system.node_mtbf_h = 6336;
+
+    snprintf(sc->fabric.id, sizeof(sc->fabric.id), "%s",
+             h100 ? "ib-ndr" : "ib-hdr");
+    sc->fabric.gbps_per_gpu = h100 ? 400 : 200;
+    sc->fabric.latency_s = 8e-6;
+    sc->fabric.bw_frac = 0.85;
+    sc->fabric.switch_radix = h100 ? 64 : 40;
+    sc->fabric.switch_price_usd = 30000;
+    sc->fabric.switch_power_w = 1500;
+    sc->fabric.nic_price_usd = 1500;
+    sc->fabric.nic_power_w = 25;
+    sc->fabric.transceiver_price_usd = 700;
+    sc->fabric.transceiver_power_w = 17;
+    sc->fabric.cable_price_usd = 100;
+    sc->fabric.rail_optimized = true;
+
+    snprintf(sc->storage.id, sizeof(sc->storage.id), "parallel-fs");
+    sc->storage.read_bps = 400e9;
+    sc->storage.write_bps = 200e9;
+    sc->storage.usd_per_tb = 150;
+    sc->storage.watts_per_tb = 5;
+
+    snprintf(sc->site.id, sizeof(sc->site.id), "us-average");
+    sc->site.pue = 1.3;
+    sc->site.usd_per_kwh = 0.0826;
+    sc->site.kgco2_per_kwh = 0.367;
+    sc->site.air_kw_per_rack = 30;
+    sc->site.liquid_kw_per_rack = 140;
+    sc->site.build_usd_per_mw = 11.7e6;
+
+    sc->cloud_usd_per_gpu_hour = h100 ? 6.88 : 3.43;
+
+    fixture_gpt(sc, 48, 6144, 64, 51200);
+    sc->train.tokens = 1e12;
+    sc->train.seq_len = 2048;
+    sc->train.global_batch = 4;
+    sc->gpus = 8;
+    sc->layout.tp = 8;
+    sc->layout.microbatch = 4;
+}

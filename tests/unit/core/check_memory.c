@@ -1,0 +1,265 @@
+/* check_memory.c - per-accelerator memory (core/memory.c). */
+#include <check.h>
+
+#include "check_helpers.h"
+#include "core/memory.h"
+#include "core/scenario.h"
+#include "fixture.h"
+
+#define GIB (1024.0 * 1024 * 1024)
+
+static double states(const struct memory_result *m)
+{
+    return m->weights_bytes + m->gradients_bytes + m->optimizer_bytes;
+}
+
+static void eval_mem(const struct scenario *sc, struct memory_result *out)
+{
+    struct model_shape m;
+
+    ck_assert_int_eq(scenario_validate(sc, NULL), CP_OK);
+    model_shape_derive(&sc->model, (double)sc->train.seq_len, &m);
+    memory_estimate(sc, &m, out);
+}
+
+/* ZeRO Table 1 (Rajbhandari et al. 2020): model states in GB for Psi
+ * parameters, K = 12 optimizer bytes, fp16 gradients, DP degree Nd. */
+struct zero_case {
+    double params;
+    uint64_t dp;
+    int stage;
+    double want_gb;
+};
+
+/* clang-format off */
+static const struct zero_case zero_cases[] = {
+    {7.5e9, 1, 0, 120},    {7.5e9, 4, 1, 52.5},   {7.5e9, 4, 2, 41.3},
+    {7.5e9, 4, 3, 30},     {7.5e9, 16, 1, 35.6},  {7.5e9, 16, 2, 21.6},
+    {7.5e9, 16, 3, 7.5},   {7.5e9, 64, 1, 31.4},  {7.5e9, 64, 2, 16.6},
+    {7.5e9, 64, 3, 1.88},  {7.5e9, 256, 1, 30.4}, {7.5e9, 256, 2, 15.4},
+    {7.5e9, 256, 3, 0.47}, {7.5e9, 1024, 1, 30.1}, {7.5e9, 1024, 2, 15.1},
+    {128e9, 64, 1, 536},   {128e9, 64, 2, 284},   {128e9, 64, 3, 32},
+    {1e12, 1024, 1, 4011}, {1e12, 1024, 2, 2013}, {1e12, 1024, 3, 15.6},
+};
+/* clang-format on */
+
+START_TEST(test_zero_table1)
+{
+    const struct zero_case *c = &zero_cases[_i];
+    struct scenario sc;
+    struct memory_result mem;
+
+    fixture_scenario(&sc, "a100-80gb");
+    memset(&sc.model, 0, sizeof(sc.model));
+    sc.model.params = (uint64_t)c->params;
+    sc.model.layers = 48;
+    sc.train.precision = PREC_FP16;
+    sc.train.grad_dtype = PREC_FP16;
+    sc.train.seq_len = 1024;
+    sc.train.global_batch = c->dp;
+    sc.gpus = c->dp;
+    sc.layout.tp = 1;
+    sc.layout.dp = c->dp;
+    sc.layout.microbatch = 1;
+    sc.layout.zero = c->stage;
+    sc.layout.recompute = RECOMPUTE_FULL;
+    eval_mem(&sc, &mem);
+    ck_assert_rel(states(&mem) / 1e9, c->want_gb, 0.02);
+}
+END_TEST
+
+/* Korthikanti et al. 2022, Figure 1 (values of its Table 2 formulas for
+ * the Table 3 configurations): parameters + optimizer state at 18 bytes
+ * per parameter, activations without recomputation and with sequence
+ * parallelism + selective recomputation, GiB per GPU. */
+struct k22_case {
+    const char *name;
+    uint64_t L, h, a, gpus, pp, batch, mb, v;
+    double states_gib, act_none_gib, act_seqsel_gib;
+};
+
+/* clang-format off */
+static const struct k22_case k22_cases[] = {
+    {"22B", 48, 6144, 64, 8, 1, 4, 4, 1, 45.5625, 59.25, 9.5625},
+    {"175B", 96, 12288, 96, 64, 8, 64, 1, 3, 45.5625, 66.84375, 12.3515625},
+    {"530B", 105, 20480, 128, 280, 35, 280, 1, 3, 31.640625, 114.0234375,
+     23.076171875},
+    {"1T", 128, 25600, 160, 512, 64, 512, 1, 1, 32.958984375, 131.25, 26.5625},
+};
+/* clang-format on */
+
+static void k22_scenario(struct scenario *sc, const struct k22_case *c)
+{
+    fixture_scenario(sc, "a100-80gb");
+    fixture_gpt(sc, c->L, c->h, c->a, 51200);
+    sc->train.seq_len = 2048;
+    sc->train.global_batch = c->batch;
+    sc->train.grad_dtype = PREC_FP32;
+    sc->gpus = c->gpus;
+    sc->layout.tp = 8;
+    sc->layout.pp = c->pp;
+    sc->layout.dp = 1;
+    sc->layout.microbatch = c->mb;
+    sc->layout.interleave = c->v;
+}
+
+START_TEST(test_k22_figure1)
+{
+    const struct k22_case *c = &k22_cases[_i];
+    struct scenario sc;
+    struct memory_result mem;
+
+    k22_scenario(&sc, c);
+    sc.layout.recompute = RECOMPUTE_NONE;
+    sc.layout.sequence_parallel = false;
+    eval_mem(&sc, &mem);
+    /* the busiest GPU also holds the embedding: within Figure 1's 12% */
+    ck_assert_rel(states(&mem) / GIB, c->states_gib, 0.12);
+    ck_assert_rel(mem.activations_bytes / GIB, c->act_none_gib, 0.03);
+
+    sc.layout.recompute = RECOMPUTE_SELECTIVE;
+    sc.layout.sequence_parallel = true;
+    eval_mem(&sc, &mem);
+    ck_assert_rel(mem.activations_bytes / GIB, c->act_seqsel_gib, 0.03);
+}
+END_TEST
+
+/* Flash attention keeps no scores: no 5as/h term (models.md section 2). */
+START_TEST(test_flash_drops_scores)
+{
+    struct scenario sc;
+    struct memory_result std_mem, flash_mem;
+
+    k22_scenario(&sc, &k22_cases[0]);
+    sc.layout.recompute = RECOMPUTE_NONE;
+    sc.train.attention = ATTN_STANDARD;
+    eval_mem(&sc, &std_mem);
+    sc.train.attention = ATTN_FLASH;
+    eval_mem(&sc, &flash_mem);
+    /* 22B: sbh(10 + 24/t) only, 26.3 of 59.3 GiB */
+    ck_assert(flash_mem.activations_bytes < 0.5 * std_mem.activations_bytes);
+}
+END_TEST
+
+START_TEST(test_components_sum)
+{
+    struct scenario sc;
+    struct memory_result mem;
+    int rc, z;
+
+    for (rc = RECOMPUTE_NONE; rc <= RECOMPUTE_FULL; rc++) {
+        for (z = 0; z <= 3; z++) {
+            fixture_scenario(&sc, "h100-sxm");
+            sc.gpus = 64;
+            sc.layout.dp = 8;
+            sc.train.global_batch = 64;
+            sc.layout.microbatch = 2;
+            sc.layout.zero = z;
+            sc.layout.recompute = (enum recompute)rc;
+            eval_mem(&sc, &mem);
+            ck_assert_rel(mem.total_bytes,
+                          states(&mem) + mem.activations_bytes +
+                              mem.overhead_bytes,
+                          1e-12);
+            ck_assert_finite_nonneg(mem.total_bytes);
+            ck_assert(mem.fits == (mem.total_bytes <= mem.capacity_bytes));
+        }
+    }
+}
+END_TEST
+
+/* Per-GPU memory never grows as a parallel degree grows.  Each step keeps
+ * the other degrees and sets hardware.gpus to the product. */
+static double total_for(struct scenario sc, uint64_t tp, uint64_t pp,
+                        uint64_t dp, uint64_t cp, uint64_t ep, int zero)
+{
+    struct memory_result mem;
+
+    sc.layout.tp = tp;
+    sc.layout.pp = pp;
+    sc.layout.dp = dp;
+    sc.layout.cp = cp;
+    sc.layout.ep = ep;
+    sc.layout.zero = zero;
+    sc.gpus = tp * pp * dp * cp;
+    eval_mem(&sc, &mem);
+    return mem.total_bytes;
+}
+
+START_TEST(test_monotone_sharding)
+{
+    struct scenario sc;
+    uint64_t k;
+    int zero;
+    double prev;
+
+    fixture_scenario(&sc, "h100-sxm");
+    /* a 64-layer MoE: 64 heads, 8 experts */
+    fixture_gpt(&sc, 64, 8192, 64, 32000);
+    sc.model.experts = 8;
+    sc.model.experts_active = 2;
+    sc.model.moe_every = 2;
+    sc.train.seq_len = 8192;
+    sc.train.global_batch = 1024;
+    sc.layout.microbatch = 1;
+    sc.layout.sequence_parallel = true;
+
+    for (zero = 0; zero <= 3; zero++) {
+        prev = 1e300;
+        for (k = 1; k <= 64; k *= 2) { /* TP */
+            double t = total_for(sc, k, 1, 8, 1, 1, zero);
+            ck_assert_msg(t <= prev * (1 + 1e-12), "tp %llu grew",
+                          (unsigned long long)k);
+            prev = t;
+        }
+        prev = 1e300;
+        for (k = 1; k <= 64; k *= 2) { /* PP */
+            double t = total_for(sc, 8, k, 8, 1, 1, zero);
+            ck_assert_msg(t <= prev * (1 + 1e-12), "pp %llu grew",
+                          (unsigned long long)k);
+            prev = t;
+        }
+        prev = 1e300;
+        for (k = 1; k <= 32; k *= 2) { /* CP */
+            double t = total_for(sc, 8, 1, 8, k, 1, zero);
+            ck_assert_msg(t <= prev * (1 + 1e-12), "cp %llu grew",
+                          (unsigned long long)k);
+            prev = t;
+        }
+        prev = 1e300;
+        for (k = 1; k <= 8; k *= 2) { /* EP */
+            double t = total_for(sc, 8, 1, 8, 1, k, zero);
+            ck_assert_msg(t <= prev * (1 + 1e-12), "ep %llu grew",
+                          (unsigned long long)k);
+            prev = t;
+        }
+        if (zero == 0)
+            continue;
+        prev = 1e300;
+        for (k = 1; k <= 1024; k *= 2) { /* DP with ZeRO */
+            double t = total_for(sc, 8, 1, k, 1, 1, zero);
+            ck_assert_msg(t <= prev * (1 + 1e-12), "dp %llu grew (zero %d)",
+                          (unsigned long long)k, zero);
+            prev = t;
+        }
+    }
+}
+END_TEST
+
+Suite *suite_memory(void)
+{
+    Suite *s = suite_create("memory");
+    TCase *tc = tcase_create("core");
+
+    tcase_add_loop_test(tc, test_zero_table1, 0,
+                        sizeof(zero_cases) / sizeof(zero_cases[0]));
+    tcase_add_loop_test(tc, test_k22_figure1, 0,
+                        sizeof(k22_cases) / sizeof(k22_cases[0]));
+    tcase_add_test(tc, test_flash_drops_scores);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("invariants");
+    tcase_add_test(tc, test_components_sum);
+    tcase_add_test(tc, test_monotone_sharding);
+    suite_add_tcase(s, tc);
+    return s;
+}

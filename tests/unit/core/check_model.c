@@ -1,0 +1,123 @@
+/* check_model.c - parameter counts and model FLOPs (core/model.c). */
+#include <check.h>
+
+#include "check_helpers.h"
+#include "core/model.h"
+
+struct param_case {
+    const char *name;
+    struct model_spec m;
+    double want_params;
+    double want_active; /* 0: same as params */
+    double tol;
+    const char *source;
+};
+
+/* clang-format off */
+static const struct param_case param_cases[] = {
+    {"llama2-7b", {.layers = 32, .hidden = 4096, .heads = 32, .kv_heads = 32,
+      .ffn = 11008, .vocab = 32000, .gated_ffn = true}, 6738415616.0, 0, 1e-9,
+     "Llama 2 7B checkpoint: 6,738,415,616 parameters"},
+    {"llama3-8b", {.layers = 32, .hidden = 4096, .heads = 32, .kv_heads = 8,
+      .ffn = 14336, .vocab = 128256, .gated_ffn = true}, 8030261248.0, 0, 1e-9,
+     "Llama 3 8B checkpoint: 8,030,261,248 parameters (GQA)"},
+    {"llama3-70b", {.layers = 80, .hidden = 8192, .heads = 64, .kv_heads = 8,
+      .ffn = 28672, .vocab = 128256, .gated_ffn = true}, 70553706496.0, 0,
+     1e-9, "Llama 3 70B checkpoint: 70,553,706,496 parameters"},
+    {"mixtral-8x7b", {.layers = 32, .hidden = 4096, .heads = 32, .kv_heads = 8,
+      .ffn = 14336, .vocab = 32000, .gated_ffn = true, .experts = 8,
+      .experts_active = 2, .expert_ffn = 14336, .moe_every = 1},
+     46702792704.0, 12879925248.0, 1e-9,
+     "Mixtral 8x7B: 46.7B total, 12.9B active (Jiang et al. 2024)"},
+    {"gpt3-175b", {.layers = 96, .hidden = 12288, .heads = 96, .kv_heads = 96,
+      .ffn = 49152, .vocab = 50257, .tied_embeddings = true}, 175e9, 0, 0.005,
+     "GPT-3 175B (Brown et al. 2020, Table 2.1)"},
+};
+/* clang-format on */
+
+START_TEST(test_params)
+{
+    const struct param_case *c = &param_cases[_i];
+    struct model_shape s;
+
+    model_shape_derive(&c->m, 2048, &s);
+    ck_assert_rel(s.params, c->want_params, c->tol);
+    ck_assert_rel(s.active_params,
+                  c->want_active ? c->want_active : c->want_params,
+                  c->tol + 1e-9);
+}
+END_TEST
+
+/* Megatron's per-iteration count, Narayanan et al. 2021 eq. 3:
+ * 72 B s L h^2 (1 + s/6h + V/12hL) equals ours for GPT shapes. */
+START_TEST(test_megatron_flops)
+{
+    static const double shapes[][4] = {
+        {48, 6144, 64, 51200},    /* 22B */
+        {96, 12288, 96, 51200},   /* 175B */
+        {105, 20480, 128, 51200}, /* 530B */
+        {128, 25600, 160, 51200}, /* 1T */
+    };
+    const double *sh = shapes[_i];
+    struct model_spec m = {0};
+    struct model_shape s;
+    double L = sh[0], h = sh[1], V = sh[3], seq = 2048, want;
+
+    m.layers = (uint64_t)L;
+    m.hidden = (uint64_t)h;
+    m.heads = m.kv_heads = (uint64_t)sh[2];
+    m.ffn = (uint64_t)(4 * h);
+    m.vocab = (uint64_t)V;
+    m.tied_embeddings = true;
+    model_shape_derive(&m, seq, &s);
+    want = 72 * seq * L * h * h * (1 + seq / (6 * h) + V / (12 * h * L));
+    ck_assert_rel(s.flops_per_token * seq, want, 1e-12);
+}
+END_TEST
+
+/* With only model.params and layers, the shape is derived and the given
+ * parameter count is the one reported. */
+START_TEST(test_params_only)
+{
+    struct model_spec m = {0};
+    struct model_shape s;
+
+    m.params = 7500000000ULL;
+    m.layers = 48;
+    model_shape_derive(&m, 1024, &s);
+    ck_assert_double_eq(s.params, 7.5e9);
+    ck_assert(s.h >= 3000 && s.h <= 4000);
+    ck_assert_double_eq(fmod(s.h, s.a), 0);
+    ck_assert_rel(s.param_scale, 1, 0.05);
+    ck_assert_finite(s.flops_per_token);
+}
+END_TEST
+
+START_TEST(test_absurd_finite)
+{
+    struct model_spec m = {0};
+    struct model_shape s;
+
+    m.params = 1000000000000000ULL; /* 10^15 */
+    model_shape_derive(&m, 1e7, &s);
+    ck_assert_finite(s.h);
+    ck_assert_finite(s.flops_per_token);
+    ck_assert(s.L >= 1 && s.h > 0);
+}
+END_TEST
+
+Suite *suite_model(void)
+{
+    Suite *s = suite_create("model");
+    TCase *tc = tcase_create("core");
+
+    tcase_add_loop_test(tc, test_params, 0,
+                        sizeof(param_cases) / sizeof(param_cases[0]));
+    tcase_add_loop_test(tc, test_megatron_flops, 0, 4);
+    tcase_add_test(tc, test_params_only);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("limits");
+    tcase_add_test(tc, test_absurd_finite);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,178 @@
+/* check_scenario.c - validation names the field; absurd plans stay finite. */
+#include <check.h>
+#include <string.h>
+
+#include "check_helpers.h"
+#include "core/scenario.h"
+#include "fixture.h"
+
+struct bad_case {
+    const char *name;
+    void (*mutate)(struct scenario *sc);
+    enum cp_status want;
+    const char *where;
+};
+
+static void tp7(struct scenario *sc)
+{
+    sc->layout.tp = 7;
+    sc->gpus = 7;
+}
+static void product(struct scenario *sc)
+{
+    sc->gpus = 16;
+}
+static void zero7(struct scenario *sc)
+{
+    sc->layout.zero = 7;
+}
+static void util0(struct scenario *sc)
+{
+    sc->finance.utilization = 0;
+}
+static void util2(struct scenario *sc)
+{
+    sc->finance.utilization = 1.5;
+}
+static void pue(struct scenario *sc)
+{
+    sc->site.pue = 0.5;
+}
+static void years0(struct scenario *sc)
+{
+    sc->finance.depreciation_years = 0;
+}
+static void price_neg(struct scenario *sc)
+{
+    sc->cloud_usd_per_gpu_hour = -1;
+}
+static void tokens_nan(struct scenario *sc)
+{
+    sc->train.tokens = NAN;
+}
+static void fp8_a100(struct scenario *sc)
+{
+    sc->train.precision = PREC_FP8;
+}
+static void interleave(struct scenario *sc)
+{
+    sc->layout.interleave = 2;
+}
+static void ep_dense(struct scenario *sc)
+{
+    sc->layout.ep = 2;
+}
+static void batch(struct scenario *sc)
+{
+    sc->train.global_batch = 6;
+}
+static void no_layers(struct scenario *sc)
+{
+    memset(&sc->model, 0, sizeof(sc->model));
+}
+static void cp_seq(struct scenario *sc)
+{
+    sc->layout.cp = 3;
+    sc->layout.tp = 1;
+    sc->gpus = 3;
+    sc->train.seq_len = 1000;
+}
+
+/* clang-format off */
+static const struct bad_case bad_cases[] = {
+    {"tp not dividing heads", tp7, CP_ERR_LAYOUT, "parallel.tp"},
+    {"tp*pp*dp*cp != gpus", product, CP_ERR_LAYOUT, "parallel"},
+    {"zero out of range", zero7, CP_ERR_RANGE, "parallel.zero"},
+    {"utilization 0", util0, CP_ERR_RANGE, "finance.utilization"},
+    {"utilization > 1", util2, CP_ERR_RANGE, "finance.utilization"},
+    {"pue < 1", pue, CP_ERR_RANGE, "site.pue"},
+    {"zero years", years0, CP_ERR_RANGE, "finance.depreciation_years"},
+    {"negative price", price_neg, CP_ERR_RANGE, "cloud.usd_per_gpu_hour"},
+    {"NaN tokens", tokens_nan, CP_ERR_RANGE, "train.tokens"},
+    {"fp8 on A100", fp8_a100, CP_ERR_RANGE, "train.precision"},
+    {"interleave without pp", interleave, CP_ERR_LAYOUT, "parallel.interleave"},
+    {"ep on a dense model", ep_dense, CP_ERR_LAYOUT, "parallel.ep"},
+    {"batch not a multiple", batch, CP_ERR_LAYOUT, "train.global_batch"},
+    {"no shape", no_layers, CP_ERR_RANGE, "model.layers"},
+    {"cp not dividing seq", cp_seq, CP_ERR_LAYOUT, "parallel.cp"},
+};
+/* clang-format on */
+
+START_TEST(test_bad_input)
+{
+    const struct bad_case *c = &bad_cases[_i];
+    struct scenario sc;
+    struct diag d;
+
+    fixture_scenario(&sc, "a100-80gb");
+    ck_assert_int_eq(scenario_validate(&sc, NULL), CP_OK);
+    c->mutate(&sc);
+    diag_clear(&d);
+    ck_assert_int_eq(scenario_validate(&sc, &d), c->want);
+    ck_assert_str_eq(d.where, c->where);
+    ck_assert(d.msg[0] != '\0');
+}
+END_TEST
+
+static void check_finite(const struct result *r)
+{
+    const double *p = (const double *)&r->time;
+    size_t i, n = sizeof(r->time) / sizeof(double);
+
+    for (i = 0; i < n; i++)
+        ck_assert_finite_nonneg(p[i]);
+    ck_assert_finite_nonneg(r->memory.total_bytes);
+    ck_assert_finite_nonneg(r->energy.facility_mwh);
+    ck_assert_finite_nonneg(r->cost.build.run_usd);
+    ck_assert_finite_nonneg(r->cost.cloud.run_usd);
+    ck_assert_finite_nonneg(r->reliability.goodput);
+}
+
+/* Absurd but valid plans: results, never overflow or NaN (issue 6). */
+START_TEST(test_absurd_plans)
+{
+    struct scenario sc;
+    struct result r;
+
+    fixture_scenario(&sc, "h100-sxm");
+    memset(&sc.model, 0, sizeof(sc.model));
+    sc.model.params = 1000000000000000ULL; /* 10^15 on 8 GPUs */
+    ck_assert_int_eq(scenario_validate(&sc, NULL), CP_OK);
+    scenario_eval(&sc, &r);
+    check_finite(&r);
+    ck_assert(!r.memory.fits);
+    ck_assert(r.nwarnings > 0);
+
+    fixture_scenario(&sc, "h100-sxm");
+    sc.gpus = 10000000; /* 10^7 GPUs */
+    sc.layout.tp = 1;
+    sc.layout.dp = 10000000;
+    sc.layout.microbatch = 1;
+    sc.train.global_batch = 10000000;
+    ck_assert_int_eq(scenario_validate(&sc, NULL), CP_OK);
+    scenario_eval(&sc, &r);
+    check_finite(&r);
+
+    fixture_scenario(&sc, "h100-sxm");
+    sc.train.seq_len = 10000000; /* 10^7 tokens per sequence */
+    sc.train.global_batch = 4;
+    ck_assert_int_eq(scenario_validate(&sc, NULL), CP_OK);
+    scenario_eval(&sc, &r);
+    check_finite(&r);
+    ck_assert(!r.memory.fits);
+}
+END_TEST
+
+Suite *suite_scenario(void)
+{
+    Suite *s = suite_create("scenario");
+    TCase *tc = tcase_create("errors");
+
+    tcase_add_loop_test(tc, test_bad_input, 0,
+                        sizeof(bad_cases) / sizeof(bad_cases[0]));
+    suite_add_tcase(s, tc);
+    tc = tcase_create("limits");
+    tcase_add_test(tc, test_absurd_plans);
+    suite_add_tcase(s, tc);
+    return s;
+}

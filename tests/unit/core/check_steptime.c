@@ -1,0 +1,146 @@
+/* check_steptime.c - collectives, roofline and step-time invariants. */
+#include <check.h>
+
+#include "check_helpers.h"
+#include "core/scenario.h"
+#include "core/steptime.h"
+#include "fixture.h"
+
+/* Ring collectives (Thakur et al. 2005; NCCL bus bandwidth): 1 GB on 8
+ * ranks at 100 GB/s, no latency. */
+START_TEST(test_collectives)
+{
+    ck_assert_rel(comm_allreduce_s(1e9, 8, 1e11, 0), 2 * 7.0 / 8 * 1e-2, 1e-12);
+    ck_assert_rel(comm_reduce_scatter_s(1e9, 8, 1e11, 0), 7.0 / 8 * 1e-2,
+                  1e-12);
+    ck_assert_rel(comm_all_gather_s(1e9, 8, 1e11, 0), 7.0 / 8 * 1e-2, 1e-12);
+    ck_assert_rel(comm_all_to_all_s(1e9, 8, 1e11, 0), 7.0 / 8 * 1e-2, 1e-12);
+    ck_assert_double_eq(comm_allreduce_s(1e9, 1, 1e11, 1e-5), 0);
+    /* latency: a ring's 2(n-1) steps, bounded by a tree's 2 log2 n */
+    ck_assert_rel(comm_allreduce_s(1, 4, 1e30, 1e-5), 2 * 3 * 1e-5, 1e-6);
+    ck_assert_rel(comm_allreduce_s(1, 1024, 1e30, 1e-5), 2 * 20 * 1e-5, 1e-6);
+}
+END_TEST
+
+/* A large GEMM runs at gemm_frac of peak; a tiny one is bandwidth- or
+ * launch-bound. */
+START_TEST(test_gemm_roofline)
+{
+    struct scenario sc;
+    const struct accel_spec *a;
+    double peak, big, flops = 2.0 * 16384 * 16384 * 16384;
+
+    fixture_scenario(&sc, "h100-sxm");
+    a = &sc.accel;
+    peak = a->peak_flops[PREC_BF16];
+    big = steptime_gemm_s(a, peak, 16384, 16384, 16384, 1, 2);
+    ck_assert_rel(
+        big,
+        flops / (peak * a->gemm_frac * flops / (flops + a->gemm_half_flops)) +
+            a->kernel_s,
+        1e-12);
+    /* a skinny GEMM (K = 8) is limited by memory traffic */
+    ck_assert(steptime_gemm_s(a, peak, 65536, 65536, 8, 1, 2) >=
+              2.0 * 65536 * 65536 / (a->hbm_bps * a->hbm_frac));
+}
+END_TEST
+
+static void check_time_sane(const struct result *r)
+{
+    const struct time_result *t = &r->time;
+    double parts = t->compute_s + t->bubble_s + t->tp_comm_s + t->pp_comm_s +
+                   t->dp_comm_s + t->cp_comm_s + t->ep_comm_s;
+
+    ck_assert_finite_nonneg(t->step_s);
+    ck_assert(t->step_s > 0);
+    ck_assert_rel(parts, t->step_s, 1e-9);
+    ck_assert_finite_nonneg(t->tokens_per_s);
+    ck_assert_finite_nonneg(t->mfu);
+    ck_assert(t->mfu <= 1);
+    ck_assert(t->hfu >= t->mfu * (1 - 1e-12));
+    ck_assert_finite_nonneg(t->train_days);
+    ck_assert_finite_nonneg(t->gpu_hours);
+}
+
+/* Every layout of a grid evaluates to finite, consistent times. */
+START_TEST(test_layout_grid)
+{
+    static const uint64_t tps[] = {1, 2, 4, 8, 16};
+    static const uint64_t pps[] = {1, 2, 4, 8};
+    struct scenario sc;
+    struct result r;
+    size_t i, j;
+    int rc, z;
+
+    for (i = 0; i < 5; i++)
+        for (j = 0; j < 4; j++)
+            for (rc = 0; rc <= 2; rc++)
+                for (z = 0; z <= 3; z++) {
+                    fixture_scenario(&sc, "h100-sxm");
+                    fixture_gpt(&sc, 32, 4096, 32, 32000);
+                    sc.gpus = 128;
+                    sc.layout.tp = tps[i];
+                    sc.layout.pp = pps[j];
+                    sc.layout.dp = 128 / (tps[i] * pps[j]);
+                    sc.layout.microbatch = 1;
+                    sc.train.global_batch = 512;
+                    sc.layout.recompute = (enum recompute)rc;
+                    sc.layout.zero = z;
+                    sc.layout.sequence_parallel = tps[i] > 1;
+                    ck_assert_int_eq(scenario_validate(&sc, NULL), CP_OK);
+                    scenario_eval(&sc, &r);
+                    check_time_sane(&r);
+                }
+}
+END_TEST
+
+/* Time to train is linear in tokens; GPU-hours = GPUs x hours. */
+START_TEST(test_linear_in_tokens)
+{
+    struct scenario sc;
+    struct result a, b;
+
+    fixture_scenario(&sc, "a100-80gb");
+    scenario_eval(&sc, &a);
+    sc.train.tokens *= 3;
+    scenario_eval(&sc, &b);
+    ck_assert_rel(b.time.train_days, 3 * a.time.train_days, 1e-12);
+    ck_assert_rel(b.time.gpu_hours, b.time.train_days * 24 * 8, 1e-12);
+}
+END_TEST
+
+/* Full recomputation costs time; selective costs less than full. */
+START_TEST(test_recompute_order)
+{
+    struct scenario sc;
+    struct result none, sel, full;
+
+    fixture_scenario(&sc, "a100-80gb");
+    sc.train.attention = ATTN_STANDARD;
+    sc.layout.recompute = RECOMPUTE_NONE;
+    scenario_eval(&sc, &none);
+    sc.layout.recompute = RECOMPUTE_SELECTIVE;
+    scenario_eval(&sc, &sel);
+    sc.layout.recompute = RECOMPUTE_FULL;
+    scenario_eval(&sc, &full);
+    ck_assert(none.time.step_s < sel.time.step_s);
+    ck_assert(sel.time.step_s < full.time.step_s);
+    ck_assert(full.time.hfu > full.time.mfu);
+}
+END_TEST
+
+Suite *suite_steptime(void)
+{
+    Suite *s = suite_create("steptime");
+    TCase *tc = tcase_create("core");
+
+    tcase_add_test(tc, test_collectives);
+    tcase_add_test(tc, test_gemm_roofline);
+    tcase_add_test(tc, test_linear_in_tokens);
+    tcase_add_test(tc, test_recompute_order);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("invariants");
+    tcase_add_test(tc, test_layout_grid);
+    suite_add_tcase(s, tc);
+    return s;
+}
