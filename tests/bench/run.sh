@@ -1,0 +1,37 @@
+#!/bin/sh
+# bench/run.sh - `make bench`: evaluations per second for one plan, and the
+# wall time of the issue's reference search, on this machine.
+#   sh tests/bench/run.sh ./llmplan
+set -eu
+bin=${1:-./llmplan}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cat="$tmp/catalog.db"
+
+echo "== one plan: llmplan quote, repeated (process start, catalog, eval, JSON)"
+n=50
+start=$(date +%s.%N)
+i=0
+while [ $i -lt $n ]; do
+    "$bin" --catalog "$cat" quote --model llama3-70b --accel h100-sxm \
+        --gpus 1024 --tokens 15T --tp 8 --pp 4 --dp 32 --microbatch 1 \
+        --format json >/dev/null
+    i=$((i + 1))
+done
+end=$(date +%s.%N)
+echo "$n quotes in $(echo "$end - $start" | bc -l | cut -c1-6) s"
+
+echo "== search: megatron-1t on 16384 A100, seq 2048, batch 4096"
+start=$(date +%s.%N)
+"$bin" --catalog "$cat" search --model megatron-1t --accel a100-80gb \
+    --gpus 16384 --tokens 1T --set train.seq_len=2048 \
+    --set train.global_batch=4096 --format json >"$tmp/search.json"
+end=$(date +%s.%N)
+python3 - "$tmp/search.json" "$start" "$end" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))['search']
+wall = float(sys.argv[3]) - float(sys.argv[2])
+ev = d.get('evaluated', 0)
+print('evaluated %d layouts (%d feasible) in %.3f s wall, %.3f s searching: %.3g evaluations/s'
+      % (ev, d.get('feasible', 0), wall, d.get('elapsed_s', 0), ev / max(d.get('elapsed_s', 0), 1e-9)))
+PY
