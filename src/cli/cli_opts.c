@@ -195,7 +195,7 @@ void cli_print_options(FILE *out, unsigned cmd)
     }
 }
 
-/* The values a key takes, for --help. */
+/* The values a key takes, for --help: "count|auto", "yes|no", "ID". */
 static void values_text(const struct plan_key_info *ki, char *buf, size_t n)
 {
     char word[32];
@@ -203,16 +203,16 @@ static void values_text(const struct plan_key_info *ki, char *buf, size_t n)
 
     switch (ki->type) {
     case PT_COUNT:
-        snprintf(buf, n, "%s", ki->max <= 3 ? "0..3" : "count");
+        snprintf(buf, n, "%s", ki->max <= 3 ? "0..3" : "N");
         break;
     case PT_NUMBER:
-        snprintf(buf, n, "number");
+        snprintf(buf, n, "X");
         break;
     case PT_BOOL:
         snprintf(buf, n, "yes|no");
         break;
     case PT_ID:
-        snprintf(buf, n, "%s id", catalog_kind_name(ki->kind));
+        snprintf(buf, n, "ID (catalog %s)", catalog_kind_name(ki->kind));
         break;
     case PT_ENUM:
         buf[0] = '\0';
@@ -227,10 +227,7 @@ static void values_text(const struct plan_key_info *ki, char *buf, size_t n)
         }
         break;
     }
-    if ((ki->flags & PKF_AUTO) && ki->type != PT_ENUM) {
-        used = strlen(buf);
-        snprintf(buf + used, n - used, "|auto");
-    } else if (ki->flags & PKF_AUTO) {
+    if (ki->flags & PKF_AUTO) {
         used = strlen(buf);
         snprintf(buf + used, n - used, "|auto");
     }
@@ -245,7 +242,7 @@ void cli_print_plan_keys(FILE *out)
         const struct plan_key_info *ki = plan_key_info((enum plan_key)k);
 
         values_text(ki, values, sizeof(values));
-        fprintf(out, "  %-27s %-22s %s (default: %s)\n", ki->name, values,
+        fprintf(out, "  %s = %s\n      %s (default: %s)\n", ki->name, values,
                 ki->help, ki->def);
     }
 }

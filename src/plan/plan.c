@@ -30,8 +30,8 @@ static const struct plan_key_info keys[PLAN_KEY_COUNT] = {
     [PK_MODEL_PARAMS] = {"model.params", "model", "params", PT_COUNT, 0, 1,
                          1e15, NULL, NULL, 0, "from the shape", PS_U64,
                          OFF(model.params),
-                         "total parameters (memory uses it; the shape is "
-                         "derived where missing)"},
+                         "total parameters (the shape is derived where "
+                         "missing)"},
     [PK_MODEL_LAYERS] = {"model.layers", "model", "layers", PT_COUNT, 0, 1,
                          1e5, NULL, NULL, 0, "preset", PS_U64,
                          OFF(model.layers), "transformer layers"},
@@ -61,7 +61,7 @@ static const struct plan_key_info keys[PLAN_KEY_COUNT] = {
                                   OFF(model.tied_embeddings),
                                   "output layer shares the embedding matrix"},
     [PK_MODEL_EXPERTS] = {"model.experts", "model", "experts", PT_COUNT, 0, 0,
-                          65536, NULL, NULL, 0, "0 (dense)", PS_U64,
+                          65536, NULL, NULL, 0, "0, dense", PS_U64,
                           OFF(model.experts), "experts per MoE layer"},
     [PK_MODEL_EXPERTS_ACTIVE] = {"model.experts_active", "model",
                                  "experts_active", PT_COUNT, 0, 0, 65536, NULL,
@@ -157,7 +157,7 @@ static const struct plan_key_info keys[PLAN_KEY_COUNT] = {
                           "activation recomputation"},
     [PK_PAR_SEQUENCE_PARALLEL] = {"parallel.sequence_parallel", "parallel",
                                   "sequence_parallel", PT_BOOL, PKF_AUTO, 0, 0,
-                                  NULL, NULL, 0, "auto (yes with tp)",
+                                  NULL, NULL, 0, "yes when tp > 1",
                                   PS_BOOL, OFF(layout.sequence_parallel),
                                   "Megatron sequence parallelism with TP"},
     [PK_PAR_ZERO] = {"parallel.zero", "parallel", "zero", PT_COUNT, PKF_AUTO,
