@@ -321,7 +321,8 @@ static enum cp_status check_db(struct catalog *cat, unsigned flags,
 
     if (query_int(cat, "PRAGMA application_id", &app) != SQLITE_OK ||
         query_int(cat, "PRAGMA user_version", &ver) != SQLITE_OK)
-        return catalog_db_error(cat, d, NULL, "not a usable catalog");
+        return catalog_db_error(cat, d, NULL,
+                                "catalog is corrupt or truncated");
     if (app != APP_ID)
         return diag_set(d, CP_ERR_DB, cat->path,
                         "not an llmplan catalog (an SQLite database of "

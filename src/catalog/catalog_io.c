@@ -132,6 +132,45 @@ static int valid_id(const char *v)
     return p != v;
 }
 
+/* Well-formed UTF-8 (no overlongs, no surrogates), so JSON can carry it. */
+static int valid_utf8(const char *v)
+{
+    const unsigned char *p = (const unsigned char *)v;
+
+    while (*p) {
+        size_t n, i;
+        unsigned cp;
+
+        if (*p < 0x80) {
+            p++;
+            continue;
+        }
+        if ((*p & 0xe0) == 0xc0) {
+            n = 1;
+            cp = *p & 0x1f;
+        } else if ((*p & 0xf0) == 0xe0) {
+            n = 2;
+            cp = *p & 0x0f;
+        } else if ((*p & 0xf8) == 0xf0) {
+            n = 3;
+            cp = *p & 0x07;
+        } else {
+            return 0;
+        }
+        for (i = 1; i <= n; i++) {
+            if ((p[i] & 0xc0) != 0x80)
+                return 0;
+            cp = (cp << 6) | (p[i] & 0x3f);
+        }
+        if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) ||
+            (n == 3 && (cp < 0x10000 || cp > 0x10ffff)) ||
+            (cp >= 0xd800 && cp <= 0xdfff))
+            return 0;
+        p += n + 1;
+    }
+    return 1;
+}
+
 static int in_choices(const char *choices, const char *v)
 {
     size_t n = strlen(v);
@@ -192,6 +231,8 @@ enum cp_status catalog_check_cell(const struct kind_def *kd, size_t i,
                             v, CP_ID_MAX - 1);
         return CP_OK;
     case CATCOL_TEXT:
+        if (!valid_utf8(v))
+            return diag_set(d, CP_ERR_RANGE, c->name, "is not valid UTF-8");
         if (strlen(v) > max)
             return diag_set(d, CP_ERR_RANGE, c->name,
                             "longer than %zu characters", max);
