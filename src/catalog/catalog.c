@@ -31,10 +31,14 @@
 #define BUSY_TIMEOUT_MS 5000
 #define BUSY_RETRIES 40
 
-/* Migrations, in order; entry i brings the schema to version i + 1.
+/* Migrations, in order; entry i brings the schema to version i + 1.  The
+ * PRAGMA is spelled out because a version cannot be a bound parameter.
  * CHECKLIST: a new schema/NNNN_*.sql file is added here. */
-static const char *const migrations[] = {
-    "src/catalog/schema/0001_init.sql",
+static const struct {
+    const char *path;
+    const char *set_version;
+} migrations[] = {
+    {"src/catalog/schema/0001_init.sql", "PRAGMA user_version = 1"},
 };
 #define SCHEMA_VERSION ((int)(sizeof(migrations) / sizeof(migrations[0])))
 
@@ -47,8 +51,7 @@ int catalog_step(sqlite3_stmt *st)
 
     for (tries = 0;; tries++) {
         rc = sqlite3_step(st);
-        if ((rc != SQLITE_BUSY && rc != SQLITE_LOCKED) ||
-            tries >= BUSY_RETRIES)
+        if ((rc != SQLITE_BUSY && rc != SQLITE_LOCKED) || tries >= BUSY_RETRIES)
             return rc;
         sqlite3_reset(st);
         nanosleep(&ts, NULL);
@@ -166,26 +169,24 @@ static enum cp_status migrate(struct catalog *cat, long long from,
 {
     long long v;
     char *err = NULL;
-    char pragma[64];
 
     for (v = from; v < SCHEMA_VERSION; v++) {
-        const struct embedded_file *ef = embedded_find(migrations[v]);
+        const struct embedded_file *ef = embedded_find(migrations[v].path);
 
         if (!ef)
-            return diag_set(d, CP_ERR_DB, migrations[v],
+            return diag_set(d, CP_ERR_DB, migrations[v].path,
                             "built-in schema migration is missing");
         if (catalog_begin(cat, d))
             return CP_ERR_DB;
         /* Static, embedded SQL: the one place a script is executed. */
         if (sqlite3_exec(cat->db, ef->data, NULL, NULL, &err) != SQLITE_OK) {
-            diag_set(d, CP_ERR_DB, migrations[v], "migration failed: %s",
+            diag_set(d, CP_ERR_DB, migrations[v].path, "migration failed: %s",
                      err ? err : sqlite3_errmsg(cat->db));
             sqlite3_free(err);
             catalog_rollback(cat);
             return CP_ERR_DB;
         }
-        snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %lld", v + 1);
-        if (exec1(cat, pragma) != SQLITE_OK ||
+        if (exec1(cat, migrations[v].set_version) != SQLITE_OK ||
             exec1(cat, "PRAGMA application_id = 1819045232") != SQLITE_OK) {
             catalog_db_error(cat, d, NULL, "cannot record schema version");
             catalog_rollback(cat);
@@ -349,7 +350,8 @@ static enum cp_status check_db(struct catalog *cat, unsigned flags,
         if (ver < SCHEMA_VERSION)
             return diag_set(d, CP_ERR_DB, cat->path,
                             "catalog schema version %lld needs an upgrade; "
-                            "open it writable once", ver);
+                            "open it writable once",
+                            ver);
         return CP_OK;
     }
     exec1(cat, "PRAGMA journal_mode = WAL");
@@ -380,8 +382,7 @@ enum cp_status catalog_open(const char *path, unsigned flags,
         return diag_set(d, CP_ERR_IO, "--catalog", "path too long");
     }
     if (strcmp(path, ":memory:") == 0) {
-        st = open_db(cat, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
-                     d);
+        st = open_db(cat, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, d);
         if (!st)
             st = build(cat, d);
     } else {
@@ -396,11 +397,11 @@ enum cp_status catalog_open(const char *path, unsigned flags,
         if (!st)
             st = check_file(path, flags, d);
         if (!st)
-            st = open_db(cat, path,
-                         (flags & CATALOG_OPEN_READONLY)
-                             ? SQLITE_OPEN_READONLY
-                             : SQLITE_OPEN_READWRITE,
-                         d);
+            st =
+                open_db(cat, path,
+                        (flags & CATALOG_OPEN_READONLY) ? SQLITE_OPEN_READONLY
+                                                        : SQLITE_OPEN_READWRITE,
+                        d);
         if (!st)
             st = check_db(cat, flags, d);
     }
@@ -424,8 +425,7 @@ void catalog_close(struct catalog *cat)
 /* ---- typed getters ----------------------------------------------------- */
 
 /* Copy the current row of st (all columns of kd, in order) into out. */
-static void fill_struct(const struct kind_def *kd, sqlite3_stmt *st,
-                        void *out)
+static void fill_struct(const struct kind_def *kd, sqlite3_stmt *st, void *out)
 {
     size_t i;
 
@@ -481,8 +481,7 @@ static void fill_meta(const struct kind_def *kd, sqlite3_stmt *st,
     if (price_is_row) {
         copy_col(kd, st, "source", meta->price_source,
                  sizeof(meta->price_source));
-        copy_col(kd, st, "as_of", meta->price_as_of,
-                 sizeof(meta->price_as_of));
+        copy_col(kd, st, "as_of", meta->price_as_of, sizeof(meta->price_as_of));
     } else {
         copy_col(kd, st, "price_source", meta->price_source,
                  sizeof(meta->price_source));
@@ -530,8 +529,7 @@ enum cp_status catalog_get_accel(struct catalog *cat, const char *id,
                                  struct accel_spec *out,
                                  struct catalog_meta *meta, struct diag *d)
 {
-    return get_row(cat, CATALOG_ACCELERATORS, id, out, sizeof(*out), meta,
-                   d);
+    return get_row(cat, CATALOG_ACCELERATORS, id, out, sizeof(*out), meta, d);
 }
 
 enum cp_status catalog_get_system(struct catalog *cat, const char *id,
@@ -654,11 +652,11 @@ static enum cp_status first_id(struct catalog *cat, const char *sql,
 enum cp_status catalog_default_system(struct catalog *cat, const char *accel_id,
                                       char out_id[CP_ID_MAX], struct diag *d)
 {
-    enum cp_status st = first_id(
-        cat,
-        "SELECT id FROM systems WHERE accel_id = ? "
-        "ORDER BY coalesce(preferred, 0) DESC, id LIMIT 1",
-        accel_id, NULL, out_id, d);
+    enum cp_status st =
+        first_id(cat,
+                 "SELECT id FROM systems WHERE accel_id = ? "
+                 "ORDER BY coalesce(preferred, 0) DESC, id LIMIT 1",
+                 accel_id, NULL, out_id, d);
 
     if (st == CP_ERR_NOT_FOUND)
         return diag_set(d, st, "systems", "no system is built from '%s'",
@@ -695,7 +693,7 @@ enum cp_status catalog_foreach(struct catalog *cat, enum catalog_kind k,
     struct strbuf sql = STRBUF_INIT;
     sqlite3_stmt *st = NULL;
     const char *vals[64];
-    char (*bufs)[64];
+    char(*bufs)[64];
     enum cp_status rc;
     size_t i, rows = 0;
     int step;
@@ -741,8 +739,7 @@ enum cp_status catalog_row_put(struct catalog *cat, enum catalog_kind k,
 
     if (!kd || n != kd->ncols)
         return diag_set(d, CP_ERR_USAGE, kd ? kd->table : "catalog",
-                        "expected %zu values, got %zu", kd ? kd->ncols : 0,
-                        n);
+                        "expected %zu values, got %zu", kd ? kd->ncols : 0, n);
     return catalog_put_rows(cat, k, kd->table, values, NULL, 1, 0, d);
 }
 
@@ -791,9 +788,9 @@ enum cp_status catalog_row_delete(struct catalog *cat, enum catalog_kind k,
 enum cp_status catalog_reset(struct catalog *cat, struct diag *d)
 {
     static const char *const wipe[] = {
-        "DELETE FROM cloud",   "DELETE FROM systems",
-        "DELETE FROM models",  "DELETE FROM sites",
-        "DELETE FROM storage", "DELETE FROM fabrics",
+        "DELETE FROM cloud",        "DELETE FROM systems",
+        "DELETE FROM models",       "DELETE FROM sites",
+        "DELETE FROM storage",      "DELETE FROM fabrics",
         "DELETE FROM accelerators",
     };
     enum cp_status st = catalog_begin(cat, d);
@@ -885,8 +882,8 @@ enum cp_status catalog_plan_save(struct catalog *cat, const char *name,
 
 /* The text column of a one-row query keyed by one parameter. */
 static enum cp_status load_text(struct catalog *cat, const char *sql,
-                                const char *key, const char *what,
-                                char **out, struct diag *d)
+                                const char *key, const char *what, char **out,
+                                struct diag *d)
 {
     sqlite3_stmt *st = NULL;
     enum cp_status rc = prepare(cat, sql, &st, d);
@@ -918,8 +915,8 @@ enum cp_status catalog_plan_load(struct catalog *cat, const char *name,
     *text_out = NULL;
     if (st)
         return st;
-    return load_text(cat, "SELECT ini FROM plans WHERE name = ?", name,
-                     "plan", text_out, d);
+    return load_text(cat, "SELECT ini FROM plans WHERE name = ?", name, "plan",
+                     text_out, d);
 }
 
 enum cp_status catalog_plan_list(struct catalog *cat, catalog_plan_fn fn,
@@ -951,8 +948,7 @@ enum cp_status catalog_plan_delete(struct catalog *cat, const char *name,
     enum cp_status st = check_name(name, "plan", d);
 
     if (!st)
-        st = write1(cat, "DELETE FROM plans WHERE name = ?", name, NULL, &n,
-                    d);
+        st = write1(cat, "DELETE FROM plans WHERE name = ?", name, NULL, &n, d);
     if (!st && n == 0)
         st = diag_set(d, CP_ERR_NOT_FOUND, "plan", "'%s' not found", name);
     return st;
@@ -976,8 +972,7 @@ enum cp_status catalog_plan_rename(struct catalog *cat, const char *from,
         sqlite3_bind_text(st, 1, to, -1, SQLITE_STATIC);
         step = catalog_step(st);
         if (step == SQLITE_ROW && strcmp(from, to) != 0)
-            rc = diag_set(d, CP_ERR_EXISTS, "plan", "'%s' already exists",
-                          to);
+            rc = diag_set(d, CP_ERR_EXISTS, "plan", "'%s' already exists", to);
         else if (step != SQLITE_ROW && step != SQLITE_DONE)
             rc = catalog_db_error(cat, d, NULL, "cannot read catalog");
     }
@@ -994,8 +989,7 @@ enum cp_status catalog_plan_rename(struct catalog *cat, const char *from,
         if (catalog_step(st) != SQLITE_DONE)
             rc = catalog_db_error(cat, d, NULL, "cannot rename plan");
         else if (sqlite3_changes(cat->db) == 0)
-            rc = diag_set(d, CP_ERR_NOT_FOUND, "plan", "'%s' not found",
-                          from);
+            rc = diag_set(d, CP_ERR_NOT_FOUND, "plan", "'%s' not found", from);
     }
     sqlite3_finalize(st);
     if (rc) {

@@ -52,8 +52,8 @@ struct kind_def {
     const struct catalog_column *cols;
     const struct col_map *map;
     size_t ncols;
-    size_t nkey;            /* leading key columns (id, or id + term) */
-    const char *data_path;  /* embedded default CSV */
+    size_t nkey;           /* leading key columns (id, or id + term) */
+    const char *data_path; /* embedded default CSV */
 };
 
 const struct kind_def *catalog_kind_def(enum catalog_kind k);
@@ -83,8 +83,8 @@ void catalog_rollback(struct catalog *cat);
  * locale, bools yes/no, NULL "".  buf must hold at least 64 bytes; text
  * columns are returned as a pointer into the statement (valid until the
  * next step). */
-const char *catalog_col_text(const struct catalog_column *c,
-                             sqlite3_stmt *st, int i, char *buf, size_t n);
+const char *catalog_col_text(const struct catalog_column *c, sqlite3_stmt *st,
+                             int i, char *buf, size_t n);
 
 /* Shortest "%.*g" (15..17 digits) that reads back as exactly v. */
 void catalog_format_real(double v, char *buf, size_t n);
@@ -104,8 +104,8 @@ enum cp_status catalog_bind_value(sqlite3_stmt *st, int idx,
  * name the file.  Nothing is written when any row is bad. */
 enum cp_status catalog_put_rows(struct catalog *cat, enum catalog_kind k,
                                 const char *name, const char *const *cells,
-                                const size_t *lines, size_t nrows,
-                                int in_txn, struct diag *d);
+                                const size_t *lines, size_t nrows, int in_txn,
+                                struct diag *d);
 
 /* Load every embedded default CSV (the caller holds a transaction). */
 enum cp_status catalog_seed(struct catalog *cat, struct diag *d);

@@ -45,8 +45,8 @@ void catalog_format_real(double v, char *buf, size_t n)
     }
 }
 
-const char *catalog_col_text(const struct catalog_column *c,
-                             sqlite3_stmt *st, int i, char *buf, size_t n)
+const char *catalog_col_text(const struct catalog_column *c, sqlite3_stmt *st,
+                             int i, char *buf, size_t n)
 {
     const unsigned char *t;
 
@@ -101,8 +101,7 @@ static int valid_date(const char *v)
 {
     size_t n = strlen(v);
     int m, day;
-    static const int mdays[] = {31, 29, 31, 30, 31, 30,
-                                31, 31, 30, 31, 30, 31};
+    static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
 
     if ((n != 4 && n != 7 && n != 10) || !digits(v, 4))
         return 0;
@@ -265,8 +264,7 @@ enum cp_status catalog_check_cell(const struct kind_def *kd, size_t i,
 }
 
 enum cp_status catalog_bind_value(sqlite3_stmt *st, int idx,
-                                  const struct catalog_column *c,
-                                  const char *v)
+                                  const struct catalog_column *c, const char *v)
 {
     double x = 0;
     uint64_t u = 0;
@@ -295,9 +293,8 @@ static int id_exists(struct catalog *cat, const char *table, const char *id)
     sqlite3_stmt *st = NULL;
     int found = 0;
 
-    if (sqlite3_prepare_v2(cat->db,
-                           sql[strcmp(table, "fabrics") == 0 ? 1 : 0], -1,
-                           &st, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(cat->db, sql[strcmp(table, "fabrics") == 0 ? 1 : 0],
+                           -1, &st, NULL) != SQLITE_OK)
         return 0;
     sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
     found = catalog_step(st) == SQLITE_ROW;
@@ -376,8 +373,8 @@ static enum cp_status insert_sql(const struct kind_def *kd, struct strbuf *sb)
 
 enum cp_status catalog_put_rows(struct catalog *cat, enum catalog_kind k,
                                 const char *name, const char *const *cells,
-                                const size_t *lines, size_t nrows,
-                                int in_txn, struct diag *d)
+                                const size_t *lines, size_t nrows, int in_txn,
+                                struct diag *d)
 {
     const struct kind_def *kd = catalog_kind_def(k);
     struct strbuf sql = STRBUF_INIT;
@@ -393,9 +390,9 @@ enum cp_status catalog_put_rows(struct catalog *cat, enum catalog_kind k,
         if (!rc) {
             for (q = 0; q < r; q++) {
                 if (same_key(kd, row, cells + q * kd->ncols)) {
-                    rc = diag_set(d, CP_ERR_EXISTS, "id",
-                                  "duplicate key '%s'%s", row[0],
-                                  kd->nkey > 1 ? " for this term" : "");
+                    rc =
+                        diag_set(d, CP_ERR_EXISTS, "id", "duplicate key '%s'%s",
+                                 row[0], kd->nkey > 1 ? " for this term" : "");
                     break;
                 }
             }
@@ -453,9 +450,9 @@ struct import {
     const struct kind_def *kd;
     const char *name;
     int header_done;
-    int *hdr;       /* CSV field j -> column index */
+    int *hdr; /* CSV field j -> column index */
     size_t nhdr;
-    char **cells;   /* nrows * ncols, owned */
+    char **cells; /* nrows * ncols, owned */
     size_t *lines;
     size_t nrows, alloc;
     struct diag *d;
@@ -625,9 +622,8 @@ enum cp_status catalog_seed(struct catalog *cat, struct diag *d)
 {
     /* Referenced kinds first, so references check against loaded rows. */
     static const enum catalog_kind order[] = {
-        CATALOG_ACCELERATORS, CATALOG_FABRICS, CATALOG_STORAGE,
-        CATALOG_SITES,        CATALOG_MODELS,  CATALOG_SYSTEMS,
-        CATALOG_CLOUD,
+        CATALOG_ACCELERATORS, CATALOG_FABRICS, CATALOG_STORAGE, CATALOG_SITES,
+        CATALOG_MODELS,       CATALOG_SYSTEMS, CATALOG_CLOUD,
     };
     size_t i;
 

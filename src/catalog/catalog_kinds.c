@@ -40,8 +40,7 @@
 #define NOTE_COLS(C, T)                                                        \
     C(T, "confidence", CATCOL_ENUM, 0, 0, 0, "A|B|C|E", FT_NONE, id, 1, 0, 0,  \
       "A vendor/official, B reputable secondary, C third-party, E estimate")   \
-    C(T, "notes", CATCOL_TEXT, 0, 0, 0, NULL, FT_NONE, id, 1, 0, 0,            \
-      "free text")
+    C(T, "notes", CATCOL_TEXT, 0, 0, 0, NULL, FT_NONE, id, 1, 0, 0, "free text")
 
 #define PEAK(prec) peak_flops[PREC_##prec]
 #define TFLOPS_COL(C, name, prec, pf, help)                                    \
@@ -53,8 +52,8 @@
       PF_BRIEF, "catalog id")                                                  \
     C(accel_spec, "name", CATCOL_TEXT, REQ, 0, 0, NULL, FT_STR, name, 1, 0,    \
       PF_BRIEF, "display name")                                                \
-    C(accel_spec, "vendor", CATCOL_TEXT, 0, 0, 0, NULL, FT_NONE, id, 1, 0,     \
-      0, "vendor")                                                             \
+    C(accel_spec, "vendor", CATCOL_TEXT, 0, 0, 0, NULL, FT_NONE, id, 1, 0, 0,  \
+      "vendor")                                                                \
     TFLOPS_COL(C, "fp32_tflops", FP32, 0, "dense FP32 peak, TFLOP/s")          \
     TFLOPS_COL(C, "tf32_tflops", TF32, 0, "dense TF32 peak, TFLOP/s")          \
     TFLOPS_COL(C, "bf16_tflops", BF16, PF_BRIEF, "dense BF16 peak, TFLOP/s")   \
@@ -81,11 +80,10 @@
     C(accel_spec, "attn_frac", CATCOL_REAL, 0, 0.01, 1, NULL, FT_DBL,          \
       attn_frac, 1, 0.45, DF,                                                  \
       "calibration: fused attention kernel fraction of peak")                  \
-    C(accel_spec, "hbm_frac", CATCOL_REAL, 0, 0.01, 1, NULL, FT_DBL,           \
-      hbm_frac, 1, 0.85, DF,                                                   \
-      "calibration: achievable fraction of memory bandwidth")                  \
-    C(accel_spec, "kernel_us", CATCOL_REAL, 0, 0, 1e4, NULL, FT_DBL,           \
-      kernel_s, 1e-6, 4, DF, "calibration: fixed cost per kernel, us")         \
+    C(accel_spec, "hbm_frac", CATCOL_REAL, 0, 0.01, 1, NULL, FT_DBL, hbm_frac, \
+      1, 0.85, DF, "calibration: achievable fraction of memory bandwidth")     \
+    C(accel_spec, "kernel_us", CATCOL_REAL, 0, 0, 1e4, NULL, FT_DBL, kernel_s, \
+      1e-6, 4, DF, "calibration: fixed cost per kernel, us")                   \
     C(accel_spec, "power_frac", CATCOL_REAL, 0, 0.01, 1, NULL, FT_DBL,         \
       power_frac, 1, 0.75, DF,                                                 \
       "calibration: mean power while training, fraction of TDP")               \
@@ -123,8 +121,7 @@
     C(system_spec, "nodes_per_rack", CATCOL_COUNT, 0, 1, 1000, NULL, FT_U64,   \
       nodes_per_rack, 1, 1, DF, "nodes per rack")                              \
     C(system_spec, "node_mtbf_h", CATCOL_REAL, 0, 1, 1e9, NULL, FT_DBL,        \
-      node_mtbf_h, 1, 6336, DF,                                                \
-      "mean time between node interruptions, hours")                           \
+      node_mtbf_h, 1, 6336, DF, "mean time between node interruptions, hours") \
     PROV_COLS(C, system_spec)                                                  \
     PRICE_PROV_COLS(C, system_spec)                                            \
     NOTE_COLS(C, system_spec)
@@ -141,8 +138,8 @@
       PF_BRIEF, "catalog id")                                                  \
     C(fabric_spec, "name", CATCOL_TEXT, REQ, 0, 0, NULL, FT_STR, name, 1, 0,   \
       PF_BRIEF, "display name")                                                \
-    C(fabric_spec, "gbps_per_gpu", CATCOL_REAL, REQ, 0.001, 1e6, NULL,         \
-      FT_DBL, gbps_per_gpu, 1, 0, PF_BRIEF,                                    \
+    C(fabric_spec, "gbps_per_gpu", CATCOL_REAL, REQ, 0.001, 1e6, NULL, FT_DBL, \
+      gbps_per_gpu, 1, 0, PF_BRIEF,                                            \
       "scale-out bandwidth per accelerator, Gbit/s per direction")             \
     C(fabric_spec, "latency_us", CATCOL_REAL, 0, 0, 1e6, NULL, FT_DBL,         \
       latency_s, 1e-6, 5, DF | PF_BRIEF,                                       \
@@ -186,8 +183,8 @@
     NOTE_COLS(C, storage_spec)
 
 #define SITE_COLS(C)                                                           \
-    C(site_spec, "id", CATCOL_ID, KEY, 0, 0, NULL, FT_STR, id, 1, 0,           \
-      PF_BRIEF, "catalog id")                                                  \
+    C(site_spec, "id", CATCOL_ID, KEY, 0, 0, NULL, FT_STR, id, 1, 0, PF_BRIEF, \
+      "catalog id")                                                            \
     C(site_spec, "name", CATCOL_TEXT, REQ, 0, 0, NULL, FT_STR, name, 1, 0,     \
       PF_BRIEF, "display name")                                                \
     C(site_spec, "pue", CATCOL_REAL, REQ, 1, 5, NULL, FT_DBL, pue, 1, 0,       \
@@ -275,12 +272,15 @@
     {name, type, flags, min, max, choices, help},
 #define MAP_COL(T, name, type, flags, min, max, choices, ft, member, scale,    \
                 dflt, pf, help)                                                \
-    {ft, offsetof(struct T, member), sizeof(((struct T *)0)->member), scale,   \
-     dflt, pf},
+    {ft,                                                                       \
+     offsetof(struct T, member),                                               \
+     sizeof(((struct T *)0)->member),                                          \
+     scale,                                                                    \
+     dflt,                                                                     \
+     pf},
 
 #define KIND_TABLES(prefix, LIST)                                              \
-    static const struct catalog_column prefix##_cols[] = {                     \
-        LIST(PUBLIC_COL)};                                                     \
+    static const struct catalog_column prefix##_cols[] = {LIST(PUBLIC_COL)};   \
     static const struct col_map prefix##_map[] = {LIST(MAP_COL)};
 
 KIND_TABLES(accel, ACCEL_COLS)
@@ -293,8 +293,10 @@ KIND_TABLES(model, MODEL_COLS)
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define KIND_DEF(prefix, table, nkey)                                          \
-    {table, prefix##_cols, prefix##_map, N(prefix##_cols), nkey,               \
-     "data/" table ".csv"}
+    {                                                                          \
+        table, prefix##_cols, prefix##_map, N(prefix##_cols), nkey,            \
+            "data/" table ".csv"                                               \
+    }
 
 /* In enum catalog_kind order. */
 static const struct kind_def kinds[CATALOG_KIND_COUNT] = {

@@ -180,8 +180,7 @@ static void print_table(FILE *out, enum catalog_kind k, const struct rows *r)
 }
 
 /* Every column, one "name  value" line each; rows separated by a blank. */
-static void print_vertical(FILE *out, enum catalog_kind k,
-                           const struct rows *r)
+static void print_vertical(FILE *out, enum catalog_kind k, const struct rows *r)
 {
     size_t ncols, i, j, w = 0;
     const struct catalog_column *cols = catalog_columns(k, &ncols);
@@ -277,9 +276,9 @@ static int deliver(const char *path, const char *buf, size_t len, int mode)
     diag_clear(&d);
     if (!path) {
         if (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0)
-            return cli_error(CP_ERR_IO,
-                             (diag_set(&d, CP_ERR_IO, "stdout",
-                                       "cannot write"), &d));
+            return cli_error(
+                CP_ERR_IO,
+                (diag_set(&d, CP_ERR_IO, "stdout", "cannot write"), &d));
         return 0;
     }
     st = atomic_file_open(&af, path, mode, &d);
@@ -300,8 +299,8 @@ static int open_catalog(const struct cli_global *g, struct catalog **cat)
     enum cp_status st;
 
     diag_clear(&d);
-    st = catalog_open(g ? g->catalog_path : NULL, CATALOG_OPEN_DEFAULT, cat,
-                      &d);
+    st =
+        catalog_open(g ? g->catalog_path : NULL, CATALOG_OPEN_DEFAULT, cat, &d);
     return st ? cli_error(st, &d) : 0;
 }
 
@@ -316,8 +315,7 @@ static int parse_kind(const char *name, enum catalog_kind *k)
 }
 
 /* list and show. */
-static int run_view(const struct cli_global *g, const struct opts *o,
-                    int show)
+static int run_view(const struct cli_global *g, const struct opts *o, int show)
 {
     enum catalog_kind k;
     struct catalog *cat = NULL;
@@ -330,9 +328,8 @@ static int run_view(const struct cli_global *g, const struct opts *o,
     int rc;
 
     if (o->npos != (show ? 3 : 2))
-        return usage_error("catalog",
-                           show ? "usage: catalog show KIND ID"
-                                : "usage: catalog list KIND");
+        return usage_error("catalog", show ? "usage: catalog show KIND ID"
+                                           : "usage: catalog list KIND");
     rc = parse_kind(o->pos[1], &k);
     if (!rc)
         rc = open_catalog(g, &cat);

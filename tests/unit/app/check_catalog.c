@@ -110,9 +110,9 @@ START_TEST(test_every_accel_has_system)
     struct system_spec s;
     size_t i;
 
-    ck_assert_int_eq(catalog_foreach(cat, CATALOG_ACCELERATORS, NULL,
-                                     collect_id, &l, &d),
-                     CP_OK);
+    ck_assert_int_eq(
+        catalog_foreach(cat, CATALOG_ACCELERATORS, NULL, collect_id, &l, &d),
+        CP_OK);
     ck_assert_uint_ge(l.n, 17);
     for (i = 0; i < l.n; i++) {
         ck_assert_msg(catalog_default_system(cat, l.ids[i], sys, &d) == CP_OK,
@@ -158,8 +158,7 @@ START_TEST(test_get_accel_units)
               m.price_as_of[0]);
 
     /* V100 has no BF16: an empty cell is 0, "unsupported" */
-    ck_assert_int_eq(catalog_get_accel(cat, "v100-32gb", &a, NULL, &d),
-                     CP_OK);
+    ck_assert_int_eq(catalog_get_accel(cat, "v100-32gb", &a, NULL, &d), CP_OK);
     ck_assert(a.peak_flops[PREC_BF16] == 0);
     ck_assert_rel(a.peak_flops[PREC_FP16], 125e12, 1e-12);
     ck_assert_int_eq(catalog_get_accel(cat, "tpu-v5p", &a, NULL, &d), CP_OK);
@@ -217,8 +216,7 @@ START_TEST(test_get_others)
     ck_assert_uint_eq(mo.vocab, 51200);
     ck_assert_uint_eq(mo.moe_every, 1);
 
-    ck_assert_int_eq(catalog_get_site(cat, "us-average", &si, NULL, &d),
-                     CP_OK);
+    ck_assert_int_eq(catalog_get_site(cat, "us-average", &si, NULL, &d), CP_OK);
     ck_assert(si.pue >= 1 && si.usd_per_kwh > 0 && si.kgco2_per_kwh > 0);
     ck_assert_int_eq(catalog_get_site(cat, "us-virginia-colo", &si, NULL, &d),
                      CP_OK);
@@ -249,15 +247,14 @@ START_TEST(test_get_cloud)
     ck_assert_rel(o.usd_per_gpu_hour[TERM_RESERVED_1Y], 7.8656, 1e-12);
     ck_assert(o.usd_per_gpu_hour[TERM_SPOT] == 0);
     ck_assert_str_eq(m.price_as_of, "2026-09-27");
-    ck_assert_int_eq(catalog_default_cloud(cat, "h100-sxm", TERM_ON_DEMAND,
-                                           id, &d),
-                     CP_OK);
+    ck_assert_int_eq(
+        catalog_default_cloud(cat, "h100-sxm", TERM_ON_DEMAND, id, &d), CP_OK);
     ck_assert_int_eq(catalog_get_cloud(cat, id, TERM_ON_DEMAND, &o, NULL, &d),
                      CP_OK);
     ck_assert(o.usd_per_gpu_hour[TERM_ON_DEMAND] <= 2.5); /* Gcore 2.50 */
-    ck_assert_int_eq(catalog_get_cloud(cat, "gcp-tpu-v5p", TERM_ON_DEMAND,
-                                       &o, NULL, &d),
-                     CP_OK);
+    ck_assert_int_eq(
+        catalog_get_cloud(cat, "gcp-tpu-v5p", TERM_ON_DEMAND, &o, NULL, &d),
+        CP_OK);
     ck_assert_str_eq(o.accel_id, "tpu-v5p");
 }
 END_TEST
@@ -287,8 +284,7 @@ START_TEST(test_columns_match_schema)
                     : "TEXT";
 
             ck_assert_msg(i < kd->ncols, "%s: extra SQL column", kd->table);
-            ck_assert_str_eq((const char *)sqlite3_column_text(st, 0),
-                             c->name);
+            ck_assert_str_eq((const char *)sqlite3_column_text(st, 0), c->name);
             ck_assert_str_eq((const char *)sqlite3_column_text(st, 1), want);
             ck_assert_int_eq(sqlite3_column_int(st, 2) != 0,
                              (c->flags & CATCOL_REQUIRED) != 0);
@@ -305,9 +301,9 @@ END_TEST
 
 START_TEST(test_format_real_round_trips)
 {
-    static const double v[] = {0.1,    1.0 / 3, 989e12, 2.5e-7, 1e300,
-                               6336,   0.803,   -4.25,  1e-300, 123456789.125,
-                               3.2768, 0.0826};
+    static const double v[] = {0.1,    1.0 / 3,       989e12, 2.5e-7,
+                               1e300,  6336,          0.803,  -4.25,
+                               1e-300, 123456789.125, 3.2768, 0.0826};
     char buf[64];
     size_t i;
 
@@ -565,8 +561,7 @@ START_TEST(test_plans)
     free(text);
     ck_assert_int_eq(catalog_plan_delete(cat, "gamma", &d), CP_OK);
     ck_assert_int_eq(catalog_plan_delete(cat, "gamma", &d), CP_ERR_NOT_FOUND);
-    ck_assert_int_eq(catalog_plan_save(cat, "Bad Name", "x", &d),
-                     CP_ERR_RANGE);
+    ck_assert_int_eq(catalog_plan_save(cat, "Bad Name", "x", &d), CP_ERR_RANGE);
     /* reset keeps plans and settings */
     ck_assert_int_eq(catalog_setting_put(cat, "last_plan", "beta", &d), CP_OK);
     ck_assert_int_eq(catalog_row_delete(cat, CATALOG_MODELS, "llama2-7b", &d),
@@ -591,9 +586,9 @@ START_TEST(test_settings_and_delete)
     ck_assert_str_eq(v, "light");
     free(v);
     /* an accelerator a system is built from cannot go */
-    ck_assert_int_eq(catalog_row_delete(cat, CATALOG_ACCELERATORS, "h100-sxm",
-                                        &d),
-                     CP_ERR_EXISTS);
+    ck_assert_int_eq(
+        catalog_row_delete(cat, CATALOG_ACCELERATORS, "h100-sxm", &d),
+        CP_ERR_EXISTS);
     ck_assert_uint_eq(count(CATALOG_ACCELERATORS, "h100-sxm"), 1);
     ck_assert_int_eq(catalog_row_delete(cat, CATALOG_CLOUD, "gcp-tpu-v5p", &d),
                      CP_OK);
@@ -669,9 +664,9 @@ START_TEST(test_newer_schema_refused)
     catalog_close(cat);
     cat = NULL;
     ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
-    ck_assert_int_eq(sqlite3_exec(db, "PRAGMA user_version = 99", NULL, NULL,
-                                  NULL),
-                     SQLITE_OK);
+    ck_assert_int_eq(
+        sqlite3_exec(db, "PRAGMA user_version = 99", NULL, NULL, NULL),
+        SQLITE_OK);
     sqlite3_close(db);
     ck_assert_int_eq(catalog_open(path, 0, &c2, &d), CP_ERR_DB);
     ck_assert_ptr_null(c2);
