@@ -271,7 +271,10 @@ static enum cp_status create_file(const char *path, struct diag *d)
     }
     if (tmp.db && sqlite3_close(tmp.db) != SQLITE_OK && !st)
         st = diag_set(d, CP_ERR_DB, path, "cannot close new catalog");
-    if (!st && link(tmpname, path) != 0 && errno != EEXIST)
+    /* link() never replaces a catalog another process created meanwhile;
+     * where hard links are not supported, rename() does the job. */
+    if (!st && link(tmpname, path) != 0 && errno != EEXIST &&
+        (access(path, F_OK) == 0 || rename(tmpname, path) != 0))
         st = diag_set(d, CP_ERR_DB, path, "cannot create catalog: %s",
                       strerror(errno));
     unlink(tmpname);

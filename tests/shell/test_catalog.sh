@@ -130,6 +130,16 @@ if LC_ALL=de_DE.UTF-8 locale 2>/dev/null | grep -q 'LC_NUMERIC="de_DE'; then
         cmp -s "$tmp/de.csv" "$tmp/accelerators.1.csv"
 fi
 
+# ---- concurrent writers --------------------------------------------------
+for i in 1 2 3 4 5 6; do
+    sed "s/acme-/acme$i-/" "$tmp/prices.csv" >"$tmp/p$i.csv"
+    L catalog import cloud "$tmp/p$i.csv" >/dev/null 2>"$tmp/c$i.err" &
+done
+wait
+L catalog list cloud --format csv >"$tmp/all.csv" 2>/dev/null
+check "six concurrent imports all land (busy timeout and retry)" \
+    test "$(grep -c '^acme[1-6]-' "$tmp/all.csv")" -eq 30
+
 # ---- reset ---------------------------------------------------------------
 run L catalog reset
 check "reset exits 0" test "$rc" -eq 0
