@@ -75,7 +75,7 @@ int cmd_search(const struct cli_global *g, int argc, char **argv)
         st = cli_load_plan(cat, a->pos[0], p, &d);
     if (!st) {
         plan_merge(p, &a->overrides);
-        st = plan_resolve(p, cat, PLAN_NEED_TOKENS, res, &d);
+        st = plan_resolve(p, cat, 0, res, &d);
     }
     if (!st)
         st = plan_validate_inputs(&res->sc, &d);

@@ -82,7 +82,7 @@ static const struct plan_key_info keys[PLAN_KEY_COUNT] = {
                             OFF(model.moe_every),
                             "every n-th layer is MoE (1: all)"},
     [PK_TRAIN_TOKENS] = {"train.tokens", "train", "tokens", PT_COUNT, 0, 1,
-                         9e15, NULL, NULL, 0, "required", PS_F64,
+                         9e15, NULL, NULL, 0, "0 (run totals 0)", PS_F64,
                          OFF(train.tokens), "training tokens (15T)"},
     [PK_TRAIN_SEQ_LEN] = {"train.seq_len", "train", "seq_len", PT_COUNT, 0, 1,
                           COUNT_MAX, NULL, NULL, 0, "4096", PS_U64,

@@ -51,7 +51,10 @@ struct plan_resolved {
 };
 
 enum plan_resolve_flags {
-    PLAN_NEED_TOKENS = 1 << 0, /* train.tokens is required */
+    /* train.tokens is required (CP_ERR_USAGE naming it); without this flag
+     * a missing train.tokens is 0 with a note: memory and per-step
+     * figures need no token budget, the run's totals are then 0. */
+    PLAN_NEED_TOKENS = 1 << 0,
 };
 
 /* Resolve p against cat into *out (fully overwritten). */

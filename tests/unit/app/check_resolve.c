@@ -156,6 +156,10 @@ START_TEST(test_missing)
     set("model.preset=llama3-8b");
     set("hardware.accelerator=h100-sxm");
     ck_assert_int_eq(plan_evaluate(&plan, cat, OBJECTIVE_TIME, oc, &d),
+                     CP_OK);
+    ck_assert_rel(oc->result.time.train_days, 0, 0);
+    ck_assert_uint_ge(oc->result.nwarnings, 1);
+    ck_assert_int_eq(plan_resolve(&plan, cat, PLAN_NEED_TOKENS, &oc->res, &d),
                      CP_ERR_USAGE);
     ck_assert_str_eq(d.where, "train.tokens");
 }
