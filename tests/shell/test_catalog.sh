@@ -138,7 +138,7 @@ done
 wait
 L catalog list cloud --format csv >"$tmp/all.csv" 2>/dev/null
 check "six concurrent imports all land (busy timeout and retry)" \
-    test "$(grep -c '^acme[1-6]-' "$tmp/all.csv")" -eq 30
+    test "$(grep -c '^acme[1-6]-' "$tmp/all.csv")" -eq 36
 
 # ---- reset ---------------------------------------------------------------
 run L catalog reset
