@@ -275,11 +275,10 @@ static int deliver(const char *path, const char *buf, size_t len, int mode)
 
     diag_clear(&d);
     if (!path) {
-        if (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0)
-            return cli_error(
-                CP_ERR_IO,
-                (diag_set(&d, CP_ERR_IO, "stdout", "cannot write"), &d));
-        return 0;
+        if (fwrite(buf, 1, len, stdout) == len && fflush(stdout) == 0)
+            return 0;
+        diag_set(&d, CP_ERR_IO, "stdout", "cannot write");
+        return cli_error(CP_ERR_IO, &d);
     }
     st = atomic_file_open(&af, path, mode, &d);
     if (st)
