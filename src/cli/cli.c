@@ -77,14 +77,14 @@ static void print_help(FILE *out)
     size_t i;
 
     usage_line(out);
-    fprintf(out, "\nllmplan %s - capacity planner for LLM training "
-                 "infrastructure\n",
+    fprintf(out,
+            "\nllmplan %s - capacity planner for LLM training "
+            "infrastructure\n",
             LLMPLAN_VERSION);
     fprintf(out, "\ncommands:\n");
     for (i = 0; i < NCOMMANDS; i++)
         fprintf(out, "  %-9s %s\n  %-9s   %s %s\n", commands[i].name,
-                commands[i].summary, "", commands[i].name,
-                commands[i].usage);
+                commands[i].summary, "", commands[i].name, commands[i].usage);
     fprintf(out, "  (none)    the TUI on a terminal, else this usage (exit "
                  "2)\n");
     fprintf(out,
@@ -100,8 +100,8 @@ static void print_help(FILE *out)
             "  --help                  show this help\n"
             "  --version               print the version\n");
     fprintf(out, "\noptions of quote, search, compare and plan save:\n");
-    cli_print_options(out, CMD_QUOTE | CMD_SEARCH | CMD_COMPARE |
-                               CMD_PLAN_SAVE);
+    cli_print_options(out,
+                      CMD_QUOTE | CMD_SEARCH | CMD_COMPARE | CMD_PLAN_SAVE);
     fprintf(out, "\nPLAN is a plan file (INI) or @NAME for a saved plan; "
                  "options override it.\n"
                  "Numbers: 1024, 1.5e3, 15e12, and K/M/G/T (x1000) for "
@@ -109,10 +109,9 @@ static void print_help(FILE *out)
     fprintf(out, "\nplan keys ([section] key = value in a plan file, or "
                  "--set section.key=value):\n");
     cli_print_plan_keys(out);
-    fprintf(out,
-            "\nexit status: 0 success (also when a plan does not fit), "
-            "1 runtime failure\n"
-            "(catalog, I/O), 2 usage error or invalid input.\n");
+    fprintf(out, "\nexit status: 0 success (also when a plan does not fit), "
+                 "1 runtime failure\n"
+                 "(catalog, I/O), 2 usage error or invalid input.\n");
 }
 
 int cli_command_help(const char *name)

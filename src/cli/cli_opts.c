@@ -61,7 +61,8 @@ static const struct cli_opt *find_opt(const char *name, size_t len)
     size_t i;
 
     for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
-        if (strlen(opts[i].name) == len && strncmp(opts[i].name, name, len) == 0)
+        if (strlen(opts[i].name) == len &&
+            strncmp(opts[i].name, name, len) == 0)
             return &opts[i];
     return NULL;
 }

@@ -43,8 +43,8 @@ struct cli_opt {
     const char *name; /* "--gpus" */
     const char *arg;  /* metavar, NULL for flags */
     enum cli_opt_id id;
-    int key;          /* enum plan_key for OPT_SHORTCUT, else -1 */
-    unsigned cmds;    /* enum cli_cmd_mask */
+    int key;       /* enum plan_key for OPT_SHORTCUT, else -1 */
+    unsigned cmds; /* enum cli_cmd_mask */
     const char *help;
 };
 
@@ -58,7 +58,7 @@ enum cli_format { FMT_TABLE, FMT_CSV, FMT_JSON };
 struct cli_args {
     struct plan overrides; /* --set and shortcuts, later ones win */
     enum cli_format format;
-    const char *output;    /* NULL: stdout */
+    const char *output; /* NULL: stdout */
     size_t top;
     enum objective objective;
     bool explain;
@@ -82,8 +82,7 @@ void cli_print_plan_keys(FILE *out);
 
 /* Open the catalog named by the global options. */
 enum cp_status cli_open_catalog(const struct cli_global *g,
-                                struct catalog **out /* OUT */,
-                                struct diag *d);
+                                struct catalog **out /* OUT */, struct diag *d);
 
 /* Load PLAN (a file or @NAME from the catalog) into p. */
 enum cp_status cli_load_plan(struct catalog *cat, const char *arg,

@@ -31,8 +31,8 @@ int cmd_compare(const struct cli_global *g, int argc, char **argv)
     }
     if (!st && (a->npos < COMPARE_MIN || a->npos > COMPARE_MAX))
         st = diag_set(&d, CP_ERR_USAGE, "compare",
-                      "needs %d to %d plans, got %d", COMPARE_MIN,
-                      COMPARE_MAX, a->npos);
+                      "needs %d to %d plans, got %d", COMPARE_MIN, COMPARE_MAX,
+                      a->npos);
     if (!st)
         st = cli_open_catalog(g, &cat, &d);
     for (i = 0; !st && i < a->npos; i++) {

@@ -51,8 +51,7 @@ static enum cp_status list_one(void *ctx, const char *name,
     return CP_OK;
 }
 
-static enum cp_status plan_list(struct catalog *cat, FILE *out,
-                                struct diag *d)
+static enum cp_status plan_list(struct catalog *cat, FILE *out, struct diag *d)
 {
     struct list_ctx lc = {out, 0};
 

@@ -22,7 +22,7 @@ int cli_emit_metrics(const struct cli_args *a, const struct export_item *items,
     switch (a->format) {
     case FMT_JSON:
         st = !compare ? export_json_quote(o.fp, &items[0], &d)
-                                   : export_json_compare(o.fp, items, n, &d);
+                      : export_json_compare(o.fp, items, n, &d);
         break;
     case FMT_CSV:
         st = export_csv_metrics(o.fp, items, n, &d);

@@ -80,8 +80,8 @@ int cmd_search(const struct cli_global *g, int argc, char **argv)
     if (!st)
         st = plan_validate_inputs(&res->sc, &d);
     if (!st)
-        st = plan_search(&res->sc, &res->space, a->objective, a->top, sr,
-                         NULL, NULL, NULL, &d);
+        st = plan_search(&res->sc, &res->space, a->objective, a->top, sr, NULL,
+                         NULL, NULL, &d);
     if (st) {
         rc = cli_error(st, &d);
         goto out;

@@ -23,9 +23,9 @@
 
 /* One evaluated plan: borrowed pointers, valid for the call. */
 struct export_item {
-    const char *name;               /* column header / title */
-    const struct scenario *sc;      /* the inputs evaluated */
-    const struct result *r;         /* the outputs */
+    const char *name;                /* column header / title */
+    const struct scenario *sc;       /* the inputs evaluated */
+    const struct result *r;          /* the outputs */
     const struct plan_resolved *res; /* provenance; may be NULL */
 };
 

@@ -48,8 +48,8 @@ const char *export_human_number(double v, char *buf, size_t n)
     return buf;
 }
 
-static const char *metric_human(const struct metric *m,
-                                const struct result *r, char *buf, size_t n)
+static const char *metric_human(const struct metric *m, const struct result *r,
+                                char *buf, size_t n)
 {
     switch (m->kind) {
     case MK_TEXT:
@@ -248,8 +248,8 @@ enum cp_status export_text_search(FILE *out, const struct export_search *s,
     fprintf(out,
             "%4s %4s %4s %6s %3s %3s %4s %3s %-9s %3s %4s %9s %4s %9s %6s "
             "%8s %16s\n",
-            "rank", "tp", "pp", "dp", "cp", "ep", "mb", "v", "recompute",
-            "sp", "zero", "mem_gib", "fits", "step_s", "mfu", "days",
+            "rank", "tp", "pp", "dp", "cp", "ep", "mb", "v", "recompute", "sp",
+            "zero", "mem_gib", "fits", "step_s", "mfu", "days",
             "build_run_usd");
     for (i = 0; i < n; i++) {
         const struct result *r = items[i].r;

@@ -47,13 +47,21 @@ static const char *bottleneck_text(const struct result *r)
 }
 
 #define F(sec, key, unit, field, scale, better, formula)                       \
-    {sec, key, unit, MK_F64, OFF(field), scale, NULL, better, formula}
+    {                                                                          \
+        sec, key, unit, MK_F64, OFF(field), scale, NULL, better, formula       \
+    }
 #define U(sec, key, unit, field, better, formula)                              \
-    {sec, key, unit, MK_U64, OFF(field), 1, NULL, better, formula}
+    {                                                                          \
+        sec, key, unit, MK_U64, OFF(field), 1, NULL, better, formula           \
+    }
 #define B(sec, key, field, formula)                                            \
-    {sec, key, "", MK_BOOL, OFF(field), 1, NULL, MB_NONE, formula}
+    {                                                                          \
+        sec, key, "", MK_BOOL, OFF(field), 1, NULL, MB_NONE, formula           \
+    }
 #define T(sec, key, fn, formula)                                               \
-    {sec, key, "", MK_TEXT, 0, 1, fn, MB_NONE, formula}
+    {                                                                          \
+        sec, key, "", MK_TEXT, 0, 1, fn, MB_NONE, formula                      \
+    }
 
 /* MUST keep sections contiguous, in design/cli.md's JSON order. */
 static const struct metric table[] = {
@@ -133,8 +141,7 @@ static const struct metric table[] = {
       "steps x step_s / 86400 (steady state)"),
     F("time", "gpu_hours", "GPU h", time.gpu_hours, 1, MB_LOWER,
       "gpus x steps x step_s / 3600"),
-    T("time", "bottleneck", bottleneck_text,
-      "the largest part of the step"),
+    T("time", "bottleneck", bottleneck_text, "the largest part of the step"),
 
     F("reliability", "cluster_mtbf_h", "h", reliability.cluster_mtbf_h, 1,
       MB_HIGHER, "node_mtbf_h / nodes"),
@@ -146,8 +153,7 @@ static const struct metric table[] = {
     F("reliability", "goodput", "", reliability.goodput, 1, MB_HIGHER,
       "1 - (checkpoint stalls + lost work + restarts) / wall time"),
     F("reliability", "effective_train_days", "d",
-      reliability.effective_train_days, 1, MB_LOWER,
-      "train_days / goodput"),
+      reliability.effective_train_days, 1, MB_LOWER, "train_days / goodput"),
 
     F("storage", "checkpoint_gib", "GiB", storage.checkpoint_bytes, GIB,
       MB_LOWER, "weights + optimizer state of the whole model"),
@@ -206,19 +212,17 @@ static const struct metric table[] = {
     F("cost.build", "opex_usd_per_year", "USD/y", cost.build.opex_usd_per_year,
       1, MB_LOWER, "electricity + maintenance + colocation per year"),
     F("cost.build", "usd_per_gpu_hour", "USD", cost.build.usd_per_gpu_hour, 1,
-      MB_LOWER,
-      "(capital recovery + opex) / (gpus x 8760 x utilization)"),
+      MB_LOWER, "(capital recovery + opex) / (gpus x 8760 x utilization)"),
     F("cost.build", "run_usd", "USD", cost.build.run_usd, 1, MB_LOWER,
       "usd_per_gpu_hour x gpus x effective run hours"),
     F("cost.build", "capex_nodes_usd", "USD", cost.build.capex_nodes_usd, 1,
       MB_LOWER, "nodes x node price (GPUs and servers)"),
-    F("cost.build", "capex_network_usd", "USD", cost.build.capex_network_usd,
-      1, MB_LOWER, "the fabric's bill of materials"),
-    F("cost.build", "capex_storage_usd", "USD", cost.build.capex_storage_usd,
-      1, MB_LOWER, "TB x USD/TB"),
-    F("cost.build", "capex_facility_usd", "USD",
-      cost.build.capex_facility_usd, 1, MB_LOWER,
-      "IT MW x build cost per MW (0 in colocation)"),
+    F("cost.build", "capex_network_usd", "USD", cost.build.capex_network_usd, 1,
+      MB_LOWER, "the fabric's bill of materials"),
+    F("cost.build", "capex_storage_usd", "USD", cost.build.capex_storage_usd, 1,
+      MB_LOWER, "TB x USD/TB"),
+    F("cost.build", "capex_facility_usd", "USD", cost.build.capex_facility_usd,
+      1, MB_LOWER, "IT MW x build cost per MW (0 in colocation)"),
     F("cost.build", "annual_capital_usd", "USD/y",
       cost.build.annual_capital_usd, 1, MB_LOWER,
       "capex x capital recovery factor (cost of capital, years)"),
@@ -231,8 +235,8 @@ static const struct metric table[] = {
     F("cost.build", "colocation_usd_per_year", "USD/y",
       cost.build.colocation_usd_per_year, 1, MB_LOWER,
       "IT kW x colocation USD/kW-month x 12"),
-    F("cost.build", "usd_per_mtok", "USD", cost.build.usd_per_mtok, 1,
-      MB_LOWER, "run_usd / (tokens / 1e6)"),
+    F("cost.build", "usd_per_mtok", "USD", cost.build.usd_per_mtok, 1, MB_LOWER,
+      "run_usd / (tokens / 1e6)"),
 
     T("cost.cloud", "offer", offer_text, "cloud offer compared against"),
     T("cost.cloud", "term", term_text, "pricing term"),
@@ -240,8 +244,8 @@ static const struct metric table[] = {
       MB_LOWER, "the offer's price at the term (or cloud.usd_per_gpu_hour)"),
     F("cost.cloud", "run_usd", "USD", cost.cloud.run_usd, 1, MB_LOWER,
       "usd_per_gpu_hour x gpus x effective run hours"),
-    F("cost.cloud", "usd_per_mtok", "USD", cost.cloud.usd_per_mtok, 1,
-      MB_LOWER, "run_usd / (tokens / 1e6)"),
+    F("cost.cloud", "usd_per_mtok", "USD", cost.cloud.usd_per_mtok, 1, MB_LOWER,
+      "run_usd / (tokens / 1e6)"),
 
     F("cost", "breakeven_utilization", "", cost.breakeven_utilization, 1,
       MB_NONE, "utilization at which build and cloud cost the same per hour"),

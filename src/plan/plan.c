@@ -32,9 +32,9 @@ static const struct plan_key_info keys[PLAN_KEY_COUNT] = {
                          OFF(model.params),
                          "total parameters (the shape is derived where "
                          "missing)"},
-    [PK_MODEL_LAYERS] = {"model.layers", "model", "layers", PT_COUNT, 0, 1,
-                         1e5, NULL, NULL, 0, "preset", PS_U64,
-                         OFF(model.layers), "transformer layers"},
+    [PK_MODEL_LAYERS] = {"model.layers", "model", "layers", PT_COUNT, 0, 1, 1e5,
+                         NULL, NULL, 0, "preset", PS_U64, OFF(model.layers),
+                         "transformer layers"},
     [PK_MODEL_HIDDEN] = {"model.hidden", "model", "hidden", PT_COUNT, 0, 1,
                          1048576, NULL, NULL, 0, "preset", PS_U64,
                          OFF(model.hidden), "hidden size"},
@@ -51,10 +51,9 @@ static const struct plan_key_info keys[PLAN_KEY_COUNT] = {
     [PK_MODEL_VOCAB] = {"model.vocab", "model", "vocab", PT_COUNT, 0, 1,
                         COUNT_MAX, NULL, NULL, 0, "preset", PS_U64,
                         OFF(model.vocab), "vocabulary size"},
-    [PK_MODEL_GATED_FFN] = {"model.gated_ffn", "model", "gated_ffn", PT_BOOL,
-                            0, 0, 0, NULL, NULL, 0, "no", PS_BOOL,
-                            OFF(model.gated_ffn),
-                            "SwiGLU-style 3-matrix FFN"},
+    [PK_MODEL_GATED_FFN] = {"model.gated_ffn", "model", "gated_ffn", PT_BOOL, 0,
+                            0, 0, NULL, NULL, 0, "no", PS_BOOL,
+                            OFF(model.gated_ffn), "SwiGLU-style 3-matrix FFN"},
     [PK_MODEL_TIED_EMBEDDINGS] = {"model.tied_embeddings", "model",
                                   "tied_embeddings", PT_BOOL, 0, 0, 0, NULL,
                                   NULL, 0, "no", PS_BOOL,
@@ -88,24 +87,22 @@ static const struct plan_key_info keys[PLAN_KEY_COUNT] = {
                           COUNT_MAX, NULL, NULL, 0, "4096", PS_U64,
                           OFF(train.seq_len), "sequence length"},
     [PK_TRAIN_GLOBAL_BATCH] = {"train.global_batch", "train", "global_batch",
-                               PT_COUNT, 0, 1, COUNT_MAX, NULL, NULL, 0,
-                               "1024", PS_U64, OFF(train.global_batch),
+                               PT_COUNT, 0, 1, COUNT_MAX, NULL, NULL, 0, "1024",
+                               PS_U64, OFF(train.global_batch),
                                "sequences per optimizer step"},
-    [PK_TRAIN_PRECISION] = {"train.precision", "train", "precision", PT_ENUM,
-                            0, 0, 0, "fp32|tf32|bf16|fp16|fp8", NULL, 0,
-                            "bf16", PS_INT, OFF(train.precision),
-                            "matmul precision"},
-    [PK_TRAIN_OPTIMIZER] = {"train.optimizer", "train", "optimizer", PT_ENUM,
-                            0, 0, 0, "adam|adam8bit|sgd", NULL, 0, "adam",
-                            PS_INT, OFF(train.optimizer),
+    [PK_TRAIN_PRECISION] = {"train.precision", "train", "precision", PT_ENUM, 0,
+                            0, 0, "fp32|tf32|bf16|fp16|fp8", NULL, 0, "bf16",
+                            PS_INT, OFF(train.precision), "matmul precision"},
+    [PK_TRAIN_OPTIMIZER] = {"train.optimizer", "train", "optimizer", PT_ENUM, 0,
+                            0, 0, "adam|adam8bit|sgd", NULL, 0, "adam", PS_INT,
+                            OFF(train.optimizer),
                             "optimizer (fp32 master weights)"},
-    [PK_TRAIN_GRAD_DTYPE] = {"train.grad_dtype", "train", "grad_dtype",
-                             PT_ENUM, 0, 0, 0, "fp32|bf16|fp16",
-                             grad_dtype_values, 0, "fp32", PS_INT,
-                             OFF(train.grad_dtype),
+    [PK_TRAIN_GRAD_DTYPE] = {"train.grad_dtype", "train", "grad_dtype", PT_ENUM,
+                             0, 0, 0, "fp32|bf16|fp16", grad_dtype_values, 0,
+                             "fp32", PS_INT, OFF(train.grad_dtype),
                              "gradient buffer precision"},
-    [PK_TRAIN_ATTENTION] = {"train.attention", "train", "attention", PT_ENUM,
-                            0, 0, 0, "auto|flash|standard", NULL, 0, "auto",
+    [PK_TRAIN_ATTENTION] = {"train.attention", "train", "attention", PT_ENUM, 0,
+                            0, 0, "auto|flash|standard", NULL, 0, "auto",
                             PS_INT, OFF(train.attention),
                             "attention kernel (flash keeps scores on chip)"},
     [PK_HW_ACCELERATOR] = {"hardware.accelerator", "hardware", "accelerator",
@@ -157,11 +154,11 @@ static const struct plan_key_info keys[PLAN_KEY_COUNT] = {
                           "activation recomputation"},
     [PK_PAR_SEQUENCE_PARALLEL] = {"parallel.sequence_parallel", "parallel",
                                   "sequence_parallel", PT_BOOL, PKF_AUTO, 0, 0,
-                                  NULL, NULL, 0, "yes when tp > 1",
-                                  PS_BOOL, OFF(layout.sequence_parallel),
+                                  NULL, NULL, 0, "yes when tp > 1", PS_BOOL,
+                                  OFF(layout.sequence_parallel),
                                   "Megatron sequence parallelism with TP"},
-    [PK_PAR_ZERO] = {"parallel.zero", "parallel", "zero", PT_COUNT, PKF_AUTO,
-                     0, 3, NULL, NULL, 0, "auto", PS_INT, OFF(layout.zero),
+    [PK_PAR_ZERO] = {"parallel.zero", "parallel", "zero", PT_COUNT, PKF_AUTO, 0,
+                     3, NULL, NULL, 0, "auto", PS_INT, OFF(layout.zero),
                      "ZeRO/FSDP stage over the data-parallel group"},
     [PK_SITE_ID] = {"site.id", "site", "id", PT_ID, 0, 0, 0, NULL, NULL,
                     CATALOG_SITES, "us-average", PS_NONE, 0,
@@ -178,8 +175,8 @@ static const struct plan_key_info keys[PLAN_KEY_COUNT] = {
                                PS_F64, OFF(site.kgco2_per_kwh),
                                "carbon intensity, kg CO2e/kWh"},
     [PK_FIN_DEPRECIATION_YEARS] = {"finance.depreciation_years", "finance",
-                                   "depreciation_years", PT_NUMBER, 0, 0.25,
-                                   30, NULL, NULL, 0, "5", PS_F64,
+                                   "depreciation_years", PT_NUMBER, 0, 0.25, 30,
+                                   NULL, NULL, 0, "5", PS_F64,
                                    OFF(finance.depreciation_years),
                                    "hardware depreciation period, years"},
     [PK_FIN_COST_OF_CAPITAL] = {"finance.cost_of_capital", "finance",
@@ -188,8 +185,8 @@ static const struct plan_key_info keys[PLAN_KEY_COUNT] = {
                                 OFF(finance.cost_of_capital),
                                 "annual cost of capital"},
     [PK_FIN_UTILIZATION] = {"finance.utilization", "finance", "utilization",
-                            PT_NUMBER, 0, 0.01, 1, NULL, NULL, 0, "0.8",
-                            PS_F64, OFF(finance.utilization),
+                            PT_NUMBER, 0, 0.01, 1, NULL, NULL, 0, "0.8", PS_F64,
+                            OFF(finance.utilization),
                             "fraction of the year the cluster is busy"},
     [PK_FIN_MAINTENANCE_FRAC] = {"finance.maintenance_frac", "finance",
                                  "maintenance_frac", PT_NUMBER, 0, 0, 1, NULL,
@@ -218,7 +215,7 @@ static const struct plan_key_info keys[PLAN_KEY_COUNT] = {
 };
 
 const char *const plan_sections[] = {
-    "model", "train", "hardware", "parallel", "site",
+    "model",   "train", "hardware",    "parallel", "site",
     "finance", "cloud", "reliability", NULL,
 };
 
@@ -406,8 +403,7 @@ enum cp_status plan_set_key(struct plan *p, enum plan_key k, const char *value,
         char word[32];
 
         for (i = 0; i < n; i++)
-            if (strcmp(plan_enum_choice(ki, i, word, sizeof(word)), value) ==
-                0)
+            if (strcmp(plan_enum_choice(ki, i, word, sizeof(word)), value) == 0)
                 break;
         if (i == n) {
             choices_text(ki, text, sizeof(text));
@@ -491,8 +487,7 @@ enum cp_status plan_parse_ini(struct plan *p, const char *name,
     return st;
 }
 
-enum cp_status plan_load_file(struct plan *p, const char *path,
-                              struct diag *d)
+enum cp_status plan_load_file(struct plan *p, const char *path, struct diag *d)
 {
     struct strbuf sb;
     enum cp_status st;
@@ -554,8 +549,8 @@ void plan_format_number(double v, char *buf, size_t n)
             *c = '.';
 }
 
-const char *plan_format_value(const struct plan *p, enum plan_key k,
-                              char *buf, size_t n)
+const char *plan_format_value(const struct plan *p, enum plan_key k, char *buf,
+                              size_t n)
 {
     const struct plan_key_info *ki = plan_key_info(k);
     const struct plan_value *v = &p->v[k];
@@ -597,8 +592,7 @@ enum cp_status plan_write_ini(const struct plan *p, struct strbuf *out)
         int header = 0;
 
         for (i = 0; i < PLAN_KEY_COUNT && !st; i++) {
-            if (strcmp(keys[i].section, plan_sections[s]) != 0 ||
-                !p->v[i].set)
+            if (strcmp(keys[i].section, plan_sections[s]) != 0 || !p->v[i].set)
                 continue;
             if (!header) {
                 st = strbuf_addf(out, "%s[%s]\n", out->len ? "\n" : "",

@@ -39,27 +39,27 @@ enum plan_key_flags {
 
 /* Where a value lands in struct scenario (plan_resolve applies it). */
 enum plan_store {
-    PS_NONE,   /* catalog ids and keys resolve_plan handles by hand */
-    PS_U64,    /* uint64_t */
-    PS_F64,    /* double */
-    PS_BOOL,   /* bool */
-    PS_INT,    /* int, or an enum through enum_values */
+    PS_NONE, /* catalog ids and keys resolve_plan handles by hand */
+    PS_U64,  /* uint64_t */
+    PS_F64,  /* double */
+    PS_BOOL, /* bool */
+    PS_INT,  /* int, or an enum through enum_values */
 };
 
 struct plan_key_info {
-    const char *name;     /* "parallel.tp" */
-    const char *section;  /* "parallel" */
-    const char *key;      /* "tp" */
+    const char *name;    /* "parallel.tp" */
+    const char *section; /* "parallel" */
+    const char *key;     /* "tp" */
     enum plan_type type;
-    unsigned flags;       /* enum plan_key_flags */
-    double min, max;      /* COUNT/NUMBER bounds, inclusive */
-    const char *choices;  /* ENUM: "none|selective|full" */
+    unsigned flags;         /* enum plan_key_flags */
+    double min, max;        /* COUNT/NUMBER bounds, inclusive */
+    const char *choices;    /* ENUM: "none|selective|full" */
     const int *enum_values; /* ENUM: the C value of each choice; NULL: index */
     enum catalog_kind kind; /* ID */
-    const char *def;      /* default as shown in --help ("auto", "4096") */
+    const char *def;        /* default as shown in --help ("auto", "4096") */
     enum plan_store store;
-    size_t offset;        /* offsetof(struct scenario, ...) */
-    const char *help;     /* one line */
+    size_t offset;    /* offsetof(struct scenario, ...) */
+    const char *help; /* one line */
 };
 
 /* The row of key k; never NULL for k < PLAN_KEY_COUNT. */
@@ -109,16 +109,15 @@ enum cp_status plan_parse_ini(struct plan *p, const char *name,
 
 /* Read and parse a plan file; p->name becomes the file's stem.
  * CP_ERR_NOT_FOUND (exit 2) when it cannot be read, naming the path. */
-enum cp_status plan_load_file(struct plan *p, const char *path,
-                              struct diag *d);
+enum cp_status plan_load_file(struct plan *p, const char *path, struct diag *d);
 
 /* Copy every key set in src over dst. */
 void plan_merge(struct plan *dst, const struct plan *src);
 
 /* The value of key k as plan-file text ("auto", "15000000000000", "bf16");
  * "" when unset.  Returns buf. */
-const char *plan_format_value(const struct plan *p, enum plan_key k,
-                              char *buf, size_t n);
+const char *plan_format_value(const struct plan *p, enum plan_key k, char *buf,
+                              size_t n);
 
 /* Number as plan text: the shortest %g that reads back identically. */
 void plan_format_number(double v, char *buf, size_t n);

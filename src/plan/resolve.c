@@ -25,9 +25,12 @@ static enum cp_status lookup_failed(enum cp_status st, const struct plan *p,
     const struct plan_key_info *ki = plan_key_info(k);
 
     static const char *const singular[CATALOG_KIND_COUNT] = {
-        [CATALOG_ACCELERATORS] = "accelerator", [CATALOG_SYSTEMS] = "system",
-        [CATALOG_FABRICS] = "fabric",           [CATALOG_STORAGE] = "storage",
-        [CATALOG_SITES] = "site",               [CATALOG_CLOUD] = "cloud offer",
+        [CATALOG_ACCELERATORS] = "accelerator",
+        [CATALOG_SYSTEMS] = "system",
+        [CATALOG_FABRICS] = "fabric",
+        [CATALOG_STORAGE] = "storage",
+        [CATALOG_SITES] = "site",
+        [CATALOG_CLOUD] = "cloud offer",
         [CATALOG_MODELS] = "model",
     };
 
@@ -119,12 +122,10 @@ static void resolve_layout(const struct plan *p, struct plan_resolved *out)
     sp->ep = fixed(p, PK_PAR_EP) ? lay->ep : 0;
     sp->microbatch = fixed(p, PK_PAR_MICROBATCH) ? lay->microbatch : 0;
     sp->interleave = fixed(p, PK_PAR_INTERLEAVE) ? lay->interleave : 0;
-    sp->recompute =
-        fixed(p, PK_PAR_RECOMPUTE) ? (int)lay->recompute : -1;
+    sp->recompute = fixed(p, PK_PAR_RECOMPUTE) ? (int)lay->recompute : -1;
     sp->zero = fixed(p, PK_PAR_ZERO) ? lay->zero : -1;
-    sp->sequence_parallel = fixed(p, PK_PAR_SEQUENCE_PARALLEL)
-                                ? (int)lay->sequence_parallel
-                                : -1;
+    sp->sequence_parallel =
+        fixed(p, PK_PAR_SEQUENCE_PARALLEL) ? (int)lay->sequence_parallel : -1;
     /* A dense model has nothing to spread over experts. */
     if (!sp->ep && out->sc.model.experts < 2) {
         sp->ep = 1;
@@ -136,8 +137,7 @@ static void resolve_layout(const struct plan *p, struct plan_resolved *out)
         lay->sequence_parallel = lay->tp > 1;
     out->needs_search = false;
     for (i = 0; i < sizeof(searched) / sizeof(searched[0]); i++)
-        if (!fixed(p, searched[i]) &&
-            !(searched[i] == PK_PAR_EP && sp->ep))
+        if (!fixed(p, searched[i]) && !(searched[i] == PK_PAR_EP && sp->ep))
             out->needs_search = true;
 }
 
@@ -214,8 +214,7 @@ enum cp_status plan_resolve(const struct plan *p, struct catalog *cat,
         snprintf(id, sizeof(id), "%s", sc->system.fabric_id);
     else
         return diag_set(d, CP_ERR_USAGE, "hardware.fabric",
-                        "missing: system '%s' names no fabric",
-                        sc->system.id);
+                        "missing: system '%s' names no fabric", sc->system.id);
     st = catalog_get_fabric(cat, id, &sc->fabric, &meta, d);
     if (st)
         return lookup_failed(st, p, PK_HW_FABRIC, id, d);
@@ -315,9 +314,8 @@ enum cp_status plan_validate_inputs(const struct scenario *sc, struct diag *d)
     return st;
 }
 
-void plan_eval_layout(const struct plan_resolved *res,
-                      const struct layout *lay, struct scenario *sc,
-                      struct result *out)
+void plan_eval_layout(const struct plan_resolved *res, const struct layout *lay,
+                      struct scenario *sc, struct result *out)
 {
     size_t i;
 

@@ -64,8 +64,7 @@ enum cp_status plan_resolve(const struct plan *p, struct catalog *cat,
 
 /* Validate everything but the layout (which the search still has to
  * choose): CP_OK or the first non-layout problem. */
-enum cp_status plan_validate_inputs(const struct scenario *sc,
-                                    struct diag *d);
+enum cp_status plan_validate_inputs(const struct scenario *sc, struct diag *d);
 
 /* A plan resolved, searched (when some layout value is auto), validated
  * and evaluated. */
@@ -85,8 +84,8 @@ enum cp_status plan_evaluate(const struct plan *p, struct catalog *cat,
                              struct diag *d);
 
 /* Evaluate res->sc with the given layout into out, adding res->notes. */
-void plan_eval_layout(const struct plan_resolved *res,
-                      const struct layout *lay, struct scenario *sc /* OUT */,
+void plan_eval_layout(const struct plan_resolved *res, const struct layout *lay,
+                      struct scenario *sc /* OUT */,
                       struct result *out /* OUT */);
 
 /* The resolved value of key k (for the JSON/CSV "plan" echo): what the
@@ -94,9 +93,9 @@ void plan_eval_layout(const struct plan_resolved *res,
  * defaults filled in. */
 struct plan_echo {
     enum plan_type type;
-    uint64_t u;     /* COUNT, BOOL */
-    double d;       /* NUMBER */
-    const char *s;  /* ENUM and ID (static or inside sc) */
+    uint64_t u;    /* COUNT, BOOL */
+    double d;      /* NUMBER */
+    const char *s; /* ENUM and ID (static or inside sc) */
 };
 void plan_echo_value(const struct scenario *sc, const struct result *r,
                      enum plan_key k, struct plan_echo *out /* OUT */);

@@ -294,8 +294,8 @@ enum cp_status plan_search(const struct scenario *base,
                 if (sp->ep)
                     neps = one(sp->ep, eps);
                 else if (m->experts >= 2)
-                    neps = divisors(m->experts,
-                                    w.sc.layout.dp * w.sc.layout.cp, eps);
+                    neps = divisors(m->experts, w.sc.layout.dp * w.sc.layout.cp,
+                                    eps);
                 else
                     neps = one(1, eps);
                 walk_inner(&w, sp, eps, neps);

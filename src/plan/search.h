@@ -64,10 +64,10 @@ struct search_result {
     uint64_t evaluated;  /* layouts evaluated in full (fit in memory) */
     uint64_t feasible;   /* == evaluated: the fitting ones */
     double elapsed_s;
-    bool fits;           /* false: hits[0] is the least-memory layout */
-    size_t n;            /* hits kept, best first */
+    bool fits; /* false: hits[0] is the least-memory layout */
+    size_t n;  /* hits kept, best first */
     struct search_hit hits[SEARCH_TOP_MAX];
-    struct diag reject;  /* why the first rejected candidate was invalid */
+    struct diag reject; /* why the first rejected candidate was invalid */
 };
 
 /* Return false to cancel (the search then returns CP_ERR_CANCELLED). */
@@ -80,9 +80,8 @@ typedef bool (*search_progress_fn)(void *ctx, uint64_t done);
  * be NULL; it is called every 4096 candidates.  cancel, when not NULL, is
  * polled as often. */
 enum cp_status plan_search(const struct scenario *base,
-                           const struct search_space *space,
-                           enum objective obj, size_t top_n,
-                           struct search_result *out /* OUT */,
+                           const struct search_space *space, enum objective obj,
+                           size_t top_n, struct search_result *out /* OUT */,
                            search_progress_fn progress, void *ctx,
                            const volatile int *cancel, struct diag *d);
 

@@ -7,8 +7,8 @@
 
 struct ini_state {
     const char *name;
-    const char *pos;  /* next unread byte of the text */
-    int line;         /* line of the chunk handed to inih last */
+    const char *pos; /* next unread byte of the text */
+    int line;        /* line of the chunk handed to inih last */
     int at_line_start;
     ini_key_fn fn;
     void *ctx;
@@ -65,8 +65,8 @@ static int on_key(void *user, const char *section, const char *name,
     return 0;
 }
 
-enum cp_status ini_parse_text(const char *name, const char *text,
-                              ini_key_fn fn, void *ctx, struct diag *d)
+enum cp_status ini_parse_text(const char *name, const char *text, ini_key_fn fn,
+                              void *ctx, struct diag *d)
 {
     struct ini_state s;
     int rc;

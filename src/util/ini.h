@@ -29,7 +29,7 @@ typedef enum cp_status (*ini_key_fn)(void *ctx, const char *section,
 /* Parse the NUL-terminated text; name is used in messages ("plan.ini",
  * "@baseline").  CP_ERR_PARSE for malformed lines ("name:line: expected
  * 'key = value'"), else the first status a callback returned. */
-enum cp_status ini_parse_text(const char *name, const char *text,
-                              ini_key_fn fn, void *ctx, struct diag *d);
+enum cp_status ini_parse_text(const char *name, const char *text, ini_key_fn fn,
+                              void *ctx, struct diag *d);
 
 #endif

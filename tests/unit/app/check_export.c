@@ -84,27 +84,46 @@ static int all_finite(json_t *v)
     if (json_is_real(v))
         return isfinite(json_real_value(v));
     if (json_is_object(v)) {
-        json_object_foreach(v, k, x) if (!all_finite(x)) return 0;
+        json_object_foreach(v, k, x)
+        {
+            if (!all_finite(x))
+                return 0;
+        }
     }
     if (json_is_array(v)) {
-        json_array_foreach(v, i, x) if (!all_finite(x)) return 0;
+        json_array_foreach(v, i, x)
+        {
+            if (!all_finite(x))
+                return 0;
+        }
     }
     return 1;
 }
 
 START_TEST(test_json_keys_in_order)
 {
-    static const char *const top[] = {"plan",        "model",   "layout",
-                                      "memory",      "time",    "reliability",
-                                      "storage",     "energy",  "cost",
-                                      "warnings"};
+    static const char *const top[] = {
+        "plan",        "model",   "layout", "memory", "time",
+        "reliability", "storage", "energy", "cost",   "warnings"};
     static const char *const required[] = {
-        "memory.weights_gib", "memory.total_gib",     "memory.fits",
-        "time.step_s",        "time.mfu",             "time.gpu_hours",
-        "layout.microbatches", "reliability.goodput", "storage.checkpoint_gib",
-        "energy.cooling",     "cost.build.capex_usd", "cost.cloud.offer",
-        "cost.cloud.run_usd", "cost.cheaper",         "plan.hardware.gpus",
-        "plan.parallel.tp",   "plan.train.attention", "model.flops_per_token",
+        "memory.weights_gib",
+        "memory.total_gib",
+        "memory.fits",
+        "time.step_s",
+        "time.mfu",
+        "time.gpu_hours",
+        "layout.microbatches",
+        "reliability.goodput",
+        "storage.checkpoint_gib",
+        "energy.cooling",
+        "cost.build.capex_usd",
+        "cost.cloud.offer",
+        "cost.cloud.run_usd",
+        "cost.cheaper",
+        "plan.hardware.gpus",
+        "plan.parallel.tp",
+        "plan.train.attention",
+        "model.flops_per_token",
     };
     char *buf = NULL;
     size_t len = 0, i, pos = 0;
@@ -134,13 +153,12 @@ START_TEST(test_json_keys_in_order)
             cur = json_object_get(cur, part);
         ck_assert_msg(cur != NULL, "missing %s", required[i]);
     }
-    ck_assert(json_is_true(json_object_get(json_object_get(doc, "memory"),
-                                           "fits")));
-    ck_assert_int_eq(json_integer_value(json_object_get(
-                         json_object_get(json_object_get(doc, "plan"),
-                                         "hardware"),
-                         "gpus")),
-                     1024);
+    ck_assert(
+        json_is_true(json_object_get(json_object_get(doc, "memory"), "fits")));
+    ck_assert_int_eq(
+        json_integer_value(json_object_get(
+            json_object_get(json_object_get(doc, "plan"), "hardware"), "gpus")),
+        1024);
     ck_assert(all_finite(doc));
     json_decref(doc);
     free(buf);
@@ -270,8 +288,7 @@ START_TEST(test_human_number)
 
     ck_assert_str_eq(export_human_number(1234567, buf, sizeof(buf)),
                      "1,234,567");
-    ck_assert_str_eq(export_human_number(0.41234, buf, sizeof(buf)),
-                     "0.4123");
+    ck_assert_str_eq(export_human_number(0.41234, buf, sizeof(buf)), "0.4123");
     ck_assert_str_eq(export_human_number(0, buf, sizeof(buf)), "0");
 }
 END_TEST

@@ -91,14 +91,18 @@ static const struct {
     {{"quote", "--tokens", "inf", NULL}, CP_ERR_PARSE, "--tokens"},
     {{"quote", "--gpus", "1.5", NULL}, CP_ERR_RANGE, "--gpus"},
     {{"quote", "--gpus", "0x10", NULL}, CP_ERR_PARSE, "--gpus"},
-    {{"quote", "--set", "model.nonsense=1", NULL}, CP_ERR_USAGE,
+    {{"quote", "--set", "model.nonsense=1", NULL},
+     CP_ERR_USAGE,
      "model.nonsense"},
-    {{"quote", "--set", "parallel.zero=7", NULL}, CP_ERR_RANGE,
+    {{"quote", "--set", "parallel.zero=7", NULL},
+     CP_ERR_RANGE,
      "parallel.zero"},
     {{"quote", "--set", "parallel.zero", NULL}, CP_ERR_USAGE, "--set"},
-    {{"quote", "--set", "train.precision=fp64", NULL}, CP_ERR_PARSE,
+    {{"quote", "--set", "train.precision=fp64", NULL},
+     CP_ERR_PARSE,
      "train.precision"},
-    {{"quote", "--set", "model.gated_ffn=maybe", NULL}, CP_ERR_PARSE,
+    {{"quote", "--set", "model.gated_ffn=maybe", NULL},
+     CP_ERR_PARSE,
      "model.gated_ffn"},
     {{"quote", "--accel", "No Such", NULL}, CP_ERR_PARSE, "--accel"},
     {{"quote", "--set", "site.pue=0.5", NULL}, CP_ERR_RANGE, "site.pue"},
@@ -142,8 +146,7 @@ START_TEST(test_good_values)
     struct diag d;
 
     plan_init(&p, NULL);
-    ck_assert_int_eq(plan_set_key(&p, PK_TRAIN_TOKENS, "15T", NULL, &d),
-                     CP_OK);
+    ck_assert_int_eq(plan_set_key(&p, PK_TRAIN_TOKENS, "15T", NULL, &d), CP_OK);
     ck_assert_uint_eq(p.v[PK_TRAIN_TOKENS].u, 15000000000000ULL);
     ck_assert_int_eq(plan_set_key(&p, PK_TRAIN_TOKENS, "1.5e3", NULL, &d),
                      CP_OK);
@@ -174,7 +177,8 @@ static const struct {
 } bad_ini[] = {
     {"[model]\nlayers = 80\nheads = lots\n", CP_ERR_PARSE,
      "x.ini:3: model.heads"},
-    {"[model]\nlayers = 80\n\n[bogus]\nx = 1\n", CP_ERR_USAGE, "x.ini:5: bogus"},
+    {"[model]\nlayers = 80\n\n[bogus]\nx = 1\n", CP_ERR_USAGE,
+     "x.ini:5: bogus"},
     {"[model]\nnonsense = 1\n", CP_ERR_USAGE, "x.ini:2: model.nonsense"},
     {"[model]\nthis is not a key\n", CP_ERR_PARSE, "x.ini:2"},
     {"gpus = 8\n", CP_ERR_PARSE, "x.ini:1: gpus"},
@@ -211,8 +215,9 @@ START_TEST(test_ini_good_and_overrides)
                                "tp = 8 ; inline comment\n";
     struct plan p;
     struct cli_args *a = calloc(1, sizeof(*a));
-    const char *argv[] = {"quote", "--gpus", "1024", "--set",
-                          "parallel.tp=auto", "--set", "train.tokens=15T"};
+    const char *argv[] = {"quote",           "--gpus",           "1024",
+                          "--set",           "parallel.tp=auto", "--set",
+                          "train.tokens=15T"};
     struct diag d;
 
     plan_init(&p, NULL);
@@ -237,16 +242,26 @@ END_TEST
 START_TEST(test_round_trip)
 {
     static const char *const sets[] = {
-        "model.preset=llama3-70b",  "model.layers=80",
-        "model.gated_ffn=yes",      "model.experts=8",
-        "train.tokens=15T",         "train.precision=fp8",
-        "train.grad_dtype=bf16",    "train.attention=flash",
-        "hardware.accelerator=h100-sxm", "hardware.gpus=1024",
-        "hardware.oversubscription=1.5", "parallel.tp=8",
-        "parallel.pp=auto",         "parallel.recompute=selective",
-        "parallel.sequence_parallel=no", "parallel.zero=1",
-        "site.usd_per_kwh=0.0731",  "finance.cost_of_capital=0.1",
-        "cloud.term=reserved_3y",   "cloud.usd_per_gpu_hour=2.49",
+        "model.preset=llama3-70b",
+        "model.layers=80",
+        "model.gated_ffn=yes",
+        "model.experts=8",
+        "train.tokens=15T",
+        "train.precision=fp8",
+        "train.grad_dtype=bf16",
+        "train.attention=flash",
+        "hardware.accelerator=h100-sxm",
+        "hardware.gpus=1024",
+        "hardware.oversubscription=1.5",
+        "parallel.tp=8",
+        "parallel.pp=auto",
+        "parallel.recompute=selective",
+        "parallel.sequence_parallel=no",
+        "parallel.zero=1",
+        "site.usd_per_kwh=0.0731",
+        "finance.cost_of_capital=0.1",
+        "cloud.term=reserved_3y",
+        "cloud.usd_per_gpu_hour=2.49",
         "reliability.node_mtbf_h=1e5",
     };
     struct plan p, q;

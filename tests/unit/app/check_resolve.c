@@ -112,14 +112,17 @@ static const struct {
     const char *where;
 } bad[] = {
     {{"parallel.tp=7"}, CP_ERR_LAYOUT, "parallel.tp"},
-    {{"parallel.tp=8", "parallel.pp=8", "parallel.dp=8"}, CP_ERR_LAYOUT,
+    {{"parallel.tp=8", "parallel.pp=8", "parallel.dp=8"},
+     CP_ERR_LAYOUT,
      "parallel"},
-    {{"hardware.accelerator=no-such-gpu"}, CP_ERR_NOT_FOUND,
+    {{"hardware.accelerator=no-such-gpu"},
+     CP_ERR_NOT_FOUND,
      "hardware.accelerator"},
     {{"model.preset=no-such-model"}, CP_ERR_NOT_FOUND, "model.preset"},
     {{"site.id=mars"}, CP_ERR_NOT_FOUND, "site.id"},
     {{"hardware.fabric=carrier-pigeon"}, CP_ERR_NOT_FOUND, "hardware.fabric"},
-    {{"parallel.tp=8", "parallel.pp=1", "parallel.dp=3"}, CP_ERR_LAYOUT,
+    {{"parallel.tp=8", "parallel.pp=1", "parallel.dp=3"},
+     CP_ERR_LAYOUT,
      "parallel"},
 };
 
@@ -155,8 +158,7 @@ START_TEST(test_missing)
     set("hardware.gpus=8");
     set("model.preset=llama3-8b");
     set("hardware.accelerator=h100-sxm");
-    ck_assert_int_eq(plan_evaluate(&plan, cat, OBJECTIVE_TIME, oc, &d),
-                     CP_OK);
+    ck_assert_int_eq(plan_evaluate(&plan, cat, OBJECTIVE_TIME, oc, &d), CP_OK);
     ck_assert_rel(oc->result.time.train_days, 0, 0);
     ck_assert_uint_ge(oc->result.nwarnings, 1);
     ck_assert_int_eq(plan_resolve(&plan, cat, PLAN_NEED_TOKENS, &oc->res, &d),
@@ -175,8 +177,8 @@ START_TEST(test_search_invariants)
     base();
     ck_assert_int_eq(plan_resolve(&plan, cat, PLAN_NEED_TOKENS, res, &d),
                      CP_OK);
-    ck_assert_int_eq(plan_search(&res->sc, &res->space, OBJECTIVE_TIME, 20,
-                                 sr, NULL, NULL, NULL, &d),
+    ck_assert_int_eq(plan_search(&res->sc, &res->space, OBJECTIVE_TIME, 20, sr,
+                                 NULL, NULL, NULL, &d),
                      CP_OK);
     ck_assert(sr->fits);
     ck_assert_uint_eq(sr->n, 20);
