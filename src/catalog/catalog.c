@@ -51,7 +51,8 @@ int catalog_step(sqlite3_stmt *st)
 
     for (tries = 0;; tries++) {
         rc = sqlite3_step(st);
-        if ((rc != SQLITE_BUSY && rc != SQLITE_LOCKED) || tries >= BUSY_RETRIES)
+        if (((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED) ||
+            tries >= BUSY_RETRIES)
             return rc;
         sqlite3_reset(st);
         nanosleep(&ts, NULL);
