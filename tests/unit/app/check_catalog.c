@@ -733,6 +733,31 @@ START_TEST(test_truncated_refused)
 }
 END_TEST
 
+START_TEST(test_read_only_file)
+{
+    char path[128];
+    struct catalog *c2 = NULL;
+
+    snprintf(path, sizeof(path), "%s/ro.db", dir);
+    ck_assert_int_eq(catalog_open(path, 0, &cat, &d), CP_OK);
+    catalog_close(cat);
+    cat = NULL;
+    ck_assert_int_eq(chmod(path, 0444), 0);
+    ck_assert_int_eq(catalog_open(path, 0, &c2, &d), CP_ERR_DB);
+    ck_assert_ptr_null(c2);
+    ck_assert_ptr_nonnull(strstr(d.msg, "read-only"));
+    ck_assert_int_eq(catalog_open(path, CATALOG_OPEN_READONLY, &cat, &d),
+                     CP_OK);
+    ck_assert_uint_ge(count(CATALOG_MODELS, NULL), 12);
+    catalog_close(cat);
+    cat = NULL;
+    snprintf(path, sizeof(path), "%s/missing.db", dir);
+    ck_assert_int_eq(catalog_open(path, CATALOG_OPEN_READONLY, &c2, &d),
+                     CP_ERR_DB);
+    ck_assert_int_eq(access(path, F_OK), -1);
+}
+END_TEST
+
 Suite *suite_catalog(void)
 {
     Suite *s = suite_create("catalog");
@@ -766,6 +791,7 @@ Suite *suite_catalog(void)
     tcase_add_test(tf, test_newer_schema_refused);
     tcase_add_test(tf, test_garbage_refused_untouched);
     tcase_add_test(tf, test_truncated_refused);
+    tcase_add_test(tf, test_read_only_file);
     suite_add_tcase(s, tf);
     return s;
 }
