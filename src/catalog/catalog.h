@@ -145,8 +145,10 @@ enum cp_status catalog_default_cloud(struct catalog *cat, const char *accel_id,
                                      char out_id[CP_ID_MAX], struct diag *d);
 
 /* Rows as text, in column order, ordered by the key; for list, show,
- * export and the TUI.  id == NULL visits every row.  Stops early and
- * returns the callback's status when it is not CP_OK. */
+ * export and the TUI.  id == NULL visits every row; an id without rows is
+ * CP_ERR_NOT_FOUND.  Stops early and returns the callback's status when it
+ * is not CP_OK.  Numbers are the shortest text that reads back exactly (C
+ * locale), booleans yes/no, empty cells "". */
 typedef enum cp_status (*catalog_row_fn)(void *ctx, const char *const *values,
                                          size_t n);
 enum cp_status catalog_foreach(struct catalog *cat, enum catalog_kind k,
@@ -165,8 +167,10 @@ enum cp_status catalog_row_delete(struct catalog *cat, enum catalog_kind k,
 
 /* Import a CSV (RFC 4180, header row naming the columns in any order;
  * missing optional columns are empty).  Every row is validated first; any
- * bad row imports nothing and d says "file:line: column: problem".  Rows
- * replace rows with the same key; all in one transaction. */
+ * bad row imports nothing and d says "file:line: column: problem" (where =
+ * "file:line: column", msg = problem).  Rows replace rows with the same
+ * key; all in one transaction.  A file that cannot be read is
+ * CP_ERR_NOT_FOUND; bad content CP_ERR_PARSE/RANGE/NOT_FOUND/EXISTS. */
 enum cp_status catalog_import_csv(struct catalog *cat, enum catalog_kind k,
                                   const char *path, struct diag *d);
 /* The same from memory; name is used in messages. */
