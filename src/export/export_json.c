@@ -6,10 +6,24 @@
 #include <assert.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "export/export.h"
 #include "export/metrics.h"
+#include "util/xalloc.h"
+
+/* jansson allocates through xalloc_try, so an exhausted heap is
+ * CP_ERR_NOMEM rather than an abort, and the tests can make it fail. */
+static void *json_alloc(size_t n)
+{
+    return xalloc_try(n);
+}
+
+static void use_xalloc(void)
+{
+    json_set_alloc_funcs(json_alloc, free);
+}
 
 /* set_new() steals the reference; NULL values mean OOM. */
 static int set_new(json_t *obj, const char *key, json_t *v)
@@ -147,6 +161,8 @@ static enum cp_status dump(json_t *doc, FILE *out, struct diag *d)
         return diag_set(d, CP_ERR_NOMEM, "json", "out of memory");
     rc = json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     json_decref(doc);
+    if (rc != 0 && !ferror(out))
+        return diag_set(d, CP_ERR_NOMEM, "json", "out of memory");
     if (rc != 0 || fputc('\n', out) == EOF)
         return diag_set(d, CP_ERR_IO, "json", "cannot write output");
     return CP_OK;
@@ -155,6 +171,7 @@ static enum cp_status dump(json_t *doc, FILE *out, struct diag *d)
 enum cp_status export_json_quote(FILE *out, const struct export_item *it,
                                  struct diag *d)
 {
+    use_xalloc();
     return dump(quote_object(it), out, d);
 }
 
@@ -177,7 +194,10 @@ static json_t *array_of(const struct export_item *items, size_t n)
 enum cp_status export_json_compare(FILE *out, const struct export_item *items,
                                    size_t n, struct diag *d)
 {
-    json_t *root = json_object();
+    json_t *root;
+
+    use_xalloc();
+    root = json_object();
 
     if (root && set_new(root, "plans", array_of(items, n)) != 0) {
         json_decref(root);
@@ -190,8 +210,10 @@ enum cp_status export_json_search(FILE *out, const struct export_search *s,
                                   const struct export_item *items, size_t n,
                                   struct diag *d)
 {
-    json_t *root = json_object();
-    json_t *stats;
+    json_t *root, *stats;
+
+    use_xalloc();
+    root = json_object();
 
     if (!root)
         return dump(NULL, out, d);

@@ -130,15 +130,23 @@ struct table {
 static void line(struct table *t, const char *key, char (*vals)[64],
                  const int *best, const char *unit)
 {
-    size_t i;
+    char buf[1024];
+    size_t used, i;
+    int w;
 
-    if (fprintf(t->out, "  %-*s", KEY_W, key) < 0)
-        t->err = 1;
-    for (i = 0; i < t->n; i++)
-        if (fprintf(t->out, " %*s%c", t->w, vals[i],
-                    best && best[i] ? '*' : ' ') < 0)
-            t->err = 1;
-    if (fprintf(t->out, "%s%s\n", unit[0] ? " " : "", unit) < 0)
+    w = snprintf(buf, sizeof(buf), "  %-*s", KEY_W, key);
+    used = w > 0 ? (size_t)w : 0;
+    for (i = 0; i < t->n && used < sizeof(buf); i++) {
+        w = snprintf(buf + used, sizeof(buf) - used, " %*s%c", t->w, vals[i],
+                     best && best[i] ? '*' : ' ');
+        used += w > 0 ? (size_t)w : 0;
+    }
+    if (used < sizeof(buf) && unit[0])
+        snprintf(buf + used, sizeof(buf) - used, " %s", unit);
+    used = strlen(buf);
+    while (used && buf[used - 1] == ' ')
+        buf[--used] = '\0';
+    if (fprintf(t->out, "%s\n", buf) < 0)
         t->err = 1;
 }
 
@@ -174,16 +182,29 @@ enum cp_status export_text_metrics(FILE *out, const struct export_item *items,
     char key[96];
     size_t ntab, i, k, s;
 
-    for (i = 0; i < n; i++)
+    tab = metrics_table(&ntab);
+    /* One value width for the whole table: the widest cell. */
+    for (i = 0; i < n; i++) {
         if ((int)strlen(items[i].name) > t.w)
             t.w = (int)strlen(items[i].name);
+        for (k = 0; k < PLAN_KEY_COUNT; k++) {
+            echo_human(&items[i], (enum plan_key)k, vals[0], 64);
+            if ((int)strlen(vals[0]) > t.w)
+                t.w = (int)strlen(vals[0]);
+        }
+        for (k = 0; k < ntab; k++) {
+            metric_human(&tab[k], items[i].r, vals[0], 64);
+            if ((int)strlen(vals[0]) > t.w)
+                t.w = (int)strlen(vals[0]);
+        }
+    }
     /* Title: the plan names. */
     if (n == 1) {
         fprintf(out, "plan %s\n", items[0].name);
     } else {
         fprintf(out, "  %-*s", KEY_W, "");
         for (i = 0; i < n; i++)
-            fprintf(out, " %*s ", t.w, items[i].name);
+            fprintf(out, " %*s%s", t.w, items[i].name, i + 1 < n ? " " : "");
         fprintf(out, "\n");
     }
     for (s = 0; plan_sections[s]; s++) {
@@ -198,7 +219,6 @@ enum cp_status export_text_metrics(FILE *out, const struct export_item *items,
             line(&t, ki->key, vals, NULL, "");
         }
     }
-    tab = metrics_table(&ntab);
     for (k = 0; k < ntab; k++) {
         const struct metric *m = &tab[k];
 

@@ -17,6 +17,7 @@
 #include "export/metrics.h"
 #include "plan/resolve.h"
 #include "util/csvio.h"
+#include "util/xalloc.h"
 
 Suite *suite_export(void);
 
@@ -262,6 +263,32 @@ START_TEST(test_text)
 }
 END_TEST
 
+/* Every allocation failure inside the JSON exporter is CP_ERR_NOMEM, with
+ * nothing leaked (ASan/valgrind), until there are enough to succeed. */
+START_TEST(test_json_oom)
+{
+    long i;
+    enum cp_status st = CP_ERR_NOMEM;
+
+    for (i = 0; i < 100000 && st != CP_OK; i++) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *fp = open_memstream(&buf, &len);
+
+        ck_assert_ptr_nonnull(fp);
+        xalloc_fail_after = i;
+        st = export_json_quote(fp, &items[0], NULL);
+        xalloc_fail_after = -1;
+        fclose(fp);
+        free(buf);
+        ck_assert_msg(st == CP_OK || st == CP_ERR_NOMEM, "%ld: %s", i,
+                      cp_status_str(st));
+    }
+    ck_assert_int_eq(st, CP_OK);
+    ck_assert_int_gt(i, 10);
+}
+END_TEST
+
 START_TEST(test_metric_table)
 {
     size_t n, i, j;
@@ -304,6 +331,7 @@ Suite *suite_export(void)
     tcase_add_test(core, test_json_compare_and_search);
     tcase_add_test(core, test_csv);
     tcase_add_test(core, test_text);
+    tcase_add_test(core, test_json_oom);
     tcase_add_test(core, test_metric_table);
     tcase_add_test(core, test_human_number);
     suite_add_tcase(s, core);
