@@ -89,6 +89,8 @@ static int better(const struct search_hit *a, const struct search_hit *b)
 {
     if (a->score != b->score)
         return a->score < b->score;
+    if (a->step_s != b->step_s)
+        return a->step_s < b->step_s;
     return a->total_bytes < b->total_bytes;
 }
 
@@ -158,6 +160,7 @@ static void try_layout(struct walk *w)
     if (!h.fits) {
         if (!w->have_least || h.total_bytes < w->least.total_bytes) {
             h.score = 0;
+            h.step_s = 0;
             w->least = h;
             w->have_least = true;
         }
@@ -166,6 +169,7 @@ static void try_layout(struct walk *w)
     scenario_eval_flags(&w->sc, EVAL_QUIET, &w->r);
     w->out->evaluated++;
     h.score = score_of(&w->r, w->obj);
+    h.step_s = w->r.time.step_s;
     keep(w->out, w->cap, &h);
 }
 

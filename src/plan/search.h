@@ -19,8 +19,9 @@
  *   interleave  1; recompute none/selective/full; sequence_parallel = tp>1;
  *   zero 0..3
  * Ranking: the objective (step time, build cost of the run, or facility
- * energy), ties broken by lower memory, then by enumeration order, so the
- * result is deterministic.
+ * energy), ties broken by step time, then lower memory, then enumeration
+ * order, so the result is deterministic (cost and energy are 0 for every
+ * layout when the plan has no token budget: time decides).
  */
 #ifndef LLMPLAN_PLAN_SEARCH_H
 #define LLMPLAN_PLAN_SEARCH_H
@@ -54,7 +55,8 @@ void search_space_auto(struct search_space *sp /* OUT */);
 
 struct search_hit {
     struct layout layout;
-    double score; /* the objective's value, lower is better */
+    double score;  /* the objective's value, lower is better */
+    double step_s; /* tie-break: the faster layout */
     double total_bytes;
     bool fits;
 };
