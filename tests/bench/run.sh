@@ -19,7 +19,7 @@ while [ $i -lt $n ]; do
     i=$((i + 1))
 done
 end=$(date +%s.%N)
-echo "$n quotes in $(echo "$end - $start" | bc -l | cut -c1-6) s"
+python3 -c "import sys; n, a, b = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]); print('%d quotes in %.3f s: %.1f ms per quote' % (n, b - a, 1e3 * (b - a) / n))" "$n" "$start" "$end"
 
 echo "== search: megatron-1t on 16384 A100, seq 2048, batch 4096"
 start=$(date +%s.%N)
