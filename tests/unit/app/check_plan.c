@@ -306,6 +306,62 @@ START_TEST(test_format_number)
 }
 END_TEST
 
+/* Random INI-ish text never crashes the parser, and whatever it accepts
+ * writes back to text that parses to the same plan. */
+START_TEST(test_random_ini)
+{
+    static const char alphabet[] = "[]=;#.\n\n  \t-+eE0123456789KMGTauto"
+                                   "modeltrainhardwaregpusparalleltpzero"
+                                   "yesnobf16fp8h100-sxm\x01\xff";
+    static const char *const lines[] = {
+        "[model]\n",    "[train]\n",    "[parallel]\n", "[hardware]\n",
+        "tp = ",        "gpus = ",      "zero = ",      "tokens = ",
+        "precision = ", "gated_ffn = ", "preset = ",    "auto\n",
+        "8\n",          "15T\n",        "yes\n"};
+    unsigned long seed = 12345;
+    int round;
+
+    for (round = 0; round < 3000; round++) {
+        char text[256];
+        size_t len = 0, target;
+        struct plan p, q;
+        struct strbuf sb;
+        struct diag d;
+
+        seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+        target = (seed >> 33) % 200;
+        while (len < target) {
+            seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+            if ((seed >> 40) % 3 == 0) {
+                const char *l =
+                    lines[(seed >> 20) % (sizeof(lines) / sizeof(lines[0]))];
+                size_t n = strlen(l);
+
+                if (len + n >= sizeof(text) - 1)
+                    break;
+                memcpy(text + len, l, n);
+                len += n;
+            } else {
+                text[len++] = alphabet[(seed >> 24) % (sizeof(alphabet) - 1)];
+            }
+        }
+        text[len] = '\0';
+        plan_init(&p, NULL);
+        if (plan_parse_ini(&p, "fuzz", text, &d) != CP_OK) {
+            ck_assert(d.where[0] != '\0');
+            continue;
+        }
+        strbuf_init(&sb, 0);
+        ck_assert_int_eq(plan_write_ini(&p, &sb), CP_OK);
+        plan_init(&q, NULL);
+        ck_assert_msg(plan_parse_ini(&q, "rt", sb.buf, &d) == CP_OK,
+                      "%s: %s\n%s", d.where, d.msg, sb.buf);
+        ck_assert(plan_equal(&p, &q));
+        strbuf_release(&sb);
+    }
+}
+END_TEST
+
 Suite *suite_plan(void)
 {
     Suite *s = suite_create("plan");
@@ -322,6 +378,7 @@ Suite *suite_plan(void)
                         (int)(sizeof(bad) / sizeof(bad[0])));
     tcase_add_loop_test(errors, test_ini_errors, 0,
                         (int)(sizeof(bad_ini) / sizeof(bad_ini[0])));
+    tcase_add_test(errors, test_random_ini);
     suite_add_tcase(s, core);
     suite_add_tcase(s, errors);
     return s;
