@@ -187,6 +187,14 @@ enum cp_status plan_resolve(const struct plan *p, struct catalog *cat,
         return lookup_failed(st, p, PK_HW_ACCELERATOR,
                              p->v[PK_HW_ACCELERATOR].id, d);
     add_source(out, PK_HW_ACCELERATOR, sc->accel.id, &meta);
+    /* bf16 is the default only where the accelerator has it (V100: fp16). */
+    if (!p->v[PK_TRAIN_PRECISION].set &&
+        !(sc->accel.peak_flops[PREC_BF16] > 0)) {
+        sc->train.precision =
+            sc->accel.peak_flops[PREC_FP16] > 0 ? PREC_FP16 : PREC_FP32;
+        add_note(out, "%s has no bf16: train.precision is %s", sc->accel.id,
+                 precision_name(sc->train.precision));
+    }
 
     if (p->v[PK_HW_SYSTEM].set) {
         snprintf(id, sizeof(id), "%s", p->v[PK_HW_SYSTEM].id);
