@@ -200,7 +200,12 @@ enum cp_status export_text_metrics(FILE *out, const struct export_item *items,
     }
     /* Title: the plan names. */
     if (n == 1) {
-        fprintf(out, "plan %s\n", items[0].name);
+        const struct scenario *sc = items[0].sc;
+
+        fprintf(out, "plan %s: %s on %llu x %s (%s, %s)\n", items[0].name,
+                sc->model.id[0] ? sc->model.id : "custom model",
+                (unsigned long long)sc->gpus, sc->accel.id, sc->system.id,
+                sc->fabric.id);
     } else {
         fprintf(out, "  %-*s", KEY_W, "");
         for (i = 0; i < n; i++)

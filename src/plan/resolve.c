@@ -275,9 +275,6 @@ enum cp_status plan_resolve(const struct plan *p, struct catalog *cat,
                  sc->accel.id, term_name(term));
     }
     sc->reliability.node_mtbf_h = sc->system.node_mtbf_h;
-    if (!p->v[PK_TRAIN_TOKENS].set)
-        add_note(out, "train.tokens not given: the run's time, energy and "
-                      "cost are 0 (per-step and memory figures stand)");
 
     /* Explicit keys override the catalog and the defaults. */
     for (i = 0; i < PLAN_KEY_COUNT; i++)
