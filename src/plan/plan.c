@@ -349,8 +349,9 @@ enum cp_status plan_set_key(struct plan *p, enum plan_key k, const char *value,
     const struct plan_key_info *ki = plan_key_info(k);
     const char *where = origin ? origin : ki->name;
     struct plan_value v;
-    char lo[32], hi[32], text[160];
+    char lo[32], hi[32], text[160], trimmed[256];
     enum cp_status st;
+    size_t len;
     double x;
 
     memset(&v, 0, sizeof(v));
@@ -358,6 +359,12 @@ enum cp_status plan_set_key(struct plan *p, enum plan_key k, const char *value,
     v.origin = origin;
     while (*value == ' ' || *value == '\t')
         value++;
+    /* Trailing blanks too ("--set 'train.precision=bf16 '"). */
+    len = strlen(value);
+    while (len && (value[len - 1] == ' ' || value[len - 1] == '\t'))
+        len--;
+    snprintf(trimmed, sizeof(trimmed), "%.*s", (int)len, value);
+    value = trimmed;
     if ((ki->flags & PKF_AUTO) && strcmp(value, "auto") == 0) {
         v.is_auto = true;
         p->v[k] = v;

@@ -151,6 +151,9 @@ START_TEST(test_good_values)
     ck_assert_int_eq(plan_set_key(&p, PK_TRAIN_TOKENS, "1.5e3", NULL, &d),
                      CP_OK);
     ck_assert_uint_eq(p.v[PK_TRAIN_TOKENS].u, 1500);
+    ck_assert_int_eq(plan_set_key(&p, PK_TRAIN_PRECISION, " fp8 ", NULL, &d),
+                     CP_OK);
+    ck_assert_uint_eq(p.v[PK_TRAIN_PRECISION].u, PREC_FP8);
     ck_assert_int_eq(plan_set_key(&p, PK_PAR_TP, "auto", NULL, &d), CP_OK);
     ck_assert(p.v[PK_PAR_TP].is_auto);
     ck_assert_int_eq(plan_set_key(&p, PK_PAR_RECOMPUTE, "auto", NULL, &d),
