@@ -2,7 +2,9 @@
  * cmd_compare.c - `llmplan compare PLAN...`: 2..8 plans side by side.  The
  * shared options (--set, --gpus, ...) apply to every plan.
  */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli/cli_opts.h"
 #include "export/export.h"
@@ -21,7 +23,7 @@ int cmd_compare(const struct cli_global *g, int argc, char **argv)
     struct catalog *cat = NULL;
     struct diag d;
     enum cp_status st;
-    int i, rc;
+    int i, j, rc;
 
     diag_clear(&d);
     st = cli_parse(CMD_COMPARE, argc, argv, a, &d);
@@ -44,6 +46,10 @@ int cmd_compare(const struct cli_global *g, int argc, char **argv)
             if (st && plans[i].name[0])
                 diag_prefix(&d, a->pos[i]);
         }
+        for (j = 0; j < i; j++)
+            if (strcmp(plans[j].name, plans[i].name) == 0)
+                snprintf(plans[i].name, sizeof(plans[i].name), "%s",
+                         a->pos[i]); /* two a.ini: tell them apart */
         items[i].name = plans[i].name;
         items[i].sc = &oc[i].res.sc;
         items[i].r = &oc[i].result;

@@ -270,6 +270,13 @@ enum cp_status export_text_search(FILE *out, const struct export_search *s,
     size_t i;
     char mem[32], step[32], mfu[32], days[32], usd[32];
 
+    if (n) {
+        const struct scenario *sc = items[0].sc;
+
+        fprintf(out, "search %s: %s on %llu x %s, best %zu by %s\n\n",
+                items[0].name, sc->model.id[0] ? sc->model.id : "custom model",
+                (unsigned long long)sc->gpus, sc->accel.id, n, s->objective);
+    }
     fprintf(out,
             "%4s %4s %4s %6s %3s %3s %4s %3s %-9s %3s %4s %9s %4s %9s %6s "
             "%8s %16s\n",
