@@ -13,6 +13,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
+#include "ui/ui.h"
 
 #ifndef LLMPLAN_VERSION
 #define LLMPLAN_VERSION "0.0.0"
@@ -59,12 +60,9 @@ static const struct cli_cmd commands[] = {
 
 static int cmd_tui(const struct cli_global *g, int argc, char **argv)
 {
-    (void)g;
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "llmplan: tui: the TUI is not built yet; see "
-                    "'llmplan --help' for the commands\n");
-    return 2;
+    if (argc == 0)
+        return ui_main(g, NULL);
+    return ui_cmd_tui(g, argc, argv);
 }
 
 static void usage_line(FILE *out)

@@ -1,0 +1,314 @@
+/*
+ * ui.h - the interactive TUI: entry points, and the state the views share.
+ *
+ * ui_main() and ui_cmd_tui() are called by the CLI dispatcher (cli.c).
+ * Everything else here is for the files of src/ui: struct ui is the TUI's
+ * model (the plan being edited, its evaluation, the comparison, the search
+ * results, the modal prompt) plus the loop's machinery (terminal, canvas,
+ * theme, keymap, view stack).
+ *
+ * Rules (STYLE B.11): only term_curses.c talks to curses; views draw into
+ * the canvas and never compute a number - every evaluation goes through
+ * the plan layer (plan_evaluate, plan_search, plan_eval_layout), called
+ * from ui.c and app.c, once per UI_RECOMPUTE.  Catalog edits go through
+ * catalog_row_put/delete/import, exports through export/.
+ *
+ * Ownership: ui_cmd_tui/ui_main own a struct ui for the whole session and
+ * release everything before they return.
+ */
+#ifndef LLMPLAN_UI_UI_H
+#define LLMPLAN_UI_UI_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "catalog/catalog.h"
+#include "cli/cli.h"
+#include "plan/plan.h"
+#include "plan/resolve.h"
+#include "plan/search.h"
+#include "ui/canvas.h"
+#include "ui/keymap.h"
+#include "ui/theme.h"
+
+/* `llmplan` with no command on a terminal: the TUI on plan_arg (NULL: the
+ * last plan used, else the default plan).  Returns the exit code. */
+int ui_main(const struct cli_global *g, const char *plan_arg);
+
+/* `llmplan tui [PLAN] [--ui-script F --ui-size WxH --ui-dump OUT]
+ * [--check-theme FILE...] [--check-keys FILE...]`; argv[0] is "tui".
+ * The --ui-* and --check-* options are for tests (not in --help). */
+int ui_cmd_tui(const struct cli_global *g, int argc, char **argv);
+
+/* ---- for src/ui only --------------------------------------------------- */
+
+/* One input event. */
+struct ui_event {
+    int key;  /* a character, or enum ui_key */
+    int x, y; /* UK_MOUSE: the cell; UK_RESIZE: the new width, height */
+    int index; /* UK_MOUSE: the index of the region clicked, or -1 */
+};
+
+struct term;
+struct term_ops {
+    /* Start (curses: initscr ...).  CP_ERR_IO when there is no terminal. */
+    enum cp_status (*open)(struct term *t, struct diag *d);
+    /* Restore the terminal; safe to call twice. */
+    void (*close)(struct term *t);
+    void (*size)(struct term *t, int *w, int *h);
+    bool (*has_colors)(struct term *t);
+    bool (*utf8)(struct term *t);
+    /* Colour pairs for the theme's elements. */
+    void (*set_theme)(struct term *t, const struct theme *th);
+    /* Show the canvas. */
+    void (*blit)(struct term *t, const struct canvas *c);
+    /* The next event: 1 one event, 0 none within timeout_ms (< 0: wait),
+     * -1 no more input (end of a script). */
+    int (*read)(struct term *t, struct ui_event *ev, int timeout_ms);
+    void (*free)(struct term *t);
+};
+
+struct term {
+    const struct term_ops *ops;
+    void *priv;
+};
+
+/* The curses terminal. */
+struct term *term_curses_new(void);
+/* A scripted terminal of w x h reading key names from path (see
+ * term_script.c).  CP_ERR_IO when the script cannot be read. */
+enum cp_status term_script_new(const char *path, int w, int h,
+                               struct term **out /* OUT */, struct diag *d);
+
+/* Reactions of handle() (htop Htop_Reaction). */
+enum ui_reaction {
+    UI_HANDLED = 1 << 0,
+    UI_REDRAW = 1 << 1,
+    UI_RECOMPUTE = 1 << 2,
+    UI_QUIT = 1 << 3,
+};
+
+struct ui;
+
+/* One view (tig view_ops); each view file ends with its instance. */
+struct view_ops {
+    const char *name; /* title line and key bindings */
+    enum view_id id;  /* its binding table */
+    /* Allocate the view's state (called once, at start). */
+    void *(*open)(struct ui *ui);
+    /* Draw the view into r (views never compute numbers). */
+    void (*draw)(struct ui *ui, void *st, struct canvas *c, struct rect r);
+    /* React to an action (ACT_NONE: a key with no binding, or a click on
+     * a region the view registered); returns enum ui_reaction flags, 0
+     * when not handled. */
+    unsigned (*handle)(struct ui *ui, void *st, enum action a,
+                       const struct ui_event *ev);
+    /* The view became the current one. */
+    void (*show)(struct ui *ui, void *st);
+    /* Free the state. */
+    void (*close)(struct ui *ui, void *st);
+};
+
+extern const struct view_ops plan_view_ops, compare_view_ops,
+    search_view_ops, catalog_view_ops, help_view_ops;
+
+/* A modal line prompt or list picker, drawn over the view. */
+enum modal_kind { MODAL_NONE, MODAL_PROMPT, MODAL_PICKER, MODAL_CONFIRM };
+
+#define MODAL_TEXT_MAX 512
+
+/* Called when the modal closes: value is the text entered or the item
+ * chosen (NULL when cancelled); index is the picker row (-1 otherwise). */
+typedef unsigned (*modal_done_fn)(struct ui *ui, int tag, const char *value,
+                                  int index);
+/* Called on every edit of a prompt (live filters). */
+typedef unsigned (*modal_change_fn)(struct ui *ui, int tag, const char *value);
+
+/* A picker row as given to ui_picker (copied). */
+struct ui_item {
+    const char *text;
+    const char *note; /* may be NULL */
+};
+
+struct modal_item {
+    char *text; /* owned */
+    char *note; /* owned, may be NULL */
+};
+
+struct modal {
+    enum modal_kind kind;
+    int tag;
+    char title[160];
+    char text[MODAL_TEXT_MAX]; /* prompt input, picker filter */
+    size_t len;
+    modal_done_fn done;
+    modal_change_fn change;
+    /* picker */
+    struct modal_item *items;
+    size_t nitems, sel, top;
+    size_t *shown; /* indexes matching the filter */
+    size_t nshown;
+};
+
+/* A clickable region registered while drawing. */
+struct ui_hit {
+    struct rect r;
+    enum action action; /* ACT_NONE: the view's handle gets the click */
+    enum view_id view;
+    int index;
+};
+
+#define UI_HITS_MAX 256
+#define UI_COMPARE_MAX 4
+#define UI_SEARCH_TOP 50
+
+/* One column of the comparison: the current plan with changes. */
+struct ui_compare {
+    char changes[256]; /* "hardware.accelerator=h200-sxm ..."; "" = as is */
+    struct plan plan;
+    struct plan_outcome oc;
+    enum cp_status st;
+    struct diag d;
+};
+
+/* One evaluated layout of the search. */
+struct ui_layout {
+    struct search_hit hit;
+    struct scenario sc;
+    struct result r;
+};
+
+struct ui {
+    const struct cli_global *g;
+    struct catalog *cat;
+    struct term *term;
+    struct canvas cv;
+    struct keymap km;
+    struct theme theme;
+    int theme_idx;   /* into theme_builtin; -1 for a --theme file */
+    bool colors;     /* the terminal can show colours and may */
+    bool quit;
+    bool headless;   /* a script drives it */
+
+    /* the plan and its evaluation */
+    struct plan plan;
+    struct plan_outcome *oc;
+    bool ok;             /* oc holds the evaluation of plan */
+    bool have_result;    /* oc holds some earlier evaluation */
+    enum cp_status st;   /* of the last evaluation */
+    struct diag diag;
+    int bad_key;         /* plan key of a rejected input, or -1 */
+    char bad_text[128];  /* what was typed there */
+
+    /* comparison: column 0 is the plan as it is */
+    struct ui_compare *cmp; /* UI_COMPARE_MAX */
+    size_t ncmp;
+    bool cmp_seeded;
+
+    /* search */
+    struct ui_layout *lay; /* UI_SEARCH_TOP */
+    size_t nlay;
+    struct search_result *sr;
+    bool searched;       /* lay holds a search */
+    struct plan search_plan; /* the plan searched, layout keys unset */
+    enum cp_status search_st;
+    struct diag search_diag;
+    volatile int cancel;
+    double search_progress_t0;
+
+    /* views */
+    const struct view_ops *views[VIEW_COUNT];
+    void *vdata[VIEW_COUNT];
+    enum view_id stack[8];
+    int depth;
+
+    struct modal modal;
+    char status[256];
+    bool status_error;
+    struct ui_hit hits[UI_HITS_MAX];
+    int nhits;
+};
+
+/* The view on top of the stack. */
+enum view_id ui_current(const struct ui *ui);
+/* Make v the current view (help is pushed, the others replace). */
+void ui_switch(struct ui *ui, enum view_id v);
+
+/* Status line text; error colours it. */
+void ui_status(struct ui *ui, bool error, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Draw everything and show it (the search's progress calls it). */
+void ui_redraw(struct ui *ui);
+/* Register a clickable region. */
+void ui_hit(struct ui *ui, struct rect r, enum action a, int index);
+
+/* Modals.  Items are copied. */
+void ui_prompt(struct ui *ui, int tag, const char *title, const char *initial,
+               modal_done_fn done, modal_change_fn change);
+void ui_confirm(struct ui *ui, int tag, const char *question,
+                modal_done_fn done);
+void ui_picker(struct ui *ui, int tag, const char *title,
+               const struct ui_item *items, size_t n, size_t sel,
+               modal_done_fn done);
+void ui_modal_close(struct ui *ui);
+
+/* ---- app.c: the model; every computation goes through plan/ ------------ */
+
+/* Evaluate the plan (and the comparison when the compare view is shown):
+ * the one place that calls plan_evaluate. */
+void app_recompute(struct ui *ui);
+/* Evaluate the comparison columns. */
+void app_compare_eval(struct ui *ui);
+/* Set key k of the plan from text ("" unsets it, "auto" for layout keys);
+ * on error the plan is unchanged, the field is marked and the status line
+ * says why.  Returns UI_RECOMPUTE | UI_REDRAW, or UI_REDRAW. */
+unsigned app_set_key(struct ui *ui, enum plan_key k, const char *text);
+/* Unset key k. */
+unsigned app_unset_key(struct ui *ui, enum plan_key k);
+/* The default plan (llama3-70b, 1024 h100-sxm, 15T tokens). */
+void app_default_plan(struct plan *p);
+/* Run the layout search for the plan (progress on screen, cancellable). */
+void app_search(struct ui *ui);
+/* Whether the search results belong to the plan (layout keys aside). */
+bool app_search_current(const struct ui *ui);
+/* Apply layout i of the search to the plan. */
+unsigned app_apply_layout(struct ui *ui, size_t i);
+/* Add a comparison column with changes ("key=value ..."). */
+enum cp_status app_compare_add(struct ui *ui, const char *changes,
+                               struct diag *d);
+void app_compare_remove(struct ui *ui, size_t i);
+/* Export the plan (or the comparison when compare, the layouts when
+ * search) to path: JSON when it ends in .json, else CSV. */
+enum cp_status app_export(struct ui *ui, enum view_id what, const char *path,
+                          struct diag *d);
+/* Load a saved plan or a plan file ("@name" or a path). */
+enum cp_status app_load_plan(struct ui *ui, const char *arg, struct diag *d);
+/* Save the plan in the catalog under name. */
+enum cp_status app_save_plan(struct ui *ui, const char *name, struct diag *d);
+/* Remember the plan and theme in the catalog settings. */
+void app_remember(struct ui *ui);
+
+/* Catalog rows as text (catalog_foreach), owned. */
+struct ui_rows {
+    size_t n, ncols, alloc;
+    char **cells; /* n * ncols strings */
+};
+enum cp_status app_catalog_rows(struct ui *ui, enum catalog_kind k,
+                                struct ui_rows *out /* OUT */,
+                                struct diag *d);
+void ui_rows_release(struct ui_rows *r);
+/* Cell (i, j), "" when out of range. */
+const char *ui_rows_cell(const struct ui_rows *r, size_t i, size_t j);
+/* Index of column name of kind k, or -1. */
+int app_catalog_col(enum catalog_kind k, const char *name);
+
+/* The value of metric "section.key" of r (metric table), 0 when unknown;
+ * text metrics into *text when not NULL. */
+double app_metric(const struct result *r, const char *section,
+                  const char *key, const char **text);
+
+/* Format a number for display as the CLI tables do. */
+const char *ui_num(double v, char *buf, size_t n);
+
+#endif

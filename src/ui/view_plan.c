@@ -1,0 +1,797 @@
+/*
+ * view_plan.c - the plan view: the plan's inputs as a form, grouped by
+ * section in schema order (the plan key table), beside its results:
+ * memory by component against capacity, step time by part, throughput,
+ * time to train, goodput, energy, build and cloud cost.  At 160 columns
+ * and more a third pane lists every metric of the metric table.
+ *
+ * Editing a field sets the plan key (app_set_key) and asks for
+ * UI_RECOMPUTE; ui.c evaluates once and every pane redraws.  Catalog ids,
+ * enums and booleans open a picker; counts and numbers a prompt (typing a
+ * digit starts one).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export/metrics.h"
+#include "ui/ui.h"
+#include "ui/widgets.h"
+#include "util/xalloc.h"
+
+#define LABEL_W 18
+#define RESULTS_H 160
+
+struct pv {
+    int rows[PLAN_KEY_COUNT + 16]; /* key, or -1 - section index */
+    size_t nrows;
+    size_t sel, top;
+    int focus;           /* 0 form, 1 results, 2 metrics */
+    size_t rtop, mtop;   /* results and metrics scroll */
+    struct canvas off;   /* the results, drawn off screen */
+};
+
+static bool is_key(const struct pv *pv, size_t i)
+{
+    return i < pv->nrows && pv->rows[i] >= 0;
+}
+
+static void *pv_open(struct ui *ui)
+{
+    struct pv *pv = xcalloc(1, sizeof(*pv));
+    size_t s;
+    int k;
+
+    (void)ui;
+    for (s = 0; plan_sections[s]; s++) {
+        pv->rows[pv->nrows++] = -1 - (int)s;
+        for (k = 0; k < PLAN_KEY_COUNT; k++)
+            if (strcmp(plan_key_info((enum plan_key)k)->section,
+                       plan_sections[s]) == 0)
+                pv->rows[pv->nrows++] = k;
+    }
+    pv->sel = 1;
+    /* start on hardware.gpus: the field people change first */
+    for (s = 0; s < pv->nrows; s++)
+        if (pv->rows[s] == PK_HW_GPUS)
+            pv->sel = s;
+    canvas_init(&pv->off, 40, RESULTS_H, false);
+    return pv;
+}
+
+static void pv_close(struct ui *ui, void *st)
+{
+    struct pv *pv = st;
+
+    (void)ui;
+    canvas_release(&pv->off);
+    free(pv);
+}
+
+/* ---- the form ----------------------------------------------------------- */
+
+/* A count as a plan would write it: "15T" when exact, else grouped. */
+static const char *count_text(uint64_t u, char *buf, size_t n)
+{
+    static const struct {
+        uint64_t div;
+        char suf;
+    } s[] = {{1000000000000ULL, 'T'}, {1000000000ULL, 'G'}, {1000000ULL, 'M'}};
+    size_t i;
+
+    for (i = 0; i < 3; i++)
+        if (u >= s[i].div && u % s[i].div == 0) {
+            snprintf(buf, n, "%llu%c", (unsigned long long)(u / s[i].div),
+                     s[i].suf);
+            return buf;
+        }
+    return ui_num((double)u, buf, n);
+}
+
+static const char *value_text(struct ui *ui, enum plan_key k, char *buf,
+                              size_t n, int *el)
+{
+    const struct plan_key_info *ki = plan_key_info(k);
+    const struct plan_value *v = &ui->plan.v[k];
+    char raw[64];
+
+    buf[0] = '\0';
+    *el = THEME_VALUE;
+    if (ui->modal.kind == MODAL_PROMPT && ui->modal.tag == (int)k &&
+        ui_current(ui) == VIEW_PLAN) {
+        snprintf(buf, n, "%s_", ui->modal.text);
+        *el = THEME_FIELD_EDIT;
+        return buf;
+    }
+    if (ui->bad_key == (int)k && ui->bad_text[0]) {
+        snprintf(buf, n, "%s", ui->bad_text);
+        *el = THEME_FIELD_ERROR;
+        return buf;
+    }
+    if (v->set && !v->is_auto) {
+        if (ki->type == PT_COUNT)
+            count_text(v->u, buf, n);
+        else if (ki->type == PT_NUMBER)
+            ui_num(v->d, buf, n);
+        else
+            plan_format_value(&ui->plan, k, buf, n);
+    } else if (ui->have_result) {
+        struct plan_echo e;
+
+        plan_echo_value(&ui->oc->res.sc, &ui->oc->result, k, &e);
+        switch (e.type) {
+        case PT_COUNT:
+            count_text(e.u, raw, sizeof(raw));
+            break;
+        case PT_NUMBER:
+            ui_num(e.d, raw, sizeof(raw));
+            break;
+        case PT_BOOL:
+            snprintf(raw, sizeof(raw), "%s", e.u ? "yes" : "no");
+            break;
+        default:
+            snprintf(raw, sizeof(raw), "%s", e.s ? e.s : "");
+            break;
+        }
+        snprintf(buf, n, "%s%s", v->is_auto ? "auto " : "", raw);
+        *el = THEME_VALUE_DEFAULT;
+    } else {
+        snprintf(buf, n, "%s", v->is_auto ? "auto" : ki->def ? ki->def : "");
+        *el = THEME_VALUE_DEFAULT;
+    }
+    if (ui->bad_key == (int)k)
+        *el = THEME_FIELD_ERROR;
+    return buf;
+}
+
+static void draw_form(struct ui *ui, struct pv *pv, struct canvas *c,
+                      struct rect r)
+{
+    int row;
+    size_t i;
+
+    widget_heading(c, (struct rect){r.x, r.y, r.w, 1}, "Inputs",
+                   pv->focus == 0);
+    r.y++;
+    r.h--;
+    widget_scroll(pv->sel, pv->nrows, r.h, &pv->top);
+    /* show the section heading above the first row when it fits */
+    if (pv->top > 0 && pv->top == pv->sel && !is_key(pv, pv->top - 1))
+        pv->top--;
+    for (row = 0, i = pv->top; row < r.h && i < pv->nrows; row++, i++) {
+        int y = r.y + row;
+
+        if (pv->rows[i] < 0) {
+            char b[32];
+            size_t k;
+
+            snprintf(b, sizeof(b), "%s", plan_sections[-1 - pv->rows[i]]);
+            for (k = 0; b[k]; k++)
+                if (b[k] >= 'a' && b[k] <= 'z')
+                    b[k] = (char)(b[k] - 'a' + 'A');
+            canvas_text(c, r.x + 1, y, r.w - 2, b, THEME_SECTION);
+        } else {
+            enum plan_key k = (enum plan_key)pv->rows[i];
+            char buf[160];
+            int el;
+            bool sel = i == pv->sel;
+            int base = sel ? (pv->focus == 0 ? THEME_CURSOR
+                                             : THEME_CURSOR_INACTIVE)
+                           : THEME_NORMAL;
+
+            if (sel)
+                canvas_fill(c, (struct rect){r.x, y, r.w, 1}, ' ', base);
+            widget_text(c, r.x + 2, y, LABEL_W - 1, plan_key_info(k)->key,
+                        sel ? base : THEME_LABEL, 0);
+            value_text(ui, k, buf, sizeof(buf), &el);
+            if (sel && el != THEME_FIELD_EDIT && el != THEME_FIELD_ERROR)
+                el = base;
+            widget_text(c, r.x + 2 + LABEL_W, y, r.w - 3 - LABEL_W, buf, el,
+                        0);
+        }
+        ui_hit(ui, (struct rect){r.x, y, r.w, 1}, ACT_NONE, (int)i);
+    }
+}
+
+/* ---- the results -------------------------------------------------------- */
+
+/* Items flowing along lines: "label value unit". */
+struct flow {
+    struct canvas *c;
+    int x0, x, y, w;
+};
+
+static void flow_item(struct flow *f, int mark_el, const char *label,
+                      const char *value, const char *unit, int vel)
+{
+    int need = (mark_el >= 0 ? 2 : 0) + canvas_text_width(label) + 1 +
+               canvas_text_width(value) + (unit && unit[0] ? 1 : 0) +
+               canvas_text_width(unit ? unit : "") + 2;
+
+    if (f->x > f->x0 && f->x + need > f->x0 + f->w) {
+        f->y++;
+        f->x = f->x0;
+    }
+    if (mark_el >= 0) {
+        canvas_put(f->c, f->x, f->y, widget_glyph(f->c, GL_BLOCK), mark_el);
+        f->x += 2;
+    }
+    f->x += canvas_text(f->c, f->x, f->y, -1, label, THEME_LABEL) + 1;
+    f->x += canvas_text(f->c, f->x, f->y, -1, value, vel);
+    if (unit && unit[0])
+        f->x += canvas_text(f->c, f->x + 1, f->y, -1, unit, THEME_DIM) + 1;
+    f->x += 2;
+}
+
+static void flow_newline(struct flow *f)
+{
+    if (f->x > f->x0)
+        f->y++;
+    f->x = f->x0;
+}
+
+/* A metric as text: numbers via the CLI's formatter, words as they are. */
+static const char *mtext(const struct result *r, const char *sec,
+                         const char *key, char *buf, size_t n)
+{
+    const char *t;
+    double v = app_metric(r, sec, key, &t);
+
+    if (t && t[0])
+        return t;
+    return ui_num(v, buf, n);
+}
+
+static void metric_item(struct flow *f, const struct result *r,
+                        const char *label, const char *sec, const char *key,
+                        const char *unit, int mark_el)
+{
+    char b[64];
+
+    flow_item(f, mark_el, label, mtext(r, sec, key, b, sizeof(b)), unit,
+              THEME_VALUE);
+}
+
+static void heading(struct flow *f, const char *title, const char *value,
+                    int vel, const char *extra, int eel)
+{
+    int x;
+
+    flow_newline(f);
+    x = f->x0 + canvas_text(f->c, f->x0, f->y, -1, title, THEME_SECTION) + 2;
+    if (value)
+        x += canvas_text(f->c, x, f->y, -1, value, vel) + 2;
+    if (extra)
+        canvas_text(f->c, x, f->y, f->w - (x - f->x0), extra, eel);
+    f->y++;
+    f->x = f->x0;
+}
+
+/* Draw every result into the off-screen canvas; returns the rows used. */
+static int draw_results(struct ui *ui, struct canvas *c, int w)
+{
+    const struct result *r = &ui->oc->result;
+    struct flow f = {c, 1, 1, 0, w - 2};
+    char a[64], b[64], t[160];
+    size_t i;
+    double cap;
+
+    canvas_clear(c, THEME_NORMAL);
+    if (!ui->have_result) {
+        canvas_printf(c, 1, 0, w - 2, THEME_VALUE_BAD, "cannot evaluate: %s",
+                      ui->diag.msg);
+        return 1;
+    }
+    if (!ui->ok) {
+        widget_text(c, 1, f.y, w - 2, "the plan as edited cannot be "
+                                      "evaluated; showing the last result",
+                    THEME_VALUE_BAD, 0);
+        f.y++;
+        snprintf(t, sizeof(t), "%s%s%s", ui->diag.where,
+                 ui->diag.where[0] ? ": " : "", ui->diag.msg);
+        widget_text(c, 1, f.y, w - 2, t, THEME_VALUE_BAD, 0);
+        f.y += 2;
+    }
+    /* memory */
+    snprintf(t, sizeof(t), "%s of %s GiB",
+             mtext(r, "memory", "total_gib", a, sizeof(a)),
+             mtext(r, "memory", "capacity_gib", b, sizeof(b)));
+    heading(&f, "MEMORY PER GPU", t, THEME_VALUE,
+            r->memory.fits ? "fits" : "does not fit",
+            r->memory.fits ? THEME_VALUE_GOOD : THEME_VALUE_BAD);
+    {
+        struct bar_seg s[5] = {
+            {r->memory.weights_bytes, THEME_BAR_WEIGHTS, 0},
+            {r->memory.gradients_bytes, THEME_BAR_GRADIENTS, 0},
+            {r->memory.optimizer_bytes, THEME_BAR_OPTIMIZER, 0},
+            {r->memory.activations_bytes, THEME_BAR_ACTIVATIONS, 0},
+            {r->memory.overhead_bytes, THEME_BAR_OVERHEAD, 0},
+        };
+
+        cap = r->memory.capacity_bytes > r->memory.total_bytes
+                  ? r->memory.capacity_bytes
+                  : r->memory.total_bytes;
+        widget_bar(c, 1, f.y, w - 2, s, 5, cap, THEME_BAR_FREE);
+        if (!r->memory.fits && cap > 0) {
+            /* the capacity line inside an overfull bar */
+            int x = 1 + (int)((double)(w - 2) * r->memory.capacity_bytes /
+                              cap);
+
+            canvas_put(c, x, f.y, '|', THEME_VALUE_BAD);
+        }
+        f.y++;
+    }
+    metric_item(&f, r, "weights", "memory", "weights_gib", "", THEME_BAR_WEIGHTS);
+    metric_item(&f, r, "gradients", "memory", "gradients_gib", "",
+                THEME_BAR_GRADIENTS);
+    metric_item(&f, r, "optimizer", "memory", "optimizer_gib", "",
+                THEME_BAR_OPTIMIZER);
+    metric_item(&f, r, "activations", "memory", "activations_gib", "",
+                THEME_BAR_ACTIVATIONS);
+    metric_item(&f, r, "overhead", "memory", "overhead_gib", "GiB",
+                THEME_BAR_OVERHEAD);
+    flow_newline(&f);
+    f.y++;
+    /* step time */
+    snprintf(t, sizeof(t), "%s s", mtext(r, "time", "step_s", a, sizeof(a)));
+    snprintf(b, sizeof(b), "bottleneck: %s", r->bottleneck);
+    heading(&f, "STEP TIME", t, THEME_VALUE, b, THEME_DIM);
+    {
+        struct bar_seg s[7] = {
+            {r->time.compute_s, THEME_BAR_COMPUTE, 0},
+            {r->time.bubble_s, THEME_BAR_BUBBLE, 0},
+            {r->time.tp_comm_s, THEME_BAR_COMM, 0},
+            {r->time.pp_comm_s, THEME_BAR_COMM, 0},
+            {r->time.dp_comm_s, THEME_BAR_COMM, 0},
+            {r->time.cp_comm_s, THEME_BAR_COMM, 0},
+            {r->time.ep_comm_s, THEME_BAR_COMM, 0},
+        };
+
+        widget_bar(c, 1, f.y, w - 2, s, 7, r->time.step_s, THEME_BAR_FREE);
+        f.y++;
+    }
+    metric_item(&f, r, "compute", "time", "compute_s", "", THEME_BAR_COMPUTE);
+    metric_item(&f, r, "bubble", "time", "bubble_s", "", THEME_BAR_BUBBLE);
+    metric_item(&f, r, "tp", "time", "tp_comm_s", "", THEME_BAR_COMM);
+    metric_item(&f, r, "pp", "time", "pp_comm_s", "", THEME_BAR_COMM);
+    metric_item(&f, r, "dp", "time", "dp_comm_s", "", THEME_BAR_COMM);
+    metric_item(&f, r, "cp", "time", "cp_comm_s", "", THEME_BAR_COMM);
+    metric_item(&f, r, "ep", "time", "ep_comm_s", "s", THEME_BAR_COMM);
+    flow_newline(&f);
+    metric_item(&f, r, "throughput", "time", "tokens_per_s", "tok/s", -1);
+    metric_item(&f, r, "MFU", "time", "mfu", "", -1);
+    metric_item(&f, r, "HFU", "time", "hfu", "", -1);
+    metric_item(&f, r, "per GPU", "time", "model_tflops_per_gpu", "TFLOP/s",
+                -1);
+    flow_newline(&f);
+    snprintf(t, sizeof(t), "layout tp %llu pp %llu dp %llu cp %llu ep %llu "
+                           "mb %llu %s zero %d",
+             (unsigned long long)r->layout.tp,
+             (unsigned long long)r->layout.pp,
+             (unsigned long long)r->layout.dp,
+             (unsigned long long)r->layout.cp,
+             (unsigned long long)r->layout.ep,
+             (unsigned long long)r->layout.microbatch,
+             recompute_name(r->layout.recompute), r->layout.zero);
+    widget_text(c, 1, f.y, w - 2, t, THEME_DIM, 0);
+    f.y += 2;
+    /* time to train */
+    snprintf(t, sizeof(t), "%s days",
+             mtext(r, "reliability", "effective_train_days", a, sizeof(a)));
+    heading(&f, "TIME TO TRAIN", t, THEME_VALUE, NULL, 0);
+    metric_item(&f, r, "steady", "time", "train_days", "d", -1);
+    metric_item(&f, r, "GPU hours", "time", "gpu_hours", "", -1);
+    metric_item(&f, r, "steps", "time", "steps", "", -1);
+    flow_newline(&f);
+    metric_item(&f, r, "goodput", "reliability", "goodput", "", -1);
+    metric_item(&f, r, "failures", "reliability", "failures", "", -1);
+    metric_item(&f, r, "checkpoint every", "reliability",
+                "checkpoint_interval_min", "min", -1);
+    flow_newline(&f);
+    f.y++;
+    /* energy */
+    snprintf(t, sizeof(t), "%s MWh",
+             mtext(r, "energy", "facility_mwh", a, sizeof(a)));
+    heading(&f, "ENERGY", t, THEME_VALUE, NULL, 0);
+    metric_item(&f, r, "facility", "energy", "facility_kw", "kW", -1);
+    metric_item(&f, r, "carbon", "energy", "tco2e", "tCO2e", -1);
+    metric_item(&f, r, "rack", "energy", "rack_kw", "kW", -1);
+    metric_item(&f, r, "cooling", "energy", "cooling", "", -1);
+    flow_newline(&f);
+    f.y++;
+    /* cost */
+    snprintf(t, sizeof(t), "%s USD",
+             mtext(r, "cost.build", "run_usd", a, sizeof(a)));
+    heading(&f, "BUILD", t,
+            r->cost.build_cheaper ? THEME_VALUE_GOOD : THEME_VALUE, NULL, 0);
+    metric_item(&f, r, "capex", "cost.build", "capex_usd", "USD", -1);
+    metric_item(&f, r, "opex", "cost.build", "opex_usd_per_year", "USD/y",
+                -1);
+    metric_item(&f, r, "", "cost.build", "usd_per_gpu_hour", "USD/GPU h", -1);
+    flow_newline(&f);
+    snprintf(t, sizeof(t), "%s USD",
+             mtext(r, "cost.cloud", "run_usd", a, sizeof(a)));
+    heading(&f, "CLOUD", t,
+            r->cost.build_cheaper ? THEME_VALUE : THEME_VALUE_GOOD, NULL, 0);
+    metric_item(&f, r, "", "cost.cloud", "usd_per_gpu_hour", "USD/GPU h", -1);
+    metric_item(&f, r, "term", "cost.cloud", "term", "", -1);
+    metric_item(&f, r, "offer", "cost.cloud", "offer", "", -1);
+    flow_newline(&f);
+    metric_item(&f, r, "cheaper", "cost", "cheaper", "", -1);
+    metric_item(&f, r, "breakeven", "cost", "breakeven_months", "months", -1);
+    metric_item(&f, r, "at utilization", "cost", "breakeven_utilization", "",
+                -1);
+    flow_newline(&f);
+    /* warnings */
+    if (r->nwarnings) {
+        f.y++;
+        heading(&f, "WARNINGS", NULL, 0, NULL, 0);
+        for (i = 0; i < r->nwarnings; i++) {
+            widget_text(c, 1, f.y, w - 2, r->warnings[i], THEME_VALUE_WARN,
+                        0);
+            f.y++;
+        }
+    }
+    return f.y;
+}
+
+/* Copy rows [top, top + r.h) of src into r of dst. */
+static void copy_rows(struct canvas *dst, struct rect r,
+                      const struct canvas *src, int top)
+{
+    int x, y;
+
+    for (y = 0; y < r.h; y++)
+        for (x = 0; x < r.w; x++) {
+            const struct cell *cl = canvas_at(src, x, top + y);
+
+            if (cl)
+                canvas_put(dst, r.x + x, r.y + y, cl->ch, cl->el);
+        }
+}
+
+static void draw_metrics(struct ui *ui, struct pv *pv, struct canvas *c,
+                         struct rect r)
+{
+    size_t i, n, row = 0, total = 0;
+    const struct metric *m = metrics_table(&n);
+    const char *last = "";
+
+    widget_heading(c, (struct rect){r.x, r.y, r.w, 1}, "All metrics",
+                   pv->focus == 2);
+    r.y++;
+    r.h--;
+    if (!ui->have_result)
+        return;
+    for (i = 0; i < n; i++)
+        total += 1 + (strcmp(m[i].section, i ? m[i - 1].section : "") != 0);
+    if (pv->mtop + (size_t)r.h > total)
+        pv->mtop = total > (size_t)r.h ? total - (size_t)r.h : 0;
+    for (i = 0; i < n; i++) {
+        char b[64];
+        const char *t;
+        int y;
+
+        if (strcmp(m[i].section, last) != 0) {
+            last = m[i].section;
+            if (row >= pv->mtop && row - pv->mtop < (size_t)r.h)
+                canvas_text(c, r.x + 1, r.y + (int)(row - pv->mtop), r.w - 2,
+                            last, THEME_SECTION);
+            row++;
+        }
+        if (row >= pv->mtop && row - pv->mtop < (size_t)r.h) {
+            y = r.y + (int)(row - pv->mtop);
+            widget_text(c, r.x + 2, y, r.w - 22, m[i].key, THEME_LABEL, 0);
+            t = metric_text(&m[i], &ui->oc->result);
+            if (!t[0])
+                t = ui_num(metric_value(&m[i], &ui->oc->result), b, sizeof(b));
+            widget_text(c, r.x + r.w - 21, y, 14, t, THEME_VALUE, 1);
+            widget_text(c, r.x + r.w - 6, y, 6, m[i].unit, THEME_DIM, 0);
+        }
+        row++;
+    }
+}
+
+static void pv_draw(struct ui *ui, void *st, struct canvas *c, struct rect r)
+{
+    struct pv *pv = st;
+    int fw = r.w >= 160 ? 52 : r.w >= 120 ? 46 : 38;
+    int mw = r.w >= 160 ? 48 : 0;
+    int rw = r.w - fw - mw - 1 - (mw ? 1 : 0);
+    int used;
+    struct rect rr = {r.x + fw + 1, r.y, rw, r.h};
+
+    draw_form(ui, pv, c, (struct rect){r.x, r.y, fw, r.h});
+    widget_vline(c, r.x + fw, r.y, r.h);
+    widget_heading(c, (struct rect){rr.x, rr.y, rr.w, 1}, "Results",
+                   pv->focus == 1);
+    if (pv->off.w != rw)
+        canvas_resize(&pv->off, rw, RESULTS_H);
+    pv->off.utf8 = c->utf8;
+    used = draw_results(ui, &pv->off, rw);
+    if (pv->rtop + (size_t)(r.h - 1) > (size_t)used)
+        pv->rtop = used > r.h - 1 ? (size_t)(used - (r.h - 1)) : 0;
+    copy_rows(c, (struct rect){rr.x, rr.y + 1, rr.w, rr.h - 1}, &pv->off,
+              (int)pv->rtop);
+    ui_hit(ui, (struct rect){rr.x, rr.y, rr.w, rr.h}, ACT_NONE, -2);
+    if (mw) {
+        widget_vline(c, rr.x + rw, r.y, r.h);
+        draw_metrics(ui, pv, c, (struct rect){rr.x + rw + 1, r.y, mw, r.h});
+        ui_hit(ui, (struct rect){rr.x + rw + 1, r.y, mw, r.h}, ACT_NONE, -3);
+    }
+}
+
+/* ---- editing ------------------------------------------------------------ */
+
+static unsigned edit_done(struct ui *ui, int tag, const char *value, int idx)
+{
+    (void)idx;
+    if (!value)
+        return UI_REDRAW;
+    if (strcmp(value, "(default)") == 0)
+        return app_unset_key(ui, (enum plan_key)tag);
+    return app_set_key(ui, (enum plan_key)tag, value);
+}
+
+static unsigned find_change(struct ui *ui, int tag, const char *value)
+{
+    struct pv *pv = ui->vdata[VIEW_PLAN];
+    size_t i;
+
+    (void)tag;
+    if (!value[0])
+        return UI_REDRAW;
+    for (i = 0; i < pv->nrows; i++)
+        if (is_key(pv, i) &&
+            strstr(plan_key_info((enum plan_key)pv->rows[i])->name, value)) {
+            pv->sel = i;
+            break;
+        }
+    return UI_REDRAW;
+}
+
+static void edit_id(struct ui *ui, enum plan_key k)
+{
+    const struct plan_key_info *ki = plan_key_info(k);
+    struct ui_rows rows;
+    struct ui_item *items;
+    struct diag d;
+    size_t i, n = 0, sel = 0;
+    int name_col = app_catalog_col(ki->kind, "name");
+    int inst_col = app_catalog_col(ki->kind, "instance");
+    char title[96];
+
+    diag_clear(&d);
+    if (app_catalog_rows(ui, ki->kind, &rows, &d)) {
+        ui_status(ui, true, "%s: %s", catalog_kind_name(ki->kind), d.msg);
+        return;
+    }
+    items = xcalloc(rows.n + 1, sizeof(*items));
+    items[n].text = "(default)";
+    items[n++].note = "let the plan choose";
+    for (i = 0; i < rows.n; i++) {
+        const char *id = ui_rows_cell(&rows, i, 0);
+
+        if (n > 1 && strcmp(items[n - 1].text, id) == 0)
+            continue; /* cloud: one row per term */
+        items[n].text = id;
+        items[n].note = name_col >= 0   ? ui_rows_cell(&rows, i, (size_t)name_col)
+                        : inst_col >= 0 ? ui_rows_cell(&rows, i, (size_t)inst_col)
+                                        : NULL;
+        if (ui->plan.v[k].set && strcmp(ui->plan.v[k].id, id) == 0)
+            sel = n;
+        n++;
+    }
+    snprintf(title, sizeof(title), "%s (type to filter)", ki->name);
+    ui_picker(ui, (int)k, title, items, n, sel, edit_done);
+    free(items);
+    ui_rows_release(&rows);
+}
+
+static void edit_choice(struct ui *ui, enum plan_key k)
+{
+    const struct plan_key_info *ki = plan_key_info(k);
+    struct ui_item items[16];
+    char choices[16][32];
+    size_t i, n = 0, sel = 0;
+    char cur[64];
+
+    plan_format_value(&ui->plan, k, cur, sizeof(cur));
+    items[n].text = "(default)";
+    items[n++].note = ki->def;
+    if (ki->flags & PKF_AUTO) {
+        items[n].text = "auto";
+        items[n++].note = "the layout search chooses";
+    }
+    if (ki->type == PT_BOOL) {
+        items[n].text = "yes";
+        items[n++].note = NULL;
+        items[n].text = "no";
+        items[n++].note = NULL;
+    } else {
+        size_t m = plan_enum_count(ki);
+
+        for (i = 0; i < m && n < 16; i++) {
+            plan_enum_choice(ki, i, choices[i], sizeof(choices[i]));
+            items[n].text = choices[i];
+            items[n++].note = NULL;
+        }
+    }
+    for (i = 0; i < n; i++)
+        if (ui->plan.v[k].set && strcmp(items[i].text, cur) == 0)
+            sel = i;
+    ui_picker(ui, (int)k, ki->name, items, n, sel, edit_done);
+}
+
+static unsigned edit(struct ui *ui, enum plan_key k, const char *initial)
+{
+    const struct plan_key_info *ki = plan_key_info(k);
+    char cur[64];
+    char title[128];
+
+    switch (ki->type) {
+    case PT_ID:
+        edit_id(ui, k);
+        break;
+    case PT_ENUM:
+    case PT_BOOL:
+        edit_choice(ui, k);
+        break;
+    default:
+        if (!initial)
+            initial = ui->bad_key == (int)k && ui->bad_text[0]
+                          ? ui->bad_text
+                          : plan_format_value(&ui->plan, k, cur, sizeof(cur));
+        snprintf(title, sizeof(title), "%s (%s; empty: default%s)", ki->name,
+                 ki->help, ki->flags & PKF_AUTO ? ", auto" : "");
+        ui_prompt(ui, (int)k, title, initial, edit_done, NULL);
+        break;
+    }
+    return UI_REDRAW;
+}
+
+static void move(struct pv *pv, int delta)
+{
+    long i = (long)pv->sel;
+    int step = delta > 0 ? 1 : -1;
+    int n = delta > 0 ? delta : -delta;
+
+    while (n-- > 0) {
+        long j = i + step;
+
+        while (j >= 0 && j < (long)pv->nrows && !is_key(pv, (size_t)j))
+            j += step;
+        if (j < 0 || j >= (long)pv->nrows)
+            break;
+        i = j;
+    }
+    pv->sel = (size_t)i;
+}
+
+static unsigned pv_handle(struct ui *ui, void *st, enum action a,
+                          const struct ui_event *ev)
+{
+    struct pv *pv = st;
+    enum plan_key k = (enum plan_key)pv->rows[pv->sel];
+    int page = ui->cv.h - 6;
+    size_t *scroll = pv->focus == 1 ? &pv->rtop : &pv->mtop;
+
+    if (a == ACT_NONE && ev->key == UK_MOUSE) {
+        if (ev->index >= 0) {
+            size_t i = (size_t)ev->index;
+
+            pv->focus = 0;
+            if (!is_key(pv, i))
+                return UI_REDRAW;
+            if (i == pv->sel)
+                return edit(ui, k, NULL);
+            pv->sel = i;
+            return UI_REDRAW;
+        }
+        pv->focus = ev->index == -2 ? 1 : 2;
+        return UI_REDRAW;
+    }
+    if (pv->focus > 0) {
+        switch (a) {
+        case ACT_UP:
+            if (*scroll > 0)
+                (*scroll)--;
+            return UI_REDRAW;
+        case ACT_DOWN:
+            (*scroll)++;
+            return UI_REDRAW;
+        case ACT_PAGE_UP:
+            *scroll = *scroll > (size_t)page ? *scroll - (size_t)page : 0;
+            return UI_REDRAW;
+        case ACT_PAGE_DOWN:
+            *scroll += (size_t)page;
+            return UI_REDRAW;
+        case ACT_HOME:
+            *scroll = 0;
+            return UI_REDRAW;
+        case ACT_END:
+            *scroll = RESULTS_H;
+            return UI_REDRAW;
+        case ACT_ENTER:
+        case ACT_LEFT:
+            pv->focus = 0;
+            return UI_REDRAW;
+        default:
+            break;
+        }
+    }
+    switch (a) {
+    case ACT_PANE_NEXT:
+        pv->focus = (pv->focus + 1) % (ui->cv.w >= 160 ? 3 : 2);
+        return UI_REDRAW;
+    case ACT_PANE_PREV:
+        pv->focus = (pv->focus + (ui->cv.w >= 160 ? 2 : 1)) %
+                    (ui->cv.w >= 160 ? 3 : 2);
+        return UI_REDRAW;
+    case ACT_UP:
+        move(pv, -1);
+        return UI_REDRAW;
+    case ACT_DOWN:
+        move(pv, 1);
+        return UI_REDRAW;
+    case ACT_PAGE_UP:
+        move(pv, -page);
+        return UI_REDRAW;
+    case ACT_PAGE_DOWN:
+        move(pv, page);
+        return UI_REDRAW;
+    case ACT_HOME:
+        pv->sel = 0;
+        move(pv, 1);
+        return UI_REDRAW;
+    case ACT_END:
+        pv->sel = pv->nrows - 1;
+        return UI_REDRAW;
+    case ACT_RIGHT:
+        pv->focus = 1;
+        return UI_REDRAW;
+    case ACT_ENTER:
+        return edit(ui, k, NULL);
+    case ACT_FIELD_AUTO:
+        if (!(plan_key_info(k)->flags & PKF_AUTO)) {
+            ui_status(ui, true, "%s: only layout keys can be auto",
+                      plan_key_info(k)->name);
+            return UI_REDRAW;
+        }
+        return app_set_key(ui, k, "auto");
+    case ACT_FIELD_DEFAULT:
+        return app_unset_key(ui, k);
+    case ACT_FILTER:
+        ui_prompt(ui, -1, "find key", "", NULL, find_change);
+        return UI_REDRAW;
+    case ACT_CANCEL:
+        if (ui->bad_key >= 0 && ui->bad_text[0]) {
+            ui->bad_key = -1;
+            ui->bad_text[0] = '\0';
+            return UI_REDRAW;
+        }
+        return 0;
+    case ACT_NONE:
+        /* a digit on a number field starts editing with it */
+        if (((ev->key >= '0' && ev->key <= '9') || ev->key == '.') &&
+            (plan_key_info(k)->type == PT_COUNT ||
+             plan_key_info(k)->type == PT_NUMBER)) {
+            char b[2] = {(char)ev->key, 0};
+
+            return edit(ui, k, b);
+        }
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+const struct view_ops plan_view_ops = {
+    .name = "plan",
+    .id = VIEW_PLAN,
+    .open = pv_open,
+    .draw = pv_draw,
+    .handle = pv_handle,
+    .show = NULL,
+    .close = pv_close,
+};

@@ -1,0 +1,116 @@
+/*
+ * widgets.h - pure drawing helpers over a canvas rectangle: pane
+ * headings, a stacked bar, a line chart, a table, a function bar.
+ *
+ * Widgets know theme elements, not colours, and read only what they are
+ * given: no global state, no curses, no numbers computed beyond the
+ * geometry of the drawing (how many cells a share of a bar takes).
+ */
+#ifndef LLMPLAN_UI_WIDGETS_H
+#define LLMPLAN_UI_WIDGETS_H
+
+#include <stddef.h>
+
+#include "ui/canvas.h"
+
+/* Glyphs that have a plain-ASCII fallback. */
+enum glyph {
+    GL_HLINE,
+    GL_VLINE,
+    GL_BLOCK,
+    GL_SHADE,
+    GL_LIGHT,
+    GL_DOT,
+    GL_ARROW_UP,
+    GL_ARROW_DOWN,
+    GL_ELLIPSIS,
+    GL_CROSS,
+    GL_BUILD,
+    GL_CLOUD,
+    GL_BOTH,
+};
+
+uint32_t widget_glyph(const struct canvas *c, enum glyph g);
+
+/* Text clipped to w columns; an ellipsis marks the cut.  align: 0 left,
+ * 1 right.  Returns the columns used. */
+int widget_text(struct canvas *c, int x, int y, int w, const char *s, int el,
+                int align);
+
+/* A pane heading: " title " over the rectangle's first row, the rest of
+ * the row a line.  active picks PANE_ACTIVE over PANE_TITLE. */
+void widget_heading(struct canvas *c, struct rect r, const char *title,
+                    int active);
+
+/* A vertical separator line at x over r's rows. */
+void widget_vline(struct canvas *c, int x, int y, int h);
+
+/* One segment of a stacked bar. */
+struct bar_seg {
+    double value; /* >= 0 */
+    int el;       /* theme element */
+    uint32_t ch;  /* 0: a full block */
+};
+
+/* A stacked bar on row y from x, w wide, scaled so that `scale` fills it
+ * (segments past it are clipped; the rest is drawn with free_el). */
+void widget_bar(struct canvas *c, int x, int y, int w,
+                const struct bar_seg *segs, size_t n, double scale,
+                int free_el);
+
+/* A line chart. */
+struct chart_series {
+    const double *y; /* n points at x = 0..n-1 */
+    size_t n;
+    int el;
+    uint32_t ch;
+    const char *name;
+};
+
+/* Axes, y labels (fmt(v) into a buffer), x labels every xstep points
+ * with xunit, the series, and a vertical mark at x = mark (< 0: none).
+ * Where series meet, GL_BOTH in the first series' element. */
+void widget_chart(struct canvas *c, struct rect r,
+                  const struct chart_series *s, size_t ns, size_t xstep,
+                  const char *xunit, double mark,
+                  const char *(*fmt)(double v, char *buf, size_t n));
+
+/* Keep sel visible in a window of h rows starting at *top. */
+void widget_scroll(size_t sel, size_t n, int h, size_t *top);
+
+/* A table column. */
+struct table_col {
+    const char *title;
+    int width; /* columns; the last may be 0: the rest */
+    int align; /* 0 left, 1 right */
+};
+
+/* Cell text for row i, column j, into buf; *el may be changed from the
+ * row's element (e.g. a highlighted value). */
+typedef const char *(*table_cell_fn)(void *ctx, size_t i, size_t j,
+                                     char *buf, size_t n, int *el);
+
+/* A table: header row, then rows top..; sel highlighted with cursor_el
+ * (CURSOR or CURSOR_INACTIVE).  sort: the sorted column (-1 none).
+ * Returns the number of data rows shown. */
+int widget_table(struct canvas *c, struct rect r, const struct table_col *cols,
+                 size_t ncols, size_t nrows, size_t top, size_t sel,
+                 int cursor_el, int sort, table_cell_fn cell, void *ctx);
+
+/* The x positions of the columns of widget_table (for clicks): writes
+ * ncols+1 starts. */
+void widget_table_xs(struct rect r, const struct table_col *cols,
+                     size_t ncols, int *xs);
+
+/* One entry of the function bar. */
+struct funckey {
+    const char *key;   /* "F1" */
+    const char *label; /* "Help" */
+};
+
+/* An htop function bar on row y; xs (may be NULL) receives each entry's
+ * start, xs[n] the end.  Returns the entries that fitted. */
+size_t widget_funcbar(struct canvas *c, int y, int w,
+                      const struct funckey *k, size_t n, int *xs);
+
+#endif
