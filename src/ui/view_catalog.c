@@ -1,8 +1,524 @@
+/*
+ * view_catalog.c - browse and edit the catalog: one tab per kind, a table
+ * of each row's compact columns with its source and as-of date, and the
+ * selected row in full.  Edits, new rows (a copy of the selected one with
+ * a new id), deletions and CSV imports go through catalog_row_put,
+ * catalog_row_delete and catalog_import_csv, which validate them; their
+ * message is shown when they refuse.  Changes are in the catalog at once,
+ * and the plan is evaluated again.
+ */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
 #include "ui/ui.h"
+#include "ui/widgets.h"
 #include "util/xalloc.h"
-static void *o(struct ui *ui) { (void)ui; return xcalloc(1, 8); }
-static void dr(struct ui *ui, void *st, struct canvas *c, struct rect r) { (void)ui; (void)st; canvas_text(c, r.x, r.y, -1, "catalog", 0); }
-static unsigned h(struct ui *ui, void *st, enum action a, const struct ui_event *ev) { (void)ui; (void)st; (void)a; (void)ev; return 0; }
-static void cl(struct ui *ui, void *st) { (void)ui; free(st); }
-const struct view_ops catalog_view_ops = { "catalog", VIEW_PLAN, o, dr, h, NULL, cl };
+
+#define COLS_MAX 48
+
+struct gv {
+    enum catalog_kind kind;
+    struct ui_rows rows;
+    size_t *shown, nshown;
+    size_t sel, top;
+    int focus;    /* 0 table, 1 fields */
+    size_t dsel, dtop;
+    char filter[MODAL_TEXT_MAX];
+    size_t cols[COLS_MAX]; /* the table's columns */
+    size_t ncols;
+    struct table_col tcols[COLS_MAX];
+};
+
+static bool contains(const char *hay, const char *needle)
+{
+    size_t i, j, n = strlen(needle);
+
+    if (!n)
+        return true;
+    for (i = 0; hay[i]; i++) {
+        for (j = 0; j < n && hay[i + j]; j++) {
+            char a = hay[i + j], b = needle[j];
+
+            if (a >= 'A' && a <= 'Z')
+                a = (char)(a - 'A' + 'a');
+            if (b >= 'A' && b <= 'Z')
+                b = (char)(b - 'A' + 'a');
+            if (a != b)
+                break;
+        }
+        if (j == n)
+            return true;
+    }
+    return false;
+}
+
+static void refilter(struct gv *v)
+{
+    size_t i, j;
+
+    v->nshown = 0;
+    for (i = 0; i < v->rows.n; i++) {
+        bool hit = !v->filter[0];
+
+        for (j = 0; !hit && j < v->rows.ncols; j++)
+            hit = contains(ui_rows_cell(&v->rows, i, j), v->filter);
+        if (hit)
+            v->shown[v->nshown++] = i;
+    }
+    if (v->sel >= v->nshown)
+        v->sel = v->nshown ? v->nshown - 1 : 0;
+}
+
+/* Load the rows of the current kind; keep the selection on id when given. */
+static void reload(struct ui *ui, struct gv *v, const char *keep_id)
+{
+    const struct catalog_column *cc;
+    struct diag d;
+    size_t i, n;
+
+    ui_rows_release(&v->rows);
+    free(v->shown);
+    diag_clear(&d);
+    if (app_catalog_rows(ui, v->kind, &v->rows, &d))
+        ui_status(ui, true, "%s: %s", catalog_kind_name(v->kind), d.msg);
+    v->shown = xcalloc(v->rows.n + 1, sizeof(*v->shown));
+    refilter(v);
+    cc = catalog_columns(v->kind, &n);
+    /* id, as_of, the compact columns, source last */
+    v->ncols = 0;
+    v->cols[v->ncols++] = 0;
+    for (i = 1; i < n; i++)
+        if (strcmp(cc[i].name, "as_of") == 0)
+            v->cols[v->ncols++] = i;
+    for (i = 1; i < n && v->ncols + 1 < COLS_MAX; i++)
+        if ((catalog_column_brief(v->kind, i) ||
+             (v->kind == CATALOG_CLOUD && strcmp(cc[i].name, "term") == 0)) &&
+            strcmp(cc[i].name, "as_of") != 0 &&
+            strcmp(cc[i].name, "source") != 0)
+            v->cols[v->ncols++] = i;
+    for (i = 1; i < n; i++)
+        if (strcmp(cc[i].name, "source") == 0)
+            v->cols[v->ncols++] = i;
+    for (i = 0; i < v->ncols; i++) {
+        size_t r;
+        int w = canvas_text_width(cc[v->cols[i]].name);
+
+        for (r = 0; r < v->rows.n; r++) {
+            int cw = canvas_text_width(ui_rows_cell(&v->rows, r, v->cols[i]));
+
+            if (cw > w)
+                w = cw;
+        }
+        if (w > 24)
+            w = 24;
+        v->tcols[i].title = cc[v->cols[i]].name;
+        v->tcols[i].width = w;
+        v->tcols[i].align = cc[v->cols[i]].type == CATCOL_REAL ||
+                            cc[v->cols[i]].type == CATCOL_COUNT;
+    }
+    if (keep_id)
+        for (i = 0; i < v->nshown; i++)
+            if (strcmp(ui_rows_cell(&v->rows, v->shown[i], 0), keep_id) == 0) {
+                v->sel = i;
+                break;
+            }
+    if (v->dsel >= v->rows.ncols)
+        v->dsel = 0;
+}
+
+static void *gv_open(struct ui *ui)
+{
+    struct gv *v = xcalloc(1, sizeof(*v));
+
+    (void)ui;
+    v->kind = CATALOG_ACCELERATORS;
+    return v;
+}
+
+static void gv_close(struct ui *ui, void *st)
+{
+    struct gv *v = st;
+
+    (void)ui;
+    ui_rows_release(&v->rows);
+    free(v->shown);
+    free(v);
+}
+
+static void gv_show(struct ui *ui, void *st)
+{
+    reload(ui, st, NULL);
+}
+
+static const char *cell(void *ctx, size_t i, size_t j, char *buf, size_t n,
+                        int *el)
+{
+    struct gv *v = ctx;
+    const struct catalog_column *cc;
+    size_t nc;
+
+    (void)buf;
+    (void)n;
+    cc = catalog_columns(v->kind, &nc);
+    if (strcmp(cc[v->cols[j]].name, "source") == 0 ||
+        strcmp(cc[v->cols[j]].name, "as_of") == 0)
+        *el = THEME_DIM;
+    return ui_rows_cell(&v->rows, v->shown[i], v->cols[j]);
+}
+
+static void draw_fields(struct ui *ui, struct gv *v, struct canvas *c,
+                        struct rect r)
+{
+    const struct catalog_column *cc;
+    size_t n, i;
+    int row, lw = 24;
+    char title[96];
+
+    cc = catalog_columns(v->kind, &n);
+    snprintf(title, sizeof(title), "%s",
+             v->nshown ? ui_rows_cell(&v->rows, v->shown[v->sel], 0)
+                       : "(no row)");
+    widget_heading(c, (struct rect){r.x, r.y, r.w, 1}, title, v->focus == 1);
+    r.y++;
+    r.h--;
+    if (!v->nshown)
+        return;
+    widget_scroll(v->dsel, n, r.h, &v->dtop);
+    for (row = 0, i = v->dtop; row < r.h && i < n; row++, i++) {
+        int y = r.y + row;
+        bool sel = v->focus == 1 && i == v->dsel;
+        int base = sel ? THEME_CURSOR : THEME_NORMAL;
+        int vw = r.w - lw - 2;
+
+        if (sel)
+            canvas_fill(c, (struct rect){r.x, y, r.w, 1}, ' ', base);
+        widget_text(c, r.x + 1, y, lw - 1, cc[i].name,
+                    sel ? base : THEME_LABEL, 0);
+        if (r.w >= 70)
+            vw = 30;
+        widget_text(c, r.x + lw, y, vw,
+                    ui_rows_cell(&v->rows, v->shown[v->sel], i),
+                    sel ? base : THEME_VALUE, 0);
+        if (r.w >= 70)
+            widget_text(c, r.x + lw + vw + 1, y, r.w - lw - vw - 2,
+                        cc[i].help, sel ? base : THEME_DIM, 0);
+        ui_hit(ui, (struct rect){r.x, y, r.w, 1}, ACT_NONE, 20000 + (int)i);
+    }
+}
+
+static void gv_draw(struct ui *ui, void *st, struct canvas *c, struct rect r)
+{
+    struct gv *v = st;
+    int k, x = r.x + 1;
+    int dh = r.w >= 120 ? 0 : 9;
+    int dw = r.w >= 120 ? 62 : 0;
+    char b[160];
+    struct rect tr;
+
+    if (!v->shown)
+        reload(ui, v, NULL);
+    canvas_fill(c, (struct rect){r.x, r.y, r.w, 1}, ' ', THEME_NORMAL);
+    for (k = 0; k < CATALOG_KIND_COUNT; k++) {
+        int w = canvas_printf(c, x, r.y, -1,
+                              k == (int)v->kind ? THEME_TAB_ACTIVE : THEME_TAB,
+                              " %s ", catalog_kind_name((enum catalog_kind)k));
+
+        ui_hit(ui, (struct rect){x, r.y, w, 1}, ACT_NONE, 30000 + k);
+        x += w + 1;
+    }
+    snprintf(b, sizeof(b), "%zu of %zu rows%s%s", v->nshown, v->rows.n,
+             v->filter[0] ? ", filter: " : "", v->filter);
+    tr = (struct rect){r.x, r.y + 1, r.w - dw - (dw ? 1 : 0),
+                       r.h - 1 - dh};
+    widget_heading(c, (struct rect){tr.x, tr.y, tr.w, 1}, b, v->focus == 0);
+    tr.y++;
+    tr.h--;
+    widget_scroll(v->sel, v->nshown, tr.h - 1, &v->top);
+    widget_table(c, (struct rect){tr.x + 1, tr.y, tr.w - 2, tr.h}, v->tcols,
+                 v->ncols, v->nshown, v->top, v->sel,
+                 v->focus == 0 ? THEME_CURSOR : THEME_CURSOR_INACTIVE, -1,
+                 cell, v);
+    for (k = 0; (size_t)k + v->top < v->nshown && k < tr.h - 1; k++)
+        ui_hit(ui, (struct rect){tr.x, tr.y + 1 + k, tr.w, 1}, ACT_NONE,
+               (int)v->top + k);
+    if (dw) {
+        widget_vline(c, tr.x + tr.w, r.y + 1, r.h - 1);
+        draw_fields(ui, v, c,
+                    (struct rect){tr.x + tr.w + 1, r.y + 1, dw, r.h - 1});
+    } else {
+        draw_fields(ui, v, c,
+                    (struct rect){r.x, r.y + r.h - dh, r.w, dh});
+    }
+}
+
+/* ---- edits -------------------------------------------------------------- */
+
+/* Put the selected row with column col set to value (col < 0: only the
+ * id changes, i.e. a copy).  Returns the reaction. */
+static unsigned put_row(struct ui *ui, struct gv *v, size_t col,
+                        const char *value)
+{
+    const char **vals;
+    struct diag d;
+    enum cp_status st;
+    size_t j, i = v->shown[v->sel];
+    char id[CP_ID_MAX * 2];
+
+    vals = xcalloc(v->rows.ncols, sizeof(*vals));
+    for (j = 0; j < v->rows.ncols; j++)
+        vals[j] = j == col ? value : ui_rows_cell(&v->rows, i, j);
+    snprintf(id, sizeof(id), "%s", vals[0]);
+    diag_clear(&d);
+    st = catalog_row_put(ui->cat, v->kind, vals, v->rows.ncols, &d);
+    free(vals);
+    if (st) {
+        ui_status(ui, true, "%s%s%s", d.where, d.where[0] ? ": " : "",
+                  d.msg[0] ? d.msg : cp_status_str(st));
+        return UI_REDRAW;
+    }
+    reload(ui, v, id);
+    ui_status(ui, false, "%s '%s' saved", catalog_kind_name(v->kind), id);
+    return UI_RECOMPUTE | UI_REDRAW;
+}
+
+static unsigned field_done(struct ui *ui, int tag, const char *value,
+                           int idx)
+{
+    struct gv *v = ui->vdata[VIEW_CATALOG];
+
+    (void)idx;
+    if (!value || !v->nshown)
+        return UI_REDRAW;
+    return put_row(ui, v, (size_t)tag, value);
+}
+
+static unsigned add_done(struct ui *ui, int tag, const char *value, int idx)
+{
+    struct gv *v = ui->vdata[VIEW_CATALOG];
+
+    (void)tag;
+    (void)idx;
+    if (!value || !value[0] || !v->nshown)
+        return UI_REDRAW;
+    return put_row(ui, v, 0, value);
+}
+
+static unsigned delete_done(struct ui *ui, int tag, const char *value,
+                            int idx)
+{
+    struct gv *v = ui->vdata[VIEW_CATALOG];
+    char id[CP_ID_MAX * 2];
+    struct diag d;
+
+    (void)tag;
+    (void)idx;
+    if (!value || !v->nshown)
+        return UI_REDRAW;
+    snprintf(id, sizeof(id), "%s", ui_rows_cell(&v->rows, v->shown[v->sel], 0));
+    diag_clear(&d);
+    if (catalog_row_delete(ui->cat, v->kind, id, &d)) {
+        ui_status(ui, true, "%s", d.msg);
+        return UI_REDRAW;
+    }
+    reload(ui, v, NULL);
+    ui_status(ui, false, "%s '%s' deleted", catalog_kind_name(v->kind), id);
+    return UI_RECOMPUTE | UI_REDRAW;
+}
+
+static unsigned import_done(struct ui *ui, int tag, const char *value,
+                            int idx)
+{
+    struct gv *v = ui->vdata[VIEW_CATALOG];
+    struct diag d;
+    char path[4096];
+    const char *home = getenv("HOME");
+
+    (void)tag;
+    (void)idx;
+    if (!value || !value[0])
+        return UI_REDRAW;
+    if (value[0] == '~' && value[1] == '/' && home)
+        snprintf(path, sizeof(path), "%s%s", home, value + 1);
+    else
+        snprintf(path, sizeof(path), "%s", value);
+    diag_clear(&d);
+    if (catalog_import_csv(ui->cat, v->kind, path, &d)) {
+        ui_status(ui, true, "import: %s%s%s", d.where, d.where[0] ? ": " : "",
+                  d.msg);
+        return UI_REDRAW;
+    }
+    reload(ui, v, NULL);
+    ui_status(ui, false, "imported %s into %s", value,
+              catalog_kind_name(v->kind));
+    return UI_RECOMPUTE | UI_REDRAW;
+}
+
+static unsigned filter_change(struct ui *ui, int tag, const char *value)
+{
+    struct gv *v = ui->vdata[VIEW_CATALOG];
+
+    (void)tag;
+    snprintf(v->filter, sizeof(v->filter), "%s", value);
+    v->sel = 0;
+    refilter(v);
+    return UI_REDRAW;
+}
+
+static unsigned filter_done(struct ui *ui, int tag, const char *value,
+                            int idx)
+{
+    (void)idx;
+    if (!value) /* Esc: no filter */
+        return filter_change(ui, tag, "");
+    return UI_REDRAW;
+}
+
+static void set_kind(struct ui *ui, struct gv *v, int k)
+{
+    v->kind = (enum catalog_kind)((k + CATALOG_KIND_COUNT) %
+                                  CATALOG_KIND_COUNT);
+    v->sel = 0;
+    v->top = 0;
+    v->dsel = 0;
+    v->dtop = 0;
+    reload(ui, v, NULL);
+}
+
+static unsigned gv_handle(struct ui *ui, void *st, enum action a,
+                          const struct ui_event *ev)
+{
+    struct gv *v = st;
+    size_t page = (size_t)(ui->cv.h > 16 ? ui->cv.h - 16 : 2);
+    size_t ncolumns;
+    const struct catalog_column *cc = catalog_columns(v->kind, &ncolumns);
+    char b[256];
+
+    if (a == ACT_NONE) {
+        if (ev->key != UK_MOUSE)
+            return 0;
+        if (ev->index >= 30000) {
+            set_kind(ui, v, ev->index - 30000);
+        } else if (ev->index >= 20000) {
+            v->focus = 1;
+            v->dsel = (size_t)(ev->index - 20000);
+        } else if (ev->index >= 0) {
+            v->focus = 0;
+            v->sel = (size_t)ev->index;
+        }
+        return UI_REDRAW;
+    }
+    if (v->focus == 1) {
+        switch (a) {
+        case ACT_UP:
+            if (v->dsel > 0)
+                v->dsel--;
+            return UI_REDRAW;
+        case ACT_DOWN:
+            if (v->dsel + 1 < ncolumns)
+                v->dsel++;
+            return UI_REDRAW;
+        case ACT_HOME:
+            v->dsel = 0;
+            return UI_REDRAW;
+        case ACT_END:
+            v->dsel = ncolumns - 1;
+            return UI_REDRAW;
+        case ACT_ENTER:
+            if (!v->nshown)
+                return UI_REDRAW;
+            snprintf(b, sizeof(b), "%s.%s (%s)", catalog_kind_name(v->kind),
+                     cc[v->dsel].name, cc[v->dsel].help);
+            ui_prompt(ui, (int)v->dsel, b,
+                      ui_rows_cell(&v->rows, v->shown[v->sel], v->dsel),
+                      field_done, NULL);
+            return UI_REDRAW;
+        case ACT_CANCEL:
+        case ACT_LEFT:
+            v->focus = 0;
+            return UI_REDRAW;
+        default:
+            break;
+        }
+    }
+    switch (a) {
+    case ACT_PANE_NEXT:
+    case ACT_PANE_PREV:
+        v->focus = !v->focus;
+        return UI_REDRAW;
+    case ACT_UP:
+        if (v->sel > 0)
+            v->sel--;
+        return UI_REDRAW;
+    case ACT_DOWN:
+        if (v->sel + 1 < v->nshown)
+            v->sel++;
+        return UI_REDRAW;
+    case ACT_PAGE_UP:
+        v->sel = v->sel > page ? v->sel - page : 0;
+        return UI_REDRAW;
+    case ACT_PAGE_DOWN:
+        v->sel = v->sel + page < v->nshown ? v->sel + page
+                 : v->nshown             ? v->nshown - 1
+                                         : 0;
+        return UI_REDRAW;
+    case ACT_HOME:
+        v->sel = 0;
+        return UI_REDRAW;
+    case ACT_END:
+        v->sel = v->nshown ? v->nshown - 1 : 0;
+        return UI_REDRAW;
+    case ACT_LEFT:
+        set_kind(ui, v, (int)v->kind - 1);
+        return UI_REDRAW;
+    case ACT_RIGHT:
+        set_kind(ui, v, (int)v->kind + 1);
+        return UI_REDRAW;
+    case ACT_ENTER:
+        v->focus = 1;
+        return UI_REDRAW;
+    case ACT_FILTER:
+        ui_prompt(ui, 0, "filter rows", v->filter, filter_done,
+                  filter_change);
+        return UI_REDRAW;
+    case ACT_CANCEL:
+        if (v->filter[0])
+            return filter_change(ui, 0, "");
+        return 0;
+    case ACT_ROW_ADD:
+        if (!v->nshown) {
+            ui_status(ui, true, "add: select a row to copy (import adds "
+                                "rows to an empty table)");
+            return UI_REDRAW;
+        }
+        snprintf(b, sizeof(b), "id of the new %s row (a copy of '%s')",
+                 catalog_kind_name(v->kind),
+                 ui_rows_cell(&v->rows, v->shown[v->sel], 0));
+        ui_prompt(ui, 0, b, "", add_done, NULL);
+        return UI_REDRAW;
+    case ACT_ROW_DELETE:
+        if (!v->nshown)
+            return UI_REDRAW;
+        snprintf(b, sizeof(b), "delete %s '%s'?", catalog_kind_name(v->kind),
+                 ui_rows_cell(&v->rows, v->shown[v->sel], 0));
+        ui_confirm(ui, 0, b, delete_done);
+        return UI_REDRAW;
+    case ACT_IMPORT:
+        snprintf(b, sizeof(b), "import %s from a CSV file",
+                 catalog_kind_name(v->kind));
+        ui_prompt(ui, 0, b, "", import_done, NULL);
+        return UI_REDRAW;
+    default:
+        return 0;
+    }
+}
+
+const struct view_ops catalog_view_ops = {
+    .name = "catalog",
+    .id = VIEW_CATALOG,
+    .open = gv_open,
+    .draw = gv_draw,
+    .handle = gv_handle,
+    .show = gv_show,
+    .close = gv_close,
+};
