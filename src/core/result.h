@@ -84,7 +84,7 @@ struct storage_result {
 struct network_result {
     uint64_t nodes;
     uint64_t racks;
-    uint64_t tiers; /* 1, 2 or 3 switch tiers */
+    uint64_t tiers; /* 0 (no scale-out fabric), 1, 2 or 3 switch tiers */
     uint64_t nics;
     uint64_t leaf_switches;
     uint64_t spine_switches;

@@ -369,6 +369,7 @@ void scenario_eval_flags(const struct scenario *sc, unsigned flags,
                          struct result *out)
 {
     struct model_shape m;
+    uint64_t warnings;
 
     memset(out, 0, sizeof(*out));
     out->layout = sc->layout;
@@ -392,11 +393,14 @@ void scenario_eval_flags(const struct scenario *sc, unsigned flags,
         return;
 
     steptime_estimate(sc, &m, flags, out);
+    warnings = out->nwarnings;
     netbom_estimate(sc, out);
     storage_estimate(sc, out);
     reliability_estimate(sc, out);
     energy_estimate(sc, out);
     cost_estimate(sc, out);
+    if (flags & EVAL_QUIET)
+        out->nwarnings = warnings; /* the search needs no texts */
 }
 
 void scenario_eval(const struct scenario *sc, struct result *out)
