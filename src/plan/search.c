@@ -178,8 +178,8 @@ static void walk_inner(struct walk *w, const struct search_space *sp,
                        const uint64_t *eps, size_t neps)
 {
     const struct scenario *sc = &w->sc;
-    uint64_t mbs[LIST_MAX];
-    size_t nmb, ie, im, ir, iz;
+    uint64_t mbs[LIST_MAX], vs[4];
+    size_t nmb, nv = 0, iv, ie, im, ir, iz;
     int rlo = sp->recompute >= 0 ? sp->recompute : RECOMPUTE_NONE;
     int rhi = sp->recompute >= 0 ? sp->recompute : RECOMPUTE_FULL;
     int zlo = sp->zero >= 0 ? sp->zero : 0;
@@ -192,7 +192,20 @@ static void walk_inner(struct walk *w, const struct search_space *sp,
         nmb = divisors(sc->train.global_batch / dp, MICROBATCH_MAX, mbs);
     else
         nmb = one(1, mbs); /* invalid: validate says why */
-    for (ie = 0; ie < neps; ie++) {
+    if (sp->interleave) {
+        nv = one(sp->interleave, vs);
+    } else if (sp->interleave_auto && sc->layout.pp > 1 && sc->model.layers) {
+        uint64_t v;
+
+        for (v = 1; v <= 8; v *= 2)
+            if (sc->model.layers % (sc->layout.pp * v) == 0)
+                vs[nv++] = v;
+    }
+    if (!nv)
+        nv = one(1, vs);
+    for (iv = 0; iv < nv * neps; iv++) {
+        w->sc.layout.interleave = vs[iv / neps];
+        ie = iv % neps;
         w->sc.layout.ep = eps[ie];
         for (im = 0; im < nmb; im++) {
             w->sc.layout.microbatch = mbs[im];
@@ -277,7 +290,6 @@ enum cp_status plan_search(const struct scenario *base,
         for (v = 2; v <= CP_MAX && base->train.seq_len >= CP_MIN_SEQ; v *= 2)
             cps[ncp++] = v;
     }
-    w.sc.layout.interleave = sp->interleave ? sp->interleave : 1;
 
     for (it = 0; it < ntp && !w.cancelled; it++) {
         w.sc.layout.tp = tps[it];

@@ -16,7 +16,9 @@
  *   dp   gpus / (tp*pp*cp) when whole
  *   ep   divisors of model.experts that divide dp*cp (MoE only, else 1)
  *   microbatch  divisors of global_batch/dp (at most 64)
- *   interleave  1; recompute none/selective/full; sequence_parallel = tp>1;
+ *   interleave  1, or with interleave_auto 1, 2, 4, 8 where pp > 1 and
+ *               pp*interleave divides the layers
+ *   recompute none/selective/full; sequence_parallel = tp>1;
  *   zero 0..3
  * Ranking: the objective (step time, build cost of the run, or facility
  * energy), ties broken by step time, then lower memory, then enumeration
@@ -48,6 +50,7 @@ struct search_space {
     int recompute;         /* enum recompute, or -1 */
     int sequence_parallel; /* 0/1, or -1: yes when tp > 1 */
     int zero;              /* 0..3, or -1 */
+    bool interleave_auto;  /* interleave 0: search it instead of using 1 */
 };
 
 /* Everything free. */

@@ -199,6 +199,27 @@ START_TEST(test_search_invariants)
 }
 END_TEST
 
+/* interleave=auto searches virtual stages; every hit still validates. */
+START_TEST(test_interleave_auto)
+{
+    struct diag d;
+    const struct layout *l = &oc->result.layout;
+
+    set("model.preset=megatron-1t");
+    set("hardware.accelerator=h100-sxm");
+    set("hardware.gpus=16384");
+    set("train.tokens=10T");
+    set("parallel.interleave=auto");
+    ck_assert_msg(plan_evaluate(&plan, cat, OBJECTIVE_TIME, oc, &d) == CP_OK,
+                  "%s: %s", d.where, d.msg);
+    ck_assert(oc->searched);
+    ck_assert_uint_ge(l->interleave, 1);
+    if (l->interleave > 1)
+        ck_assert_uint_eq(oc->res.sc.model.layers % (l->pp * l->interleave), 0);
+    ck_assert_uint_eq(l->tp * l->pp * l->dp * l->cp, 16384);
+}
+END_TEST
+
 START_TEST(test_nothing_fits)
 {
     struct diag d;
@@ -256,6 +277,7 @@ Suite *suite_resolve(void)
     tcase_add_test(errors, test_missing);
     tcase_add_test(inv, test_search_invariants);
     tcase_add_test(inv, test_nothing_fits);
+    tcase_add_test(inv, test_interleave_auto);
     suite_add_tcase(s, core);
     suite_add_tcase(s, errors);
     suite_add_tcase(s, inv);
