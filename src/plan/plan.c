@@ -442,7 +442,7 @@ enum cp_status plan_set_assignment(struct plan *p, const char *assignment,
     size_t n;
     enum plan_key k;
 
-    if (!eq)
+    if (!eq || eq == assignment)
         return diag_set(d, CP_ERR_USAGE, "--set",
                         "'%.*s' is not SECTION.KEY=VALUE", SHOWN(assignment));
     n = (size_t)(eq - assignment);
