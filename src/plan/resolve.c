@@ -296,7 +296,10 @@ enum cp_status plan_validate_inputs(const struct scenario *sc, struct diag *d)
     struct diag tmp;
     enum cp_status st;
 
-    /* A layout that divides anything: only non-layout problems remain. */
+    /* A layout every model and GPU count accepts (tp = pp = cp = ep = 1,
+     * dp = gpus, global_batch = gpus sequences), so that validation
+     * reaches the money checks after the layout ones; what is left to
+     * report is a problem of the inputs, not of a layout. */
     probe.layout.tp = probe.layout.pp = probe.layout.cp = 1;
     probe.layout.ep = 1;
     probe.layout.dp = probe.gpus;
@@ -304,17 +307,13 @@ enum cp_status plan_validate_inputs(const struct scenario *sc, struct diag *d)
     probe.layout.interleave = 1;
     if (probe.layout.zero < 0 || probe.layout.zero > 3)
         probe.layout.zero = 0;
-    probe.train.global_batch =
-        probe.gpus ? probe.gpus : probe.train.global_batch;
+    probe.train.global_batch = probe.gpus;
     diag_clear(&tmp);
     st = scenario_validate(&probe, &tmp);
     if (st == CP_OK || st == CP_ERR_LAYOUT ||
-        strncmp(tmp.where, "parallel", 8) == 0)
+        strncmp(tmp.where, "parallel", 8) == 0 ||
+        strcmp(tmp.where, "train.global_batch") == 0)
         return CP_OK;
-    if (strcmp(tmp.where, "train.global_batch") == 0) {
-        /* The probe changed it; check the real value alone. */
-        return CP_OK;
-    }
     if (d)
         *d = tmp;
     return st;
