@@ -497,9 +497,14 @@ void ui_redraw(struct ui *ui)
     ui->nhits = 0;
     canvas_clear(c, THEME_NORMAL);
     if (c->w < MIN_W || c->h < MIN_H) {
-        canvas_printf(c, 0, 0, -1, THEME_STATUS_ERROR,
-                      "terminal too small: %dx%d (needs %dx%d)", c->w, c->h,
-                      MIN_W, MIN_H);
+        char msg[96];
+
+        snprintf(msg, sizeof(msg), "terminal too small: %dx%d, needs %dx%d",
+                 c->w, c->h, MIN_W, MIN_H);
+        canvas_text(c, 0, 0, -1,
+                    canvas_text_width(msg) <= c->w ? msg
+                                                    : "terminal too small",
+                    THEME_STATUS_ERROR);
     } else {
         draw_title(ui);
         ui->views[v]->draw(ui, ui->vdata[v], c,

@@ -19,7 +19,7 @@
 #include "ui/widgets.h"
 #include "util/xalloc.h"
 
-#define LABEL_W 18
+#define LABEL_W 19
 #define RESULTS_H 160
 
 struct pv {
@@ -55,6 +55,7 @@ static void *pv_open(struct ui *ui)
     for (s = 0; s < pv->nrows; s++)
         if (pv->rows[s] == PK_HW_GPUS)
             pv->sel = s;
+    pv->top = pv->sel - 2; /* the HARDWARE heading on top */
     canvas_init(&pv->off, 40, RESULTS_H, false);
     return pv;
 }
@@ -483,6 +484,8 @@ static void draw_metrics(struct ui *ui, struct pv *pv, struct canvas *c,
             y = r.y + (int)(row - pv->mtop);
             widget_text(c, r.x + 2, y, r.w - 22, m[i].key, THEME_LABEL, 0);
             t = metric_text(&m[i], &ui->oc->result);
+            if (m[i].kind == MK_BOOL)
+                t = metric_value(&m[i], &ui->oc->result) ? "yes" : "no";
             if (!t[0])
                 t = ui_num(metric_value(&m[i], &ui->oc->result), b, sizeof(b));
             widget_text(c, r.x + r.w - 21, y, 14, t, THEME_VALUE, 1);
@@ -490,6 +493,38 @@ static void draw_metrics(struct ui *ui, struct pv *pv, struct canvas *c,
         }
         row++;
     }
+}
+
+static const char *money(double v, char *buf, size_t n)
+{
+    if (v >= 1e9)
+        snprintf(buf, n, "$%.3gB", v / 1e9);
+    else if (v >= 1e6)
+        snprintf(buf, n, "$%.3gM", v / 1e6);
+    else
+        snprintf(buf, n, "$%.3gK", v / 1e3);
+    return buf;
+}
+
+static void draw_cost_chart(struct ui *ui, struct canvas *c, struct rect r)
+{
+    const struct result *res = &ui->oc->result;
+    struct chart_series s[2] = {
+        {res->cost.series_build_usd, res->cost.series_months,
+         THEME_CHART_BUILD, widget_glyph(c, GL_BUILD), "build"},
+        {res->cost.series_cloud_usd, res->cost.series_months,
+         THEME_CHART_CLOUD, widget_glyph(c, GL_CLOUD), "cloud"},
+    };
+    int x = r.x + 1;
+
+    canvas_text(c, r.x + 1, r.y, r.w - 2, "CUMULATIVE COST", THEME_SECTION);
+    x += 17;
+    canvas_put(c, x, r.y, s[0].ch, s[0].el);
+    x += 2 + canvas_text(c, x + 2, r.y, -1, "build", THEME_LABEL);
+    canvas_put(c, x + 2, r.y, s[1].ch, s[1].el);
+    canvas_text(c, x + 4, r.y, -1, "cloud", THEME_LABEL);
+    widget_chart(c, (struct rect){r.x + 1, r.y + 1, r.w - 2, r.h - 1}, s, 2,
+                 12, "months", res->cost.breakeven_months, money);
 }
 
 static void pv_draw(struct ui *ui, void *st, struct canvas *c, struct rect r)
@@ -513,6 +548,11 @@ static void pv_draw(struct ui *ui, void *st, struct canvas *c, struct rect r)
         pv->rtop = used > r.h - 1 ? (size_t)(used - (r.h - 1)) : 0;
     copy_rows(c, (struct rect){rr.x, rr.y + 1, rr.w, rr.h - 1}, &pv->off,
               (int)pv->rtop);
+    /* room to spare below the results: the cost over time */
+    if (ui->have_result && pv->rtop == 0 && r.h - 1 - used >= 12)
+        draw_cost_chart(ui, c,
+                        (struct rect){rr.x, rr.y + 1 + used, rr.w,
+                                      r.h - 1 - used});
     ui_hit(ui, (struct rect){rr.x, rr.y, rr.w, rr.h}, ACT_NONE, -2);
     if (mw) {
         widget_vline(c, rr.x + rw, r.y, r.h);

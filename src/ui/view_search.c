@@ -169,11 +169,10 @@ static void sv_draw(struct ui *ui, void *st, struct canvas *c, struct rect r)
 
     if (ui->searched)
         snprintf(title, sizeof(title),
-                 "Layouts of %s: %s checked, %s fit, best %zu by step time "
-                 "(%.2f s)%s",
+                 "Layouts of %s: %s checked, %s fit, best %zu by step "
+                 "time%s",
                  ui->plan.name, ui_num((double)ui->sr->candidates, a, sizeof(a)),
                  ui_num((double)ui->sr->feasible, b, sizeof(b)), ui->nlay,
-                 ui->sr->elapsed_s,
                  app_search_current(ui) ? "" : " - plan changed, r to redo");
     else
         snprintf(title, sizeof(title), "Layouts of %s", ui->plan.name);
