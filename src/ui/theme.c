@@ -218,6 +218,15 @@ enum cp_status theme_load(struct theme *t, const char *name_or_path,
     enum cp_status st = CP_OK;
 
     theme_init(t, name);
+    if (is_path(name)) {
+        /* shown in the title: the file's stem */
+        const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+        size_t n = strlen(base);
+
+        if (n > 6 && strcmp(base + n - 6, ".theme") == 0)
+            n -= 6;
+        snprintf(t->name, sizeof(t->name), "%.*s", (int)n, base);
+    }
     if (def)
         theme_parse(t, "default.theme", def->data, errors);
     if (is_path(name)) {
