@@ -126,7 +126,13 @@ void widget_chart(struct canvas *c, struct rect r,
     if (!(ymax > 0))
         ymax = 1;
     fmt(ymax, lab[0], sizeof(lab[0]));
-    fmt(ymax / 2, lab[1], sizeof(lab[1]));
+    /* the middle label names the value of the row it stands on */
+    ph = r.h - 2;
+    if (ph > 1)
+        fmt(ymax * (double)(ph - 1 - (ph - 1) / 2) / (double)(ph - 1), lab[1],
+            sizeof(lab[1]));
+    else
+        snprintf(lab[1], sizeof(lab[1]), " ");
     snprintf(lab[2], sizeof(lab[2]), "0");
     for (i = 0; i < 3; i++)
         if (canvas_text_width(lab[i]) > lw)
