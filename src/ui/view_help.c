@@ -26,6 +26,17 @@ static const struct {
     {ACT_ROW_ADD, "CATALOG"},
 };
 
+/* The group of actions that belongs to view v. */
+static size_t own_group(enum view_id v)
+{
+    switch (v) {
+    case VIEW_COMPARE: return 4;
+    case VIEW_SEARCH: return 5;
+    case VIEW_CATALOG: return 6;
+    default: return 2;
+    }
+}
+
 static void *hv_open(struct ui *ui)
 {
     (void)ui;
@@ -67,10 +78,10 @@ static void hv_draw(struct ui *ui, void *st, struct canvas *c, struct rect r)
 {
     struct hv *hv = st;
     enum view_id v = ui->depth >= 2 ? ui->stack[ui->depth - 2] : VIEW_PLAN;
-    char title[128];
-    int a, row = 0, col = 0, cols = r.w >= 160 ? 2 : 1;
-    int cw = r.w / cols, y;
-    size_t g = 0, line = 0;
+    char title[128], keys[ACT_COUNT][64];
+    int lines[ACT_COUNT * 2]; /* > 0: an action; <= 0: -group heading */
+    size_t nlines = 0, g, i, k, head;
+    int a, cols = r.w >= 160 ? 2 : 1, cw = r.w / cols;
 
     snprintf(title, sizeof(title),
              "Keys of the %s view (bind lines in $XDG_CONFIG_HOME/llmplan/"
@@ -79,46 +90,47 @@ static void hv_draw(struct ui *ui, void *st, struct canvas *c, struct rect r)
     widget_heading(c, (struct rect){r.x, r.y, r.w, 1}, title, 1);
     r.y++;
     r.h--;
-    for (a = 1; a < ACT_COUNT; a++) {
-        char keys[64];
+    /* the lines: a group's heading when some action of it has a key; the
+     * view's own group first */
+    for (k = 0; k <= sizeof(groups) / sizeof(groups[0]); k++) {
+        int last;
 
-        keys_for(ui, v, (enum action)a, keys, sizeof(keys));
-        if (g < sizeof(groups) / sizeof(groups[0]) &&
-            groups[g].first == (enum action)a) {
-            if (line >= hv->top) {
-                if (row >= r.h && col + 1 < cols) {
-                    col++;
-                    row = 0;
-                }
-                y = r.y + row;
-                if (row < r.h)
-                    canvas_text(c, r.x + col * cw + 1, y, cw - 2,
-                                groups[g].title, THEME_SECTION);
-                row++;
-            }
-            line++;
-            g++;
-        }
-        if (!keys[0])
+        g = k == 0 ? own_group(v) : k - 1;
+        if (k > 0 && g == own_group(v))
             continue;
-        if (line >= hv->top) {
-            if (row >= r.h && col + 1 < cols) {
-                col++;
-                row = 0;
-            }
-            y = r.y + row;
-            if (row < r.h) {
-                int x = r.x + col * cw;
+        last = g + 1 < sizeof(groups) / sizeof(groups[0])
+                   ? (int)groups[g + 1].first
+                   : ACT_COUNT;
+        head = nlines;
 
-                widget_text(c, x + 2, y, 14, keys, THEME_KEY, 0);
-                widget_text(c, x + 17, y, 15, action_name((enum action)a),
-                            THEME_LABEL, 0);
-                widget_text(c, x + 33, y, cw - 34,
-                            action_help((enum action)a), THEME_NORMAL, 0);
-            }
-            row++;
+        lines[nlines++] = -(int)g;
+        for (a = (int)groups[g].first; a < last; a++) {
+            keys_for(ui, v, (enum action)a, keys[a], sizeof(keys[a]));
+            if (keys[a][0])
+                lines[nlines++] = a;
         }
-        line++;
+        if (nlines == head + 1)
+            nlines = head;
+    }
+    if (hv->top + (size_t)(r.h * cols) > nlines)
+        hv->top = nlines > (size_t)(r.h * cols) ? nlines - (size_t)(r.h * cols)
+                                                : 0;
+    for (i = hv->top; i < nlines && i - hv->top < (size_t)(r.h * cols); i++) {
+        int row = (int)(i - hv->top) % r.h;
+        int x = r.x + (int)((i - hv->top) / (size_t)r.h) * cw;
+        int y = r.y + row;
+
+        if (lines[i] <= 0) {
+            canvas_text(c, x + 1, y, cw - 2, groups[-lines[i]].title,
+                        THEME_SECTION);
+            continue;
+        }
+        a = lines[i];
+        widget_text(c, x + 2, y, 14, keys[a], THEME_KEY, 0);
+        widget_text(c, x + 17, y, 15, action_name((enum action)a),
+                    THEME_LABEL, 0);
+        widget_text(c, x + 33, y, cw - 34, action_help((enum action)a),
+                    THEME_NORMAL, 0);
     }
 }
 

@@ -9,6 +9,7 @@
 # A keys file may start with "# size WxH" (default 80x24) and "# args ..."
 # (global options before `tui`).  Every run has a fresh catalog and a clean
 # environment (env -i LC_ALL=C TZ=UTC HOME=<temp>) in a temp directory.
+# Timestamps (saved plans) are replaced by YYYY-MM-DDTHH:MM:SSZ.
 # Prints "ok <name>" / "FAIL <name>".
 set -u
 BIN=${LLMPLAN_BIN:-./llmplan}
@@ -36,6 +37,9 @@ run_one() {
         echo "FAIL $name"
         return
     fi
+    # saved plans show when they were saved: the same width, no time
+    sed -E 's/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z/YYYY-MM-DDTHH:MM:SSZ/g' \
+        "$tmp/out.screen" >"$tmp/norm" && mv "$tmp/norm" "$tmp/out.screen"
     if [ "${GOLDEN_UPDATE:-}" = 1 ]; then
         cp "$tmp/out.screen" "$DIR/$name.screen"
         echo "ok $name (updated)"
