@@ -16,8 +16,6 @@
 #include "util/fs.h"
 #include "util/xalloc.h"
 
-
-
 void app_default_plan(struct plan *p)
 {
     plan_init(p, "plan");
@@ -32,15 +30,14 @@ const char *ui_num(double v, char *buf, size_t n)
     return export_human_number(v, buf, n);
 }
 
-double app_metric(const struct result *r, const char *section,
-                  const char *key, const char **text)
+double app_metric(const struct result *r, const char *section, const char *key,
+                  const char **text)
 {
     size_t i, n;
     const struct metric *m = metrics_table(&n);
 
     for (i = 0; i < n; i++)
-        if (strcmp(m[i].section, section) == 0 &&
-            strcmp(m[i].key, key) == 0) {
+        if (strcmp(m[i].section, section) == 0 && strcmp(m[i].key, key) == 0) {
             if (text)
                 *text = metric_text(&m[i], r);
             return metric_value(&m[i], r);
@@ -76,8 +73,8 @@ void app_compare_eval(struct ui *ui)
              tok = strtok_r(NULL, " ,", &save))
             c->st = plan_set_assignment(&c->plan, tok, &c->d);
         if (!c->st)
-            c->st = plan_evaluate(&c->plan, ui->cat, OBJECTIVE_TIME, &c->oc,
-                                  &c->d);
+            c->st =
+                plan_evaluate(&c->plan, ui->cat, OBJECTIVE_TIME, &c->oc, &c->d);
     }
 }
 
@@ -125,8 +122,8 @@ unsigned app_set_key(struct ui *ui, enum plan_key k, const char *text)
     if (st) {
         ui->bad_key = (int)k;
         snprintf(ui->bad_text, sizeof(ui->bad_text), "%s", text);
-        ui_status(ui, true, "%s: %s", d.where[0] ? d.where
-                                                  : plan_key_info(k)->name,
+        ui_status(ui, true, "%s: %s",
+                  d.where[0] ? d.where : plan_key_info(k)->name,
                   d.msg[0] ? d.msg : cp_status_str(st));
         return UI_REDRAW;
     }
@@ -246,7 +243,7 @@ unsigned app_apply_layout(struct ui *ui, size_t i)
     l = &ui->lay[i].hit.layout;
 #define SETU(key, v)                                                           \
     do {                                                                       \
-        snprintf(b, sizeof(b), "%llu", (unsigned long long)(v));              \
+        snprintf(b, sizeof(b), "%llu", (unsigned long long)(v));               \
         plan_set_key(&ui->plan, key, b, NULL, NULL);                           \
     } while (0)
     SETU(PK_PAR_TP, l->tp);
@@ -361,8 +358,7 @@ enum cp_status app_export(struct ui *ui, enum view_id what, const char *path,
     } else {
         if (!ui->ok)
             return diag_set(d, ui->st, "export",
-                            "the plan cannot be evaluated: %s",
-                            ui->diag.msg);
+                            "the plan cannot be evaluated: %s", ui->diag.msg);
         items[0].name = ui->plan.name;
         items[0].sc = &ui->oc->res.sc;
         items[0].r = &ui->oc->result;
@@ -451,8 +447,8 @@ void app_remember(struct ui *ui)
     }
     strbuf_release(&sb);
     if (ui->theme_idx >= 0)
-        catalog_setting_put(ui->cat, "tui.theme",
-                            theme_builtin[ui->theme_idx], NULL);
+        catalog_setting_put(ui->cat, "tui.theme", theme_builtin[ui->theme_idx],
+                            NULL);
 }
 
 static enum cp_status add_row(void *ctx, const char *const *values, size_t n)

@@ -85,8 +85,7 @@ void canvas_paint(struct canvas *c, struct rect r, int el)
     for (y = r.y; y < r.y + r.h; y++)
         for (x = r.x; x < r.x + r.w; x++)
             if (x >= 0 && y >= 0 && x < c->w && y < c->h)
-                c->cells[(size_t)y * (size_t)c->w + (size_t)x].el =
-                    (uint8_t)el;
+                c->cells[(size_t)y * (size_t)c->w + (size_t)x].el = (uint8_t)el;
 }
 
 /* Decode one UTF-8 sequence at *s; advances *s; '?' for invalid bytes. */
@@ -126,8 +125,7 @@ static uint32_t utf8_next(const char **s)
     return cp;
 }
 
-int canvas_text(struct canvas *c, int x, int y, int maxw, const char *s,
-                int el)
+int canvas_text(struct canvas *c, int x, int y, int maxw, const char *s, int el)
 {
     int used = 0;
 

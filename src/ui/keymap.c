@@ -10,10 +10,9 @@
 
 static const struct {
     const char *name, *label, *help;
-} actions[] = {
-    {"none", "", ""},
+} actions[] = {{"none", "", ""},
 #define ACTION_ROW(id, name, label, help) {name, label, help},
-    ACTION_LIST(ACTION_ROW)
+               ACTION_LIST(ACTION_ROW)
 #undef ACTION_ROW
 };
 
@@ -130,21 +129,23 @@ static const struct {
     const char *name;
     int key;
 } key_names[] = {
-    {"Enter", UK_ENTER},   {"Esc", UK_ESC},         {"Tab", UK_TAB},
-    {"BTab", UK_BTAB},     {"S-Tab", UK_BTAB},      {"Up", UK_UP},
-    {"Down", UK_DOWN},     {"Left", UK_LEFT},       {"Right", UK_RIGHT},
-    {"PgUp", UK_PGUP},     {"PgDn", UK_PGDN},       {"Home", UK_HOME},
+    {"Enter", UK_ENTER},   {"Esc", UK_ESC},
+    {"Tab", UK_TAB},       {"BTab", UK_BTAB},
+    {"S-Tab", UK_BTAB},    {"Up", UK_UP},
+    {"Down", UK_DOWN},     {"Left", UK_LEFT},
+    {"Right", UK_RIGHT},   {"PgUp", UK_PGUP},
+    {"PgDn", UK_PGDN},     {"Home", UK_HOME},
     {"End", UK_END},       {"Backspace", UK_BACKSPACE},
-    {"Delete", UK_DELETE}, {"Insert", UK_INSERT},   {"Space", ' '},
-    {"Return", UK_ENTER},  {"Escape", UK_ESC},      {"Hash", '#'},
+    {"Delete", UK_DELETE}, {"Insert", UK_INSERT},
+    {"Space", ' '},        {"Return", UK_ENTER},
+    {"Escape", UK_ESC},    {"Hash", '#'},
 };
 
 int keymap_key_parse(const char *name)
 {
     size_t i, len = strlen(name);
 
-    if (len == 1 && (unsigned char)name[0] > 32 &&
-        (unsigned char)name[0] < 127)
+    if (len == 1 && (unsigned char)name[0] > 32 && (unsigned char)name[0] < 127)
         return (unsigned char)name[0];
     for (i = 0; i < sizeof(key_names) / sizeof(key_names[0]); i++)
         if (strcmp(key_names[i].name, name) == 0)

@@ -82,8 +82,7 @@ enum view_id {
     X(VIEW_COMPARE, "view-compare", "Compare",                                 \
       "Up to 4 plans side by side, cost over time")                            \
     X(VIEW_SEARCH, "view-search", "Search", "The best parallel layouts")       \
-    X(VIEW_CATALOG, "view-catalog", "Catalog",                                 \
-      "Browse and edit the catalog")                                           \
+    X(VIEW_CATALOG, "view-catalog", "Catalog", "Browse and edit the catalog")  \
     X(QUIT, "quit", "Quit", "Quit the program")                                \
     X(CLOSE, "close", "Close", "Close this view")                              \
     X(THEME_NEXT, "theme-next", "Theme", "Switch to the next colour theme")    \
@@ -102,26 +101,25 @@ enum view_id {
     X(ENTER, "enter", "Edit", "Edit or choose the selected item")              \
     X(CANCEL, "cancel", "Cancel", "Cancel, clear the filter")                  \
     X(FILTER, "filter", "Filter", "Filter the rows (type, Enter)")             \
-    X(FIELD_DEFAULT, "field-default", "Reset",                               \
+    X(FIELD_DEFAULT, "field-default", "Reset",                                 \
       "Reset the field to its default")                                        \
     X(FIELD_AUTO, "field-auto", "Auto",                                        \
       "Let the layout search choose the field")                                \
     /* plans */                                                                \
     X(PLAN_SAVE, "plan-save", "Save", "Save the plan in the catalog")          \
-    X(PLAN_LOAD, "plan-load", "Load",                                          \
-      "Load, rename or delete a saved plan")                                   \
+    X(PLAN_LOAD, "plan-load", "Load", "Load, rename or delete a saved plan")   \
     X(PLAN_NEW, "plan-new", "New", "Start again from the default plan")        \
     X(EXPORT, "export", "Export",                                              \
       "Export the plan or comparison to CSV or JSON")                          \
     /* compare */                                                              \
     X(COMPARE_ADD, "compare-add", "Add",                                       \
-      "Add a plan: the current one with changes (key=value ...)")             \
+      "Add a plan: the current one with changes (key=value ...)")              \
     X(COMPARE_REMOVE, "compare-remove", "Remove",                              \
       "Remove the selected plan from the comparison")                          \
     /* search */                                                               \
     X(SEARCH_RUN, "search-run", "Run", "Search the layouts again")             \
     X(SORT_NEXT, "sort-next", "Sort", "Sort by the next column")               \
-    X(SORT_REVERSE, "sort-reverse", "Order", "Reverse the sort order")       \
+    X(SORT_REVERSE, "sort-reverse", "Order", "Reverse the sort order")         \
     /* catalog */                                                              \
     X(ROW_ADD, "row-add", "Add", "Add a row (a copy of the selected one)")     \
     X(ROW_DELETE, "row-delete", "Delete", "Delete the selected row")           \

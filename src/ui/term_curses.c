@@ -187,19 +187,32 @@ static int translate(int ch, bool is_key)
 {
     if (is_key) {
         switch (ch) {
-        case KEY_UP: return UK_UP;
-        case KEY_DOWN: return UK_DOWN;
-        case KEY_LEFT: return UK_LEFT;
-        case KEY_RIGHT: return UK_RIGHT;
-        case KEY_PPAGE: return UK_PGUP;
-        case KEY_NPAGE: return UK_PGDN;
-        case KEY_HOME: return UK_HOME;
-        case KEY_END: return UK_END;
-        case KEY_BACKSPACE: return UK_BACKSPACE;
-        case KEY_DC: return UK_DELETE;
-        case KEY_IC: return UK_INSERT;
-        case KEY_BTAB: return UK_BTAB;
-        case KEY_ENTER: return UK_ENTER;
+        case KEY_UP:
+            return UK_UP;
+        case KEY_DOWN:
+            return UK_DOWN;
+        case KEY_LEFT:
+            return UK_LEFT;
+        case KEY_RIGHT:
+            return UK_RIGHT;
+        case KEY_PPAGE:
+            return UK_PGUP;
+        case KEY_NPAGE:
+            return UK_PGDN;
+        case KEY_HOME:
+            return UK_HOME;
+        case KEY_END:
+            return UK_END;
+        case KEY_BACKSPACE:
+            return UK_BACKSPACE;
+        case KEY_DC:
+            return UK_DELETE;
+        case KEY_IC:
+            return UK_INSERT;
+        case KEY_BTAB:
+            return UK_BTAB;
+        case KEY_ENTER:
+            return UK_ENTER;
         default:
             if (ch >= KEY_F(1) && ch <= KEY_F(12))
                 return UK_F(ch - KEY_F0);

@@ -42,10 +42,14 @@ static void push(struct ts *s, int key, int x, int y)
 static int next_char(const char **p)
 {
     const unsigned char *s = (const unsigned char *)*p;
-    int n = s[0] < 0x80 ? 0 : (s[0] & 0xE0) == 0xC0 ? 1
-                           : (s[0] & 0xF0) == 0xE0 ? 2 : 3;
-    int cp = n == 0 ? s[0] : n == 1 ? (s[0] & 0x1F) : n == 2 ? (s[0] & 0x0F)
-                                                           : (s[0] & 0x07);
+    int n = s[0] < 0x80             ? 0
+            : (s[0] & 0xE0) == 0xC0 ? 1
+            : (s[0] & 0xF0) == 0xE0 ? 2
+                                    : 3;
+    int cp = n == 0   ? s[0]
+             : n == 1 ? (s[0] & 0x1F)
+             : n == 2 ? (s[0] & 0x0F)
+                      : (s[0] & 0x07);
     int i;
 
     for (i = 1; i <= n; i++) {

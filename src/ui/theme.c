@@ -48,9 +48,8 @@ void theme_init(struct theme *t, const char *name)
     }
 }
 
-static const char *const color_names[] = {"black", "red",     "green",
-                                          "yellow", "blue",   "magenta",
-                                          "cyan",  "white"};
+static const char *const color_names[] = {"black", "red",     "green", "yellow",
+                                          "blue",  "magenta", "cyan",  "white"};
 
 /* A colour word into *out; 0 on success. */
 static int parse_color(const char *w, short *out)
@@ -89,9 +88,9 @@ static const struct {
     const char *name;
     unsigned bit;
 } attr_names[] = {
-    {"bold", TA_BOLD},           {"dim", TA_DIM},
-    {"reverse", TA_REVERSE},     {"underline", TA_UNDERLINE},
-    {"italic", TA_ITALIC},       {"standout", TA_STANDOUT},
+    {"bold", TA_BOLD},       {"dim", TA_DIM},
+    {"reverse", TA_REVERSE}, {"underline", TA_UNDERLINE},
+    {"italic", TA_ITALIC},   {"standout", TA_STANDOUT},
 };
 
 static int parse_attr(const char *w, unsigned *out)
@@ -168,8 +167,7 @@ enum cp_status theme_parse(struct theme *t, const char *name, const char *text,
             continue;
         }
         if (nw < 3) {
-            PROBLEM("%s: needs a foreground and a background colour",
-                    words[0]);
+            PROBLEM("%s: needs a foreground and a background colour", words[0]);
             continue;
         }
         st.attrs = 0;
@@ -213,8 +211,8 @@ enum cp_status theme_load(struct theme *t, const char *name_or_path,
                           struct strbuf *errors)
 {
     const struct embedded_file *def = builtin("default");
-    const char *name = name_or_path && name_or_path[0] ? name_or_path
-                                                       : "default";
+    const char *name =
+        name_or_path && name_or_path[0] ? name_or_path : "default";
     enum cp_status st = CP_OK;
 
     theme_init(t, name);
@@ -246,8 +244,9 @@ enum cp_status theme_load(struct theme *t, const char *name_or_path,
 
         if (!f) {
             if (errors)
-                strbuf_addf(errors, "%s: unknown theme (built in: default, "
-                                    "light, high-contrast, mono)\n",
+                strbuf_addf(errors,
+                            "%s: unknown theme (built in: default, "
+                            "light, high-contrast, mono)\n",
                             name);
             return CP_ERR_NOT_FOUND;
         }

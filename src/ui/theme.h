@@ -31,7 +31,7 @@
 
 /* X(ID, "name", "help") */
 #define THEME_ELEMENT_LIST(X)                                                  \
-    X(NORMAL, "normal", "ordinary text and the background")                   \
+    X(NORMAL, "normal", "ordinary text and the background")                    \
     X(TITLE, "title", "the title line")                                        \
     X(TAB, "tab", "a view name in the title line")                             \
     X(TAB_ACTIVE, "tab_active", "the current view's name")                     \

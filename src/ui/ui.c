@@ -155,8 +155,7 @@ void ui_picker(struct ui *ui, int tag, const char *title,
     ui->modal.shown = xcalloc(n ? n : 1, sizeof(*ui->modal.shown));
     for (i = 0; i < n; i++) {
         ui->modal.items[i].text = xstrdup(items[i].text);
-        ui->modal.items[i].note =
-            items[i].note ? xstrdup(items[i].note) : NULL;
+        ui->modal.items[i].note = items[i].note ? xstrdup(items[i].note) : NULL;
     }
     ui->modal.nitems = n;
     picker_filter(ui);
@@ -177,8 +176,7 @@ static unsigned modal_finish(struct ui *ui, bool ok)
             have = false;
         } else {
             index = (int)ui->modal.shown[ui->modal.sel];
-            snprintf(value, sizeof(value), "%s",
-                     ui->modal.items[index].text);
+            snprintf(value, sizeof(value), "%s", ui->modal.items[index].text);
         }
     } else if (ok) {
         snprintf(value, sizeof(value), "%s", ui->modal.text);
@@ -296,7 +294,8 @@ static unsigned modal_key(struct ui *ui, const struct ui_event *ev)
             m->sel = m->sel > page ? m->sel - page : 0;
         else if (key == UK_PGDN)
             m->sel = m->sel + page < m->nshown ? m->sel + page
-                     : m->nshown ? m->nshown - 1 : 0;
+                     : m->nshown               ? m->nshown - 1
+                                               : 0;
         else if (key == UK_HOME)
             m->sel = 0;
         else if (key == UK_END)
@@ -331,8 +330,7 @@ static void draw_picker(struct ui *ui)
     snprintf(b, sizeof(b), "%zu/%zu", m->nshown, m->nitems);
     widget_text(c, x + w - 1 - (int)strlen(b), y, (int)strlen(b), b,
                 THEME_DIALOG_TITLE, 0);
-    canvas_printf(c, x + 1, y + 1, w - 2, THEME_DIALOG, "filter: %s",
-                  m->text);
+    canvas_printf(c, x + 1, y + 1, w - 2, THEME_DIALOG, "filter: %s", m->text);
     canvas_put(c, x + 9 + canvas_text_width(m->text), y + 1, '_',
                THEME_FIELD_EDIT);
     widget_scroll(m->sel, m->nshown, rows, &m->top);
@@ -344,10 +342,10 @@ static void draw_picker(struct ui *ui)
         canvas_fill(c, (struct rect){x + 1, y + 2 + i, w - 2, 1}, ' ', el);
         tw = widget_text(c, x + 2, y + 2 + i, w / 2, m->items[k].text, el, 0);
         if (m->items[k].note)
-            widget_text(c, x + 3 + (tw > w / 2 - 2 ? tw : w / 2 - 2),
-                        y + 2 + i, w - 4 - (tw > w / 2 - 2 ? tw : w / 2 - 2),
-                        m->items[k].note,
-                        el == THEME_CURSOR ? el : THEME_DIM, 0);
+            widget_text(c, x + 3 + (tw > w / 2 - 2 ? tw : w / 2 - 2), y + 2 + i,
+                        w - 4 - (tw > w / 2 - 2 ? tw : w / 2 - 2),
+                        m->items[k].note, el == THEME_CURSOR ? el : THEME_DIM,
+                        0);
         if (ui->nhits < UI_HITS_MAX) {
             ui->hits[ui->nhits].r = (struct rect){x + 1, y + 2 + i, w - 2, 1};
             ui->hits[ui->nhits].action = ACT_NONE;
@@ -391,8 +389,7 @@ static void draw_title(struct ui *ui)
         ui_hit(ui, (struct rect){x, 0, w, 1}, tab_actions[i], -1);
         x += w + 1;
     }
-    snprintf(right, sizeof(right), "%s  [%s] ", ui->plan.name,
-             ui->theme.name);
+    snprintf(right, sizeof(right), "%s  [%s] ", ui->plan.name, ui->theme.name);
     if (x + canvas_text_width(right) < c->w)
         canvas_text(c, c->w - canvas_text_width(right), 0, -1, right,
                     THEME_TITLE);
@@ -427,8 +424,8 @@ static void draw_status(struct ui *ui)
 
     canvas_fill(c, (struct rect){0, y, c->w, 1}, ' ', THEME_STATUS);
     if (m->kind == MODAL_PROMPT) {
-        int n = canvas_printf(c, 0, y, -1, THEME_DIALOG_TITLE, " %s: ",
-                              m->title);
+        int n =
+            canvas_printf(c, 0, y, -1, THEME_DIALOG_TITLE, " %s: ", m->title);
         int tw = canvas_text_width(m->text);
         int room = c->w - n - 2;
         const char *t = m->text;
@@ -445,8 +442,7 @@ static void draw_status(struct ui *ui)
         return;
     }
     if (m->kind == MODAL_CONFIRM) {
-        canvas_printf(c, 0, y, -1, THEME_DIALOG_TITLE, " %s (y/n) ",
-                      m->title);
+        canvas_printf(c, 0, y, -1, THEME_DIALOG_TITLE, " %s (y/n) ", m->title);
         return;
     }
     if (ui->status[0])
@@ -502,8 +498,7 @@ void ui_redraw(struct ui *ui)
         snprintf(msg, sizeof(msg), "terminal too small: %dx%d, needs %dx%d",
                  c->w, c->h, MIN_W, MIN_H);
         canvas_text(c, 0, 0, -1,
-                    canvas_text_width(msg) <= c->w ? msg
-                                                    : "terminal too small",
+                    canvas_text_width(msg) <= c->w ? msg : "terminal too small",
                     THEME_STATUS_ERROR);
     } else {
         draw_title(ui);
@@ -545,8 +540,7 @@ static unsigned save_done(struct ui *ui, int tag, const char *value, int idx)
 
 static char pending_plan[PLAN_NAME_MAX];
 
-static unsigned rename_done(struct ui *ui, int tag, const char *value,
-                            int idx)
+static unsigned rename_done(struct ui *ui, int tag, const char *value, int idx)
 {
     struct diag d;
 
@@ -560,14 +554,12 @@ static unsigned rename_done(struct ui *ui, int tag, const char *value,
     } else {
         if (strcmp(ui->plan.name, pending_plan) == 0)
             snprintf(ui->plan.name, sizeof(ui->plan.name), "%s", value);
-        ui_status(ui, false, "plan '%s' renamed to '%s'", pending_plan,
-                  value);
+        ui_status(ui, false, "plan '%s' renamed to '%s'", pending_plan, value);
     }
     return UI_REDRAW;
 }
 
-static unsigned delete_done(struct ui *ui, int tag, const char *value,
-                            int idx)
+static unsigned delete_done(struct ui *ui, int tag, const char *value, int idx)
 {
     struct diag d;
 
@@ -593,8 +585,7 @@ static unsigned file_done(struct ui *ui, int tag, const char *value, int idx)
         return UI_REDRAW;
     diag_clear(&d);
     if (app_load_plan(ui, value, &d)) {
-        ui_status(ui, true, "%s%s%s", d.where, d.where[0] ? ": " : "",
-                  d.msg);
+        ui_status(ui, true, "%s%s%s", d.where, d.where[0] ? ": " : "", d.msg);
         return UI_REDRAW;
     }
     ui_status(ui, false, "plan '%s' loaded", ui->plan.name);
@@ -708,8 +699,7 @@ static unsigned new_done(struct ui *ui, int tag, const char *value, int idx)
     return UI_RECOMPUTE | UI_REDRAW;
 }
 
-static unsigned export_done(struct ui *ui, int tag, const char *value,
-                            int idx)
+static unsigned export_done(struct ui *ui, int tag, const char *value, int idx)
 {
     struct diag d;
 
@@ -718,8 +708,8 @@ static unsigned export_done(struct ui *ui, int tag, const char *value,
         return UI_REDRAW;
     diag_clear(&d);
     if (app_export(ui, (enum view_id)tag, value, &d))
-        ui_status(ui, true, "export: %s%s%s", d.where,
-                  d.where[0] ? ": " : "", d.msg);
+        ui_status(ui, true, "export: %s%s%s", d.where, d.where[0] ? ": " : "",
+                  d.msg);
     else
         ui_status(ui, false, "exported to %s", value);
     return UI_REDRAW;
@@ -783,8 +773,8 @@ static unsigned global_action(struct ui *ui, enum action a)
                  v == VIEW_COMPARE  ? "-compare"
                  : v == VIEW_SEARCH ? "-layouts"
                                     : "");
-        ui_prompt(ui, v == VIEW_COMPARE || v == VIEW_SEARCH ? (int)v
-                                                             : VIEW_PLAN,
+        ui_prompt(ui,
+                  v == VIEW_COMPARE || v == VIEW_SEARCH ? (int)v : VIEW_PLAN,
                   "export to (.csv or .json)", b, export_done, NULL);
         return UI_REDRAW;
     default:
@@ -907,8 +897,8 @@ static enum cp_status start_plan(struct ui *ui, const char *plan_arg,
         plan_init(p, "plan");
         if (plan_parse_ini(p, "tui.plan", text, NULL) == CP_OK) {
             ui->plan = *p;
-            if (catalog_setting_get(ui->cat, "tui.plan_name", &name,
-                                    NULL) == CP_OK &&
+            if (catalog_setting_get(ui->cat, "tui.plan_name", &name, NULL) ==
+                    CP_OK &&
                 name[0])
                 snprintf(ui->plan.name, sizeof(ui->plan.name), "%s", name);
         }
@@ -1082,8 +1072,7 @@ static int check_files(int argc, char **argv, int i, bool keys)
                 strbuf_addf(&err, "%s: cannot read\n", argv[i]);
                 st = CP_ERR_NOT_FOUND;
             } else {
-                st = keymap_parse(&km, argv[i], text.buf ? text.buf : "",
-                                  &err);
+                st = keymap_parse(&km, argv[i], text.buf ? text.buf : "", &err);
             }
             keymap_release(&km);
             strbuf_release(&text);
@@ -1127,10 +1116,11 @@ int ui_cmd_tui(const struct cli_global *g, int argc, char **argv)
         } else if (strcmp(a, "--ui-size") == 0 && i + 1 < argc) {
             char x;
 
-            if (sscanf(argv[++i], "%d%c%d", &o.w, &x, &o.h) != 3 ||
-                x != 'x' || o.w < 1 || o.h < 1 || o.w > 1000 || o.h > 1000) {
-                fprintf(stderr, "llmplan: --ui-size: expected WxH, got "
-                                "'%.32s'\n",
+            if (sscanf(argv[++i], "%d%c%d", &o.w, &x, &o.h) != 3 || x != 'x' ||
+                o.w < 1 || o.h < 1 || o.w > 1000 || o.h > 1000) {
+                fprintf(stderr,
+                        "llmplan: --ui-size: expected WxH, got "
+                        "'%.32s'\n",
                         argv[i]);
                 return 2;
             }

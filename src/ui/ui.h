@@ -45,8 +45,8 @@ int ui_cmd_tui(const struct cli_global *g, int argc, char **argv);
 
 /* One input event. */
 struct ui_event {
-    int key;  /* a character, or enum ui_key */
-    int x, y; /* UK_MOUSE: the cell; UK_RESIZE: the new width, height */
+    int key;   /* a character, or enum ui_key */
+    int x, y;  /* UK_MOUSE: the cell; UK_RESIZE: the new width, height */
     int index; /* UK_MOUSE: the index of the region clicked, or -1 */
 };
 
@@ -110,8 +110,8 @@ struct view_ops {
     void (*close)(struct ui *ui, void *st);
 };
 
-extern const struct view_ops plan_view_ops, compare_view_ops,
-    search_view_ops, catalog_view_ops, help_view_ops;
+extern const struct view_ops plan_view_ops, compare_view_ops, search_view_ops,
+    catalog_view_ops, help_view_ops;
 
 /* A modal line prompt or list picker, drawn over the view. */
 enum modal_kind { MODAL_NONE, MODAL_PROMPT, MODAL_PICKER, MODAL_CONFIRM };
@@ -186,20 +186,20 @@ struct ui {
     struct canvas cv;
     struct keymap km;
     struct theme theme;
-    int theme_idx;   /* into theme_builtin; -1 for a --theme file */
-    bool colors;     /* the terminal can show colours and may */
+    int theme_idx; /* into theme_builtin; -1 for a --theme file */
+    bool colors;   /* the terminal can show colours and may */
     bool quit;
-    bool headless;   /* a script drives it */
+    bool headless; /* a script drives it */
 
     /* the plan and its evaluation */
     struct plan plan;
     struct plan_outcome *oc;
-    bool ok;             /* oc holds the evaluation of plan */
-    bool have_result;    /* oc holds some earlier evaluation */
-    enum cp_status st;   /* of the last evaluation */
+    bool ok;           /* oc holds the evaluation of plan */
+    bool have_result;  /* oc holds some earlier evaluation */
+    enum cp_status st; /* of the last evaluation */
     struct diag diag;
-    int bad_key;         /* plan key of a rejected input, or -1 */
-    char bad_text[128];  /* what was typed there */
+    int bad_key;        /* plan key of a rejected input, or -1 */
+    char bad_text[128]; /* what was typed there */
 
     /* comparison: column 0 is the plan as it is */
     struct ui_compare *cmp; /* UI_COMPARE_MAX */
@@ -210,7 +210,7 @@ struct ui {
     struct ui_layout *lay; /* UI_SEARCH_TOP */
     size_t nlay;
     struct search_result *sr;
-    bool searched;       /* lay holds a search */
+    bool searched;           /* lay holds a search */
     struct plan search_plan; /* the plan searched, layout keys unset */
     enum cp_status search_st;
     struct diag search_diag;
@@ -295,8 +295,7 @@ struct ui_rows {
     char **cells; /* n * ncols strings */
 };
 enum cp_status app_catalog_rows(struct ui *ui, enum catalog_kind k,
-                                struct ui_rows *out /* OUT */,
-                                struct diag *d);
+                                struct ui_rows *out /* OUT */, struct diag *d);
 void ui_rows_release(struct ui_rows *r);
 /* Cell (i, j), "" when out of range. */
 const char *ui_rows_cell(const struct ui_rows *r, size_t i, size_t j);
@@ -305,8 +304,8 @@ int app_catalog_col(enum catalog_kind k, const char *name);
 
 /* The value of metric "section.key" of r (metric table), 0 when unknown;
  * text metrics into *text when not NULL. */
-double app_metric(const struct result *r, const char *section,
-                  const char *key, const char **text);
+double app_metric(const struct result *r, const char *section, const char *key,
+                  const char **text);
 
 /* Format a number for display as the CLI tables do. */
 const char *ui_num(double v, char *buf, size_t n);

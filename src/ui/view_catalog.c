@@ -22,7 +22,7 @@ struct gv {
     struct ui_rows rows;
     size_t *shown, nshown;
     size_t sel, top;
-    int focus;    /* 0 table, 1 fields */
+    int focus; /* 0 table, 1 fields */
     size_t dsel, dtop;
     char filter[MODAL_TEXT_MAX];
     size_t cols[COLS_MAX]; /* the table's columns */
@@ -193,16 +193,16 @@ static void draw_fields(struct ui *ui, struct gv *v, struct canvas *c,
 
         if (sel)
             canvas_fill(c, (struct rect){r.x, y, r.w, 1}, ' ', base);
-        widget_text(c, r.x + 1, y, lw - 1, cc[i].name,
-                    sel ? base : THEME_LABEL, 0);
+        widget_text(c, r.x + 1, y, lw - 1, cc[i].name, sel ? base : THEME_LABEL,
+                    0);
         if (r.w >= 70)
             vw = 30;
         widget_text(c, r.x + lw, y, vw,
                     ui_rows_cell(&v->rows, v->shown[v->sel], i),
                     sel ? base : THEME_VALUE, 0);
         if (r.w >= 70)
-            widget_text(c, r.x + lw + vw + 1, y, r.w - lw - vw - 2,
-                        cc[i].help, sel ? base : THEME_DIM, 0);
+            widget_text(c, r.x + lw + vw + 1, y, r.w - lw - vw - 2, cc[i].help,
+                        sel ? base : THEME_DIM, 0);
         ui_hit(ui, (struct rect){r.x, y, r.w, 1}, ACT_NONE, 20000 + (int)i);
     }
 }
@@ -229,16 +229,15 @@ static void gv_draw(struct ui *ui, void *st, struct canvas *c, struct rect r)
     }
     snprintf(b, sizeof(b), "%zu of %zu rows%s%s", v->nshown, v->rows.n,
              v->filter[0] ? ", filter: " : "", v->filter);
-    tr = (struct rect){r.x, r.y + 1, r.w - dw - (dw ? 1 : 0),
-                       r.h - 1 - dh};
+    tr = (struct rect){r.x, r.y + 1, r.w - dw - (dw ? 1 : 0), r.h - 1 - dh};
     widget_heading(c, (struct rect){tr.x, tr.y, tr.w, 1}, b, v->focus == 0);
     tr.y++;
     tr.h--;
     widget_scroll(v->sel, v->nshown, tr.h - 1, &v->top);
     widget_table(c, (struct rect){tr.x + 1, tr.y, tr.w - 2, tr.h}, v->tcols,
                  v->ncols, v->nshown, v->top, v->sel,
-                 v->focus == 0 ? THEME_CURSOR : THEME_CURSOR_INACTIVE, -1,
-                 cell, v);
+                 v->focus == 0 ? THEME_CURSOR : THEME_CURSOR_INACTIVE, -1, cell,
+                 v);
     for (k = 0; (size_t)k + v->top < v->nshown && k < tr.h - 1; k++)
         ui_hit(ui, (struct rect){tr.x, tr.y + 1 + k, tr.w, 1}, ACT_NONE,
                (int)v->top + k);
@@ -247,8 +246,7 @@ static void gv_draw(struct ui *ui, void *st, struct canvas *c, struct rect r)
         draw_fields(ui, v, c,
                     (struct rect){tr.x + tr.w + 1, r.y + 1, dw, r.h - 1});
     } else {
-        draw_fields(ui, v, c,
-                    (struct rect){r.x, r.y + r.h - dh, r.w, dh});
+        draw_fields(ui, v, c, (struct rect){r.x, r.y + r.h - dh, r.w, dh});
     }
 }
 
@@ -282,8 +280,7 @@ static unsigned put_row(struct ui *ui, struct gv *v, size_t col,
     return UI_RECOMPUTE | UI_REDRAW;
 }
 
-static unsigned field_done(struct ui *ui, int tag, const char *value,
-                           int idx)
+static unsigned field_done(struct ui *ui, int tag, const char *value, int idx)
 {
     struct gv *v = ui->vdata[VIEW_CATALOG];
 
@@ -304,8 +301,7 @@ static unsigned add_done(struct ui *ui, int tag, const char *value, int idx)
     return put_row(ui, v, 0, value);
 }
 
-static unsigned delete_done(struct ui *ui, int tag, const char *value,
-                            int idx)
+static unsigned delete_done(struct ui *ui, int tag, const char *value, int idx)
 {
     struct gv *v = ui->vdata[VIEW_CATALOG];
     char id[CP_ID_MAX * 2];
@@ -326,8 +322,7 @@ static unsigned delete_done(struct ui *ui, int tag, const char *value,
     return UI_RECOMPUTE | UI_REDRAW;
 }
 
-static unsigned import_done(struct ui *ui, int tag, const char *value,
-                            int idx)
+static unsigned import_done(struct ui *ui, int tag, const char *value, int idx)
 {
     struct gv *v = ui->vdata[VIEW_CATALOG];
     struct diag d;
@@ -365,8 +360,7 @@ static unsigned filter_change(struct ui *ui, int tag, const char *value)
     return UI_REDRAW;
 }
 
-static unsigned filter_done(struct ui *ui, int tag, const char *value,
-                            int idx)
+static unsigned filter_done(struct ui *ui, int tag, const char *value, int idx)
 {
     (void)idx;
     if (!value) /* Esc: no filter */
@@ -376,8 +370,8 @@ static unsigned filter_done(struct ui *ui, int tag, const char *value,
 
 static void set_kind(struct ui *ui, struct gv *v, int k)
 {
-    v->kind = (enum catalog_kind)((k + CATALOG_KIND_COUNT) %
-                                  CATALOG_KIND_COUNT);
+    v->kind =
+        (enum catalog_kind)((k + CATALOG_KIND_COUNT) % CATALOG_KIND_COUNT);
     v->sel = 0;
     v->top = 0;
     v->dsel = 0;
@@ -459,8 +453,8 @@ static unsigned gv_handle(struct ui *ui, void *st, enum action a,
         return UI_REDRAW;
     case ACT_PAGE_DOWN:
         v->sel = v->sel + page < v->nshown ? v->sel + page
-                 : v->nshown             ? v->nshown - 1
-                                         : 0;
+                 : v->nshown               ? v->nshown - 1
+                                           : 0;
         return UI_REDRAW;
     case ACT_HOME:
         v->sel = 0;
@@ -478,8 +472,7 @@ static unsigned gv_handle(struct ui *ui, void *st, enum action a,
         v->focus = 1;
         return UI_REDRAW;
     case ACT_FILTER:
-        ui_prompt(ui, 0, "filter rows", v->filter, filter_done,
-                  filter_change);
+        ui_prompt(ui, 0, "filter rows", v->filter, filter_done, filter_change);
         return UI_REDRAW;
     case ACT_CANCEL:
         if (v->filter[0])
@@ -487,8 +480,9 @@ static unsigned gv_handle(struct ui *ui, void *st, enum action a,
         return 0;
     case ACT_ROW_ADD:
         if (!v->nshown) {
-            ui_status(ui, true, "add: select a row to copy (import adds "
-                                "rows to an empty table)");
+            ui_status(ui, true,
+                      "add: select a row to copy (import adds "
+                      "rows to an empty table)");
             return UI_REDRAW;
         }
         snprintf(b, sizeof(b), "id of the new %s row (a copy of '%s')",

@@ -213,8 +213,7 @@ static void draw_chart(struct ui *ui, struct cv *v, struct canvas *c,
     x += 2 + canvas_text(c, x + 2, r.y + 1, -1, "build (own)", THEME_LABEL);
     canvas_put(c, x + 2, r.y + 1, s[1].ch, s[1].el);
     x += 4 + canvas_text(c, x + 4, r.y + 1, -1, "cloud (rent)", THEME_LABEL);
-    canvas_put(c, x + 3, r.y + 1, widget_glyph(c, GL_VLINE),
-               THEME_CHART_MARK);
+    canvas_put(c, x + 3, r.y + 1, widget_glyph(c, GL_VLINE), THEME_CHART_MARK);
     if (res->cost.breakeven_months > 0 &&
         res->cost.breakeven_months < (double)res->cost.series_months)
         canvas_printf(c, x + 5, r.y + 1, r.x + r.w - x - 6, THEME_LABEL,
@@ -223,8 +222,8 @@ static void draw_chart(struct ui *ui, struct cv *v, struct canvas *c,
     else
         canvas_text(c, x + 5, r.y + 1, r.x + r.w - x - 6,
                     "no crossover within the chart", THEME_DIM);
-    widget_chart(c, (struct rect){r.x + 1, r.y + 2, r.w - 2, r.h - 2}, s, 2,
-                 12, "months", res->cost.breakeven_months, money);
+    widget_chart(c, (struct rect){r.x + 1, r.y + 2, r.w - 2, r.h - 2}, s, 2, 12,
+                 "months", res->cost.breakeven_months, money);
 }
 
 static void cv_draw(struct ui *ui, void *st, struct canvas *c, struct rect r)
@@ -272,8 +271,7 @@ static void cv_draw(struct ui *ui, void *st, struct canvas *c, struct rect r)
         if (i == NKEY)
             last = "";
         snprintf(label, sizeof(label), "%s%s%s %s",
-                 strcmp(m->section, last) != 0 || i == v->top ? m->section
-                                                               : "",
+                 strcmp(m->section, last) != 0 || i == v->top ? m->section : "",
                  strcmp(m->section, last) != 0 || i == v->top ? "." : " ",
                  m->key, m->unit);
         last = m->section;
@@ -295,8 +293,7 @@ static void cv_draw(struct ui *ui, void *st, struct canvas *c, struct rect r)
         draw_chart(ui, v, c, (struct rect){r.x, r.y + th, r.w, r.h - th});
 }
 
-static unsigned changes_done(struct ui *ui, int tag, const char *value,
-                             int idx)
+static unsigned changes_done(struct ui *ui, int tag, const char *value, int idx)
 {
     struct cv *v = ui->vdata[VIEW_COMPARE];
     struct diag d;
@@ -316,15 +313,14 @@ static unsigned changes_done(struct ui *ui, int tag, const char *value,
             ui->cmp[tag].st != CP_ERR_RANGE) {
             ui_status(ui, true, "%s: %s", ui->cmp[tag].d.where,
                       ui->cmp[tag].d.msg);
-            snprintf(ui->cmp[tag].changes, sizeof(ui->cmp[tag].changes),
-                     "%s", old);
+            snprintf(ui->cmp[tag].changes, sizeof(ui->cmp[tag].changes), "%s",
+                     old);
             app_compare_eval(ui);
         }
         return UI_REDRAW;
     }
     if (app_compare_add(ui, value, &d)) {
-        ui_status(ui, true, "%s%s%s", d.where, d.where[0] ? ": " : "",
-                  d.msg);
+        ui_status(ui, true, "%s%s%s", d.where, d.where[0] ? ": " : "", d.msg);
         return UI_REDRAW;
     }
     v->col = ui->ncmp - 1;
@@ -391,8 +387,9 @@ static unsigned cv_handle(struct ui *ui, void *st, enum action a,
         return UI_REDRAW;
     case ACT_ENTER:
         if (v->col == 0) {
-            ui_status(ui, false, "plan #1 is the plan itself: edit it in the "
-                                 "plan view (p)");
+            ui_status(ui, false,
+                      "plan #1 is the plan itself: edit it in the "
+                      "plan view (p)");
             return UI_REDRAW;
         }
         ui_prompt(ui, (int)v->col, "changes to the plan (key=value ...)",

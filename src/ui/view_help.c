@@ -30,10 +30,14 @@ static const struct {
 static size_t own_group(enum view_id v)
 {
     switch (v) {
-    case VIEW_COMPARE: return 4;
-    case VIEW_SEARCH: return 5;
-    case VIEW_CATALOG: return 6;
-    default: return 2;
+    case VIEW_COMPARE:
+        return 4;
+    case VIEW_SEARCH:
+        return 5;
+    case VIEW_CATALOG:
+        return 6;
+    default:
+        return 2;
     }
 }
 
@@ -113,8 +117,8 @@ static void hv_draw(struct ui *ui, void *st, struct canvas *c, struct rect r)
             nlines = head;
     }
     if (hv->top + (size_t)(r.h * cols) > nlines)
-        hv->top = nlines > (size_t)(r.h * cols) ? nlines - (size_t)(r.h * cols)
-                                                : 0;
+        hv->top =
+            nlines > (size_t)(r.h * cols) ? nlines - (size_t)(r.h * cols) : 0;
     for (i = hv->top; i < nlines && i - hv->top < (size_t)(r.h * cols); i++) {
         int row = (int)(i - hv->top) % r.h;
         int x = r.x + (int)((i - hv->top) / (size_t)r.h) * cw;
@@ -127,8 +131,8 @@ static void hv_draw(struct ui *ui, void *st, struct canvas *c, struct rect r)
         }
         a = lines[i];
         widget_text(c, x + 2, y, 14, keys[a], THEME_KEY, 0);
-        widget_text(c, x + 17, y, 15, action_name((enum action)a),
-                    THEME_LABEL, 0);
+        widget_text(c, x + 17, y, 15, action_name((enum action)a), THEME_LABEL,
+                    0);
         widget_text(c, x + 33, y, cw - 34, action_help((enum action)a),
                     THEME_NORMAL, 0);
     }

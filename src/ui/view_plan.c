@@ -26,9 +26,9 @@ struct pv {
     int rows[PLAN_KEY_COUNT + 16]; /* key, or -1 - section index */
     size_t nrows;
     size_t sel, top;
-    int focus;           /* 0 form, 1 results, 2 metrics */
-    size_t rtop, mtop;   /* results and metrics scroll */
-    struct canvas off;   /* the results, drawn off screen */
+    int focus;         /* 0 form, 1 results, 2 metrics */
+    size_t rtop, mtop; /* results and metrics scroll */
+    struct canvas off; /* the results, drawn off screen */
 };
 
 static bool is_key(const struct pv *pv, size_t i)
@@ -176,9 +176,9 @@ static void draw_form(struct ui *ui, struct pv *pv, struct canvas *c,
             char buf[160];
             int el;
             bool sel = i == pv->sel;
-            int base = sel ? (pv->focus == 0 ? THEME_CURSOR
-                                             : THEME_CURSOR_INACTIVE)
-                           : THEME_NORMAL;
+            int base =
+                sel ? (pv->focus == 0 ? THEME_CURSOR : THEME_CURSOR_INACTIVE)
+                    : THEME_NORMAL;
 
             if (sel)
                 canvas_fill(c, (struct rect){r.x, y, r.w, 1}, ' ', base);
@@ -187,8 +187,7 @@ static void draw_form(struct ui *ui, struct pv *pv, struct canvas *c,
             value_text(ui, k, buf, sizeof(buf), &el);
             if (sel && el != THEME_FIELD_EDIT && el != THEME_FIELD_ERROR)
                 el = base;
-            widget_text(c, r.x + 2 + LABEL_W, y, r.w - 3 - LABEL_W, buf, el,
-                        0);
+            widget_text(c, r.x + 2 + LABEL_W, y, r.w - 3 - LABEL_W, buf, el, 0);
         }
         ui_hit(ui, (struct rect){r.x, y, r.w, 1}, ACT_NONE, (int)i);
     }
@@ -284,8 +283,9 @@ static int draw_results(struct ui *ui, struct canvas *c, int w)
         return 1;
     }
     if (!ui->ok) {
-        widget_text(c, 1, f.y, w - 2, "the plan as edited cannot be "
-                                      "evaluated; showing the last result",
+        widget_text(c, 1, f.y, w - 2,
+                    "the plan as edited cannot be "
+                    "evaluated; showing the last result",
                     THEME_VALUE_BAD, 0);
         f.y++;
         snprintf(t, sizeof(t), "%s%s%s", ui->diag.where,
@@ -315,14 +315,14 @@ static int draw_results(struct ui *ui, struct canvas *c, int w)
         widget_bar(c, 1, f.y, w - 2, s, 5, cap, THEME_BAR_FREE);
         if (!r->memory.fits && cap > 0) {
             /* the capacity line inside an overfull bar */
-            int x = 1 + (int)((double)(w - 2) * r->memory.capacity_bytes /
-                              cap);
+            int x = 1 + (int)((double)(w - 2) * r->memory.capacity_bytes / cap);
 
             canvas_put(c, x, f.y, '|', THEME_VALUE_BAD);
         }
         f.y++;
     }
-    metric_item(&f, r, "weights", "memory", "weights_gib", "", THEME_BAR_WEIGHTS);
+    metric_item(&f, r, "weights", "memory", "weights_gib", "",
+                THEME_BAR_WEIGHTS);
     metric_item(&f, r, "gradients", "memory", "gradients_gib", "",
                 THEME_BAR_GRADIENTS);
     metric_item(&f, r, "optimizer", "memory", "optimizer_gib", "",
@@ -365,12 +365,11 @@ static int draw_results(struct ui *ui, struct canvas *c, int w)
     metric_item(&f, r, "per GPU", "time", "model_tflops_per_gpu", "TFLOP/s",
                 -1);
     flow_newline(&f);
-    snprintf(t, sizeof(t), "layout tp %llu pp %llu dp %llu cp %llu ep %llu "
-                           "mb %llu %s zero %d",
-             (unsigned long long)r->layout.tp,
-             (unsigned long long)r->layout.pp,
-             (unsigned long long)r->layout.dp,
-             (unsigned long long)r->layout.cp,
+    snprintf(t, sizeof(t),
+             "layout tp %llu pp %llu dp %llu cp %llu ep %llu "
+             "mb %llu %s zero %d",
+             (unsigned long long)r->layout.tp, (unsigned long long)r->layout.pp,
+             (unsigned long long)r->layout.dp, (unsigned long long)r->layout.cp,
              (unsigned long long)r->layout.ep,
              (unsigned long long)r->layout.microbatch,
              recompute_name(r->layout.recompute), r->layout.zero);
@@ -406,8 +405,7 @@ static int draw_results(struct ui *ui, struct canvas *c, int w)
     heading(&f, "BUILD", t,
             r->cost.build_cheaper ? THEME_VALUE_GOOD : THEME_VALUE, NULL, 0);
     metric_item(&f, r, "capex", "cost.build", "capex_usd", "USD", -1);
-    metric_item(&f, r, "opex", "cost.build", "opex_usd_per_year", "USD/y",
-                -1);
+    metric_item(&f, r, "opex", "cost.build", "opex_usd_per_year", "USD/y", -1);
     metric_item(&f, r, "", "cost.build", "usd_per_gpu_hour", "USD/GPU h", -1);
     flow_newline(&f);
     snprintf(t, sizeof(t), "%s USD",
@@ -428,8 +426,7 @@ static int draw_results(struct ui *ui, struct canvas *c, int w)
         f.y++;
         heading(&f, "WARNINGS", NULL, 0, NULL, 0);
         for (i = 0; i < r->nwarnings; i++) {
-            widget_text(c, 1, f.y, w - 2, r->warnings[i], THEME_VALUE_WARN,
-                        0);
+            widget_text(c, 1, f.y, w - 2, r->warnings[i], THEME_VALUE_WARN, 0);
             f.y++;
         }
     }
@@ -510,10 +507,10 @@ static void draw_cost_chart(struct ui *ui, struct canvas *c, struct rect r)
 {
     const struct result *res = &ui->oc->result;
     struct chart_series s[2] = {
-        {res->cost.series_build_usd, res->cost.series_months,
-         THEME_CHART_BUILD, widget_glyph(c, GL_BUILD), "build"},
-        {res->cost.series_cloud_usd, res->cost.series_months,
-         THEME_CHART_CLOUD, widget_glyph(c, GL_CLOUD), "cloud"},
+        {res->cost.series_build_usd, res->cost.series_months, THEME_CHART_BUILD,
+         widget_glyph(c, GL_BUILD), "build"},
+        {res->cost.series_cloud_usd, res->cost.series_months, THEME_CHART_CLOUD,
+         widget_glyph(c, GL_CLOUD), "cloud"},
     };
     int x = r.x + 1;
 
@@ -523,8 +520,8 @@ static void draw_cost_chart(struct ui *ui, struct canvas *c, struct rect r)
     x += 2 + canvas_text(c, x + 2, r.y, -1, "build", THEME_LABEL);
     canvas_put(c, x + 2, r.y, s[1].ch, s[1].el);
     canvas_text(c, x + 4, r.y, -1, "cloud", THEME_LABEL);
-    widget_chart(c, (struct rect){r.x + 1, r.y + 1, r.w - 2, r.h - 1}, s, 2,
-                 12, "months", res->cost.breakeven_months, money);
+    widget_chart(c, (struct rect){r.x + 1, r.y + 1, r.w - 2, r.h - 1}, s, 2, 12,
+                 "months", res->cost.breakeven_months, money);
 }
 
 static void pv_draw(struct ui *ui, void *st, struct canvas *c, struct rect r)
@@ -550,9 +547,8 @@ static void pv_draw(struct ui *ui, void *st, struct canvas *c, struct rect r)
               (int)pv->rtop);
     /* room to spare below the results: the cost over time */
     if (ui->have_result && pv->rtop == 0 && r.h - 1 - used >= 12)
-        draw_cost_chart(ui, c,
-                        (struct rect){rr.x, rr.y + 1 + used, rr.w,
-                                      r.h - 1 - used});
+        draw_cost_chart(
+            ui, c, (struct rect){rr.x, rr.y + 1 + used, rr.w, r.h - 1 - used});
     ui_hit(ui, (struct rect){rr.x, rr.y, rr.w, rr.h}, ACT_NONE, -2);
     if (mw) {
         widget_vline(c, rr.x + rw, r.y, r.h);
@@ -615,9 +611,10 @@ static void edit_id(struct ui *ui, enum plan_key k)
         if (n > 1 && strcmp(items[n - 1].text, id) == 0)
             continue; /* cloud: one row per term */
         items[n].text = id;
-        items[n].note = name_col >= 0   ? ui_rows_cell(&rows, i, (size_t)name_col)
-                        : inst_col >= 0 ? ui_rows_cell(&rows, i, (size_t)inst_col)
-                                        : NULL;
+        items[n].note = name_col >= 0 ? ui_rows_cell(&rows, i, (size_t)name_col)
+                        : inst_col >= 0
+                            ? ui_rows_cell(&rows, i, (size_t)inst_col)
+                            : NULL;
         if (ui->plan.v[k].set && strcmp(ui->plan.v[k].id, id) == 0)
             sel = n;
         n++;
@@ -765,8 +762,8 @@ static unsigned pv_handle(struct ui *ui, void *st, enum action a,
         pv->focus = (pv->focus + 1) % (ui->cv.w >= 160 ? 3 : 2);
         return UI_REDRAW;
     case ACT_PANE_PREV:
-        pv->focus = (pv->focus + (ui->cv.w >= 160 ? 2 : 1)) %
-                    (ui->cv.w >= 160 ? 3 : 2);
+        pv->focus =
+            (pv->focus + (ui->cv.w >= 160 ? 2 : 1)) % (ui->cv.w >= 160 ? 3 : 2);
         return UI_REDRAW;
     case ACT_UP:
         move(pv, -1);

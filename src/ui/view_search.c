@@ -31,17 +31,19 @@ enum col {
 };
 
 static const struct table_col cols_narrow[C_COUNT] = {
-    {"#", 3, 1},      {"tp", 3, 1},    {"pp", 3, 1},     {"dp", 5, 1},
-    {"cp", 2, 1},     {"ep", 2, 1},    {"mb", 3, 1},     {"recomp", 6, 0},
-    {"z", 1, 1},      {"mem GiB", 7, 1}, {"step s", 6, 1}, {"MFU", 6, 1},
-    {"days", 6, 1},   {"build USD", 0, 1},
+    {"#", 3, 1},    {"tp", 3, 1},        {"pp", 3, 1},     {"dp", 5, 1},
+    {"cp", 2, 1},   {"ep", 2, 1},        {"mb", 3, 1},     {"recomp", 6, 0},
+    {"z", 1, 1},    {"mem GiB", 7, 1},   {"step s", 6, 1}, {"MFU", 6, 1},
+    {"days", 6, 1}, {"build USD", 0, 1},
 };
 
 static const struct table_col cols_wide[C_COUNT] = {
-    {"rank", 4, 1},       {"tp", 4, 1},         {"pp", 4, 1},
-    {"dp", 6, 1},         {"cp", 4, 1},         {"ep", 4, 1},
-    {"microbatch", 10, 1}, {"recompute", 10, 0}, {"zero", 4, 1},
-    {"memory GiB", 10, 1}, {"step s", 8, 1},     {"MFU", 7, 1},
+    {"rank", 4, 1},        {"tp", 4, 1},
+    {"pp", 4, 1},          {"dp", 6, 1},
+    {"cp", 4, 1},          {"ep", 4, 1},
+    {"microbatch", 10, 1}, {"recompute", 10, 0},
+    {"zero", 4, 1},        {"memory GiB", 10, 1},
+    {"step s", 8, 1},      {"MFU", 7, 1},
     {"train days", 10, 1}, {"build run USD", 14, 1},
 };
 
@@ -70,21 +72,34 @@ static double key(const struct ui *ui, size_t i, int c)
     const struct ui_layout *l = &ui->lay[i];
 
     switch (c) {
-    case C_TP: return (double)l->hit.layout.tp;
-    case C_PP: return (double)l->hit.layout.pp;
-    case C_DP: return (double)l->hit.layout.dp;
-    case C_CP: return (double)l->hit.layout.cp;
-    case C_EP: return (double)l->hit.layout.ep;
-    case C_MB: return (double)l->hit.layout.microbatch;
-    case C_RECOMPUTE: return (double)l->hit.layout.recompute;
-    case C_ZERO: return (double)l->hit.layout.zero;
-    case C_MEM: return app_metric(&l->r, "memory", "total_gib", NULL);
-    case C_STEP: return app_metric(&l->r, "time", "step_s", NULL);
-    case C_MFU: return app_metric(&l->r, "time", "mfu", NULL);
+    case C_TP:
+        return (double)l->hit.layout.tp;
+    case C_PP:
+        return (double)l->hit.layout.pp;
+    case C_DP:
+        return (double)l->hit.layout.dp;
+    case C_CP:
+        return (double)l->hit.layout.cp;
+    case C_EP:
+        return (double)l->hit.layout.ep;
+    case C_MB:
+        return (double)l->hit.layout.microbatch;
+    case C_RECOMPUTE:
+        return (double)l->hit.layout.recompute;
+    case C_ZERO:
+        return (double)l->hit.layout.zero;
+    case C_MEM:
+        return app_metric(&l->r, "memory", "total_gib", NULL);
+    case C_STEP:
+        return app_metric(&l->r, "time", "step_s", NULL);
+    case C_MFU:
+        return app_metric(&l->r, "time", "mfu", NULL);
     case C_DAYS:
         return app_metric(&l->r, "reliability", "effective_train_days", NULL);
-    case C_COST: return app_metric(&l->r, "cost.build", "run_usd", NULL);
-    default: return (double)i;
+    case C_COST:
+        return app_metric(&l->r, "cost.build", "run_usd", NULL);
+    default:
+        return (double)i;
     }
 }
 
@@ -171,7 +186,8 @@ static void sv_draw(struct ui *ui, void *st, struct canvas *c, struct rect r)
         snprintf(title, sizeof(title),
                  "Layouts of %s: %s checked, %s fit, best %zu by step "
                  "time%s",
-                 ui->plan.name, ui_num((double)ui->sr->candidates, a, sizeof(a)),
+                 ui->plan.name,
+                 ui_num((double)ui->sr->candidates, a, sizeof(a)),
                  ui_num((double)ui->sr->feasible, b, sizeof(b)), ui->nlay,
                  app_search_current(ui) ? "" : " - plan changed, r to redo");
     else
@@ -258,8 +274,8 @@ static unsigned sv_handle(struct ui *ui, void *st, enum action a,
         return UI_REDRAW;
     case ACT_PAGE_DOWN:
         v->sel = v->sel + page < ui->nlay ? v->sel + page
-                 : ui->nlay           ? ui->nlay - 1
-                                      : 0;
+                 : ui->nlay               ? ui->nlay - 1
+                                          : 0;
         return UI_REDRAW;
     case ACT_HOME:
         v->sel = 0;
@@ -292,8 +308,9 @@ static unsigned sv_handle(struct ui *ui, void *st, enum action a,
         if (!ui->searched || v->sel >= ui->nlay)
             return UI_REDRAW;
         if (!app_search_current(ui)) {
-            ui_status(ui, true, "the plan changed since the search: r "
-                                "searches again");
+            ui_status(ui, true,
+                      "the plan changed since the search: r "
+                      "searches again");
             return UI_REDRAW;
         }
         ui_switch(ui, VIEW_PLAN);

@@ -11,8 +11,8 @@
 uint32_t widget_glyph(const struct canvas *c, enum glyph g)
 {
     static const uint32_t utf8[] = {
-        0x2500, 0x2502, 0x2588, 0x2593, 0x2591, 0x00B7,
-        0x25B2, 0x25BC, 0x2026, 0x253C, 0x25CF, 0x25C6, 0x2726,
+        0x2500, 0x2502, 0x2588, 0x2593, 0x2591, 0x00B7, 0x25B2,
+        0x25BC, 0x2026, 0x253C, 0x25CF, 0x25C6, 0x2726,
     };
     static const char ascii[] = "-|#%:.^v~+*o@";
 
@@ -45,8 +45,8 @@ void widget_heading(struct canvas *c, struct rect r, const char *title,
     int el = active ? THEME_PANE_ACTIVE : THEME_PANE_TITLE;
     int n;
 
-    canvas_fill(c, (struct rect){r.x, r.y, r.w, 1},
-                widget_glyph(c, GL_HLINE), THEME_BORDER);
+    canvas_fill(c, (struct rect){r.x, r.y, r.w, 1}, widget_glyph(c, GL_HLINE),
+                THEME_BORDER);
     n = canvas_printf(c, r.x + 1, r.y, r.w - 2, el, " %s ", title);
     (void)n;
 }
@@ -58,8 +58,7 @@ void widget_vline(struct canvas *c, int x, int y, int h)
 }
 
 void widget_bar(struct canvas *c, int x, int y, int w,
-                const struct bar_seg *segs, size_t n, double scale,
-                int free_el)
+                const struct bar_seg *segs, size_t n, double scale, int free_el)
 {
     double acc = 0;
     int pos = 0, i;
@@ -104,9 +103,8 @@ void widget_scroll(size_t sel, size_t n, int h, size_t *top)
         *top = n - (size_t)h;
 }
 
-void widget_chart(struct canvas *c, struct rect r,
-                  const struct chart_series *s, size_t ns, size_t xstep,
-                  const char *xunit, double mark,
+void widget_chart(struct canvas *c, struct rect r, const struct chart_series *s,
+                  size_t ns, size_t xstep, const char *xunit, double mark,
                   const char *(*fmt)(double v, char *buf, size_t n))
 {
     char lab[3][32];
@@ -157,8 +155,8 @@ void widget_chart(struct canvas *c, struct rect r,
         xstep = 1;
     for (i = 0; i < npts; i += xstep) {
         char b[16];
-        int xc = x0 + 1 + (int)lround((double)i / (double)(npts - 1) *
-                                      (pw - 1));
+        int xc =
+            x0 + 1 + (int)lround((double)i / (double)(npts - 1) * (pw - 1));
 
         snprintf(b, sizeof(b), "%zu", i);
         canvas_text(c, xc - (int)strlen(b) / 2, y0 + 1, -1, b,
@@ -172,8 +170,7 @@ void widget_chart(struct canvas *c, struct rect r,
         int xc = x0 + 1 + (int)lround(mark / (double)(npts - 1) * (pw - 1));
 
         for (row = r.y; row < y0; row++)
-            canvas_put(c, xc, row, widget_glyph(c, GL_VLINE),
-                       THEME_CHART_MARK);
+            canvas_put(c, xc, row, widget_glyph(c, GL_VLINE), THEME_CHART_MARK);
     }
     /* series: one point per plot column, sampled */
     for (col = 0; col < pw; col++) {
@@ -203,8 +200,8 @@ void widget_chart(struct canvas *c, struct rect r,
     }
 }
 
-void widget_table_xs(struct rect r, const struct table_col *cols,
-                     size_t ncols, int *xs)
+void widget_table_xs(struct rect r, const struct table_col *cols, size_t ncols,
+                     int *xs)
 {
     size_t j;
     int x = r.x;
@@ -259,16 +256,15 @@ int widget_table(struct canvas *c, struct rect r, const struct table_col *cols,
             t = cell(ctx, i, j, buf, sizeof(buf), &el);
             if (i == sel)
                 el = base;
-            widget_text(c, xs[j], r.y + row, w, t ? t : "", el,
-                        cols[j].align);
+            widget_text(c, xs[j], r.y + row, w, t ? t : "", el, cols[j].align);
         }
         shown++;
     }
     return shown;
 }
 
-size_t widget_funcbar(struct canvas *c, int y, int w,
-                      const struct funckey *k, size_t n, int *xs)
+size_t widget_funcbar(struct canvas *c, int y, int w, const struct funckey *k,
+                      size_t n, int *xs)
 {
     size_t i;
     int x = 0;

@@ -70,9 +70,8 @@ struct chart_series {
 /* Axes, y labels (fmt(v) into a buffer), x labels every xstep points
  * with xunit, the series, and a vertical mark at x = mark (< 0: none).
  * Where series meet, GL_BOTH in the first series' element. */
-void widget_chart(struct canvas *c, struct rect r,
-                  const struct chart_series *s, size_t ns, size_t xstep,
-                  const char *xunit, double mark,
+void widget_chart(struct canvas *c, struct rect r, const struct chart_series *s,
+                  size_t ns, size_t xstep, const char *xunit, double mark,
                   const char *(*fmt)(double v, char *buf, size_t n));
 
 /* Keep sel visible in a window of h rows starting at *top. */
@@ -87,8 +86,8 @@ struct table_col {
 
 /* Cell text for row i, column j, into buf; *el may be changed from the
  * row's element (e.g. a highlighted value). */
-typedef const char *(*table_cell_fn)(void *ctx, size_t i, size_t j,
-                                     char *buf, size_t n, int *el);
+typedef const char *(*table_cell_fn)(void *ctx, size_t i, size_t j, char *buf,
+                                     size_t n, int *el);
 
 /* A table: header row, then rows top..; sel highlighted with cursor_el
  * (CURSOR or CURSOR_INACTIVE).  sort: the sorted column (-1 none).
@@ -99,8 +98,8 @@ int widget_table(struct canvas *c, struct rect r, const struct table_col *cols,
 
 /* The x positions of the columns of widget_table (for clicks): writes
  * ncols+1 starts. */
-void widget_table_xs(struct rect r, const struct table_col *cols,
-                     size_t ncols, int *xs);
+void widget_table_xs(struct rect r, const struct table_col *cols, size_t ncols,
+                     int *xs);
 
 /* One entry of the function bar. */
 struct funckey {
@@ -110,7 +109,7 @@ struct funckey {
 
 /* An htop function bar on row y; xs (may be NULL) receives each entry's
  * start, xs[n] the end.  Returns the entries that fitted. */
-size_t widget_funcbar(struct canvas *c, int y, int w,
-                      const struct funckey *k, size_t n, int *xs);
+size_t widget_funcbar(struct canvas *c, int y, int w, const struct funckey *k,
+                      size_t n, int *xs);
 
 #endif

@@ -124,8 +124,7 @@ START_TEST(test_bind_lines)
     ck_assert_int_eq(keymap_lookup(&km, VIEW_PLAN, 'x'), ACT_QUIT);
     /* the global x still exports elsewhere */
     ck_assert_int_eq(keymap_lookup(&km, VIEW_COMPARE, 'x'), ACT_EXPORT);
-    ck_assert_int_eq(keymap_lookup(&km, VIEW_PLAN, UK_F(5)),
-                     ACT_VIEW_SEARCH);
+    ck_assert_int_eq(keymap_lookup(&km, VIEW_PLAN, UK_F(5)), ACT_VIEW_SEARCH);
     ck_assert_int_eq(keymap_lookup(&km, VIEW_SEARCH, '#'), ACT_HELP);
     keymap_release(&km);
     strbuf_release(&err);
@@ -224,13 +223,12 @@ START_TEST(test_theme_errors)
                                  "value green black\n",
                                  &err),
                      CP_ERR_PARSE);
-    ck_assert_str_eq(err.buf,
-                     "bad.theme:1: unknown element 'titel'\n"
-                     "bad.theme:2: title: unknown colour 'purple'\n"
-                     "bad.theme:3: title: unknown colour 'color256'\n"
-                     "bad.theme:4: title: unknown attribute 'blink'\n"
-                     "bad.theme:5: title: needs a foreground and a "
-                     "background colour\n");
+    ck_assert_str_eq(err.buf, "bad.theme:1: unknown element 'titel'\n"
+                              "bad.theme:2: title: unknown colour 'purple'\n"
+                              "bad.theme:3: title: unknown colour 'color256'\n"
+                              "bad.theme:4: title: unknown attribute 'blink'\n"
+                              "bad.theme:5: title: needs a foreground and a "
+                              "background colour\n");
     /* the good line after the bad ones applied; title untouched */
     ck_assert_int_eq(t.st[THEME_VALUE].fg, 2);
     ck_assert_int_eq(t.st[THEME_TITLE].fg, THEME_COLOR_DEFAULT);
@@ -386,8 +384,7 @@ START_TEST(test_widget_chart_inside)
         b[i] = 4.0 * (double)i;
     }
     canvas_init(&c, 60, 20, false);
-    widget_chart(&c, (struct rect){5, 3, 40, 12}, s, 2, 12, "months", 50,
-                 fmt);
+    widget_chart(&c, (struct rect){5, 3, 40, 12}, s, 2, 12, "months", 50, fmt);
     for (y = 0; y < 20; y++)
         for (x = 0; x < 60; x++) {
             const struct cell *cl = canvas_at(&c, x, y);
