@@ -29,6 +29,7 @@ struct pv {
     int focus;         /* 0 form, 1 results, 2 metrics */
     size_t rtop, mtop; /* results and metrics scroll */
     struct canvas off; /* the results, drawn off screen */
+    struct plan_value saved; /* the field as it was before typing */
 };
 
 static bool is_key(const struct pv *pv, size_t i)
@@ -559,6 +560,37 @@ static void pv_draw(struct ui *ui, void *st, struct canvas *c, struct rect r)
 
 /* ---- editing ------------------------------------------------------------ */
 
+/* Typing in a number field: every valid prefix is evaluated at once, so
+ * the results move as you type (invalid text waits for Enter). */
+static unsigned live_change(struct ui *ui, int tag, const char *value)
+{
+    struct plan_value before = ui->plan.v[tag];
+
+    if (!value[0] || plan_set_key(&ui->plan, (enum plan_key)tag, value, NULL,
+                                  NULL) != CP_OK)
+        return UI_REDRAW;
+    if (before.set == ui->plan.v[tag].set &&
+        before.is_auto == ui->plan.v[tag].is_auto &&
+        before.u == ui->plan.v[tag].u && before.d == ui->plan.v[tag].d)
+        return UI_REDRAW;
+    return UI_RECOMPUTE | UI_REDRAW;
+}
+
+static unsigned live_done(struct ui *ui, int tag, const char *value, int idx)
+{
+    struct pv *pv = ui->vdata[VIEW_PLAN];
+
+    (void)idx;
+    if (!value) { /* Esc: the field as it was */
+        ui->plan.v[tag] = pv->saved;
+        ui_status(ui, false, "%s unchanged", plan_key_info(tag)->name);
+        return UI_RECOMPUTE | UI_REDRAW;
+    }
+    /* from the field as it was: a rejected input leaves it so */
+    ui->plan.v[tag] = pv->saved;
+    return app_set_key(ui, (enum plan_key)tag, value) | UI_RECOMPUTE;
+}
+
 static unsigned edit_done(struct ui *ui, int tag, const char *value, int idx)
 {
     (void)idx;
@@ -681,7 +713,8 @@ static unsigned edit(struct ui *ui, enum plan_key k, const char *initial)
                           : plan_format_value(&ui->plan, k, cur, sizeof(cur));
         snprintf(title, sizeof(title), "%s (%s; empty: default%s)", ki->name,
                  ki->help, ki->flags & PKF_AUTO ? ", auto" : "");
-        ui_prompt(ui, (int)k, title, initial, edit_done, NULL);
+        ((struct pv *)ui->vdata[VIEW_PLAN])->saved = ui->plan.v[k];
+        ui_prompt(ui, (int)k, title, initial, live_done, live_change);
         break;
     }
     return UI_REDRAW;
