@@ -211,6 +211,14 @@ static enum cp_status validate_layout(const struct scenario *sc, struct diag *d)
                         (unsigned long long)sc->train.global_batch,
                         (unsigned long long)lay->dp,
                         (unsigned long long)lay->microbatch);
+    if (lay->interleave > 1 &&
+        (sc->train.global_batch / (lay->dp * lay->microbatch)) % lay->pp)
+        return diag_set(d, CP_ERR_LAYOUT, "parallel.interleave",
+                        "the interleaved schedule needs the microbatches per "
+                        "step (%llu) to be a multiple of pp (%llu)",
+                        (unsigned long long)(sc->train.global_batch /
+                                             (lay->dp * lay->microbatch)),
+                        (unsigned long long)lay->pp);
     return CP_OK;
 }
 
@@ -393,6 +401,8 @@ void scenario_eval_flags(const struct scenario *sc, unsigned flags,
         return;
 
     steptime_estimate(sc, &m, flags, out);
+    if (flags & EVAL_TIME_ONLY)
+        return;
     warnings = out->nwarnings;
     netbom_estimate(sc, out);
     storage_estimate(sc, out);

@@ -18,6 +18,7 @@ enum eval_flags {
     EVAL_DEFAULT = 0,
     EVAL_MEMORY_ONLY = 1 << 0, /* stop after model shape and memory */
     EVAL_QUIET = 1 << 1,       /* no warning texts (the search's hot path) */
+    EVAL_TIME_ONLY = 1 << 2,   /* stop after step time (search by time) */
 };
 
 /* Check every input of sc against its bounds and the layout against the

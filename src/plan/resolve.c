@@ -122,7 +122,8 @@ static void resolve_layout(const struct plan *p, struct plan_resolved *out)
     sp->ep = fixed(p, PK_PAR_EP) ? lay->ep : 0;
     sp->microbatch = fixed(p, PK_PAR_MICROBATCH) ? lay->microbatch : 0;
     sp->interleave = fixed(p, PK_PAR_INTERLEAVE) ? lay->interleave : 0;
-    sp->interleave_auto = p->v[PK_PAR_INTERLEAVE].is_auto;
+    /* unset or auto: the search tries every interleave that fits */
+    sp->interleave_auto = !fixed(p, PK_PAR_INTERLEAVE);
     sp->recompute = fixed(p, PK_PAR_RECOMPUTE) ? (int)lay->recompute : -1;
     sp->zero = fixed(p, PK_PAR_ZERO) ? lay->zero : -1;
     sp->sequence_parallel =

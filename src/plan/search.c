@@ -7,7 +7,7 @@
 #include "plan/search.h"
 
 #define LIST_MAX 512
-#define MICROBATCH_MAX 64
+#define MICROBATCH_MAX 1000000000
 #define CP_MAX 16
 #define CP_MIN_SEQ 16384
 
@@ -132,6 +132,7 @@ struct walk {
     void *ctx;
     const volatile int *cancel;
     bool cancelled;
+    bool halt; /* cancelled or the work cap reached: unwind the loops */
 };
 
 /* Validate, price memory, evaluate and rank the layout in w->sc. */
@@ -140,10 +141,15 @@ static void try_layout(struct walk *w)
     struct search_hit h;
     struct diag d;
 
+    if (w->tried >= SEARCH_MAX_TRIED) {
+        w->out->stopped_early = true;
+        w->halt = true;
+        return;
+    }
     if (++w->tried % 4096 == 0) {
         if ((w->cancel && *w->cancel) ||
             (w->progress && !w->progress(w->ctx, w->tried)))
-            w->cancelled = true;
+            w->cancelled = w->halt = true;
     }
     if (scenario_validate(&w->sc, w->have_reject ? NULL : &d) != CP_OK) {
         if (!w->have_reject) {
@@ -166,7 +172,10 @@ static void try_layout(struct walk *w)
         }
         return;
     }
-    scenario_eval_flags(&w->sc, EVAL_QUIET, &w->r);
+    scenario_eval_flags(&w->sc,
+                        EVAL_QUIET |
+                            (w->obj == OBJECTIVE_TIME ? EVAL_TIME_ONLY : 0),
+                        &w->r);
     w->out->evaluated++;
     h.score = score_of(&w->r, w->obj);
     h.step_s = w->r.time.step_s;
@@ -178,13 +187,18 @@ static void walk_inner(struct walk *w, const struct search_space *sp,
                        const uint64_t *eps, size_t neps)
 {
     const struct scenario *sc = &w->sc;
-    uint64_t mbs[LIST_MAX], vs[4];
+    uint64_t mbs[LIST_MAX], vs[LIST_MAX];
     size_t nmb, nv = 0, iv, ie, im, ir, iz;
     int rlo = sp->recompute >= 0 ? sp->recompute : RECOMPUTE_NONE;
     int rhi = sp->recompute >= 0 ? sp->recompute : RECOMPUTE_FULL;
     int zlo = sp->zero >= 0 ? sp->zero : 0;
     int zhi = sp->zero >= 0 ? sp->zero : 3;
     uint64_t dp = sc->layout.dp;
+    /* SP: as given, else both ways when there is TP to split over */
+    int splo = sp->sequence_parallel >= 0 ? sp->sequence_parallel != 0 : 0;
+    int sphi = sp->sequence_parallel >= 0 ? sp->sequence_parallel != 0
+                                          : sc->layout.tp > 1;
+    int isp;
 
     if (sp->microbatch)
         nmb = one(sp->microbatch, mbs);
@@ -194,12 +208,9 @@ static void walk_inner(struct walk *w, const struct search_space *sp,
         nmb = one(1, mbs); /* invalid: validate says why */
     if (sp->interleave) {
         nv = one(sp->interleave, vs);
-    } else if (sp->interleave_auto && sc->layout.pp > 1 && sc->model.layers) {
-        uint64_t v;
-
-        for (v = 1; v <= 8; v *= 2)
-            if (sc->model.layers % (sc->layout.pp * v) == 0)
-                vs[nv++] = v;
+    } else if (sp->interleave_auto && sc->layout.pp > 1 && sc->model.layers &&
+               sc->model.layers % sc->layout.pp == 0) {
+        nv = divisors(sc->model.layers / sc->layout.pp, LIST_MAX, vs);
     }
     if (!nv)
         nv = one(1, vs);
@@ -209,13 +220,16 @@ static void walk_inner(struct walk *w, const struct search_space *sp,
         w->sc.layout.ep = eps[ie];
         for (im = 0; im < nmb; im++) {
             w->sc.layout.microbatch = mbs[im];
-            for (ir = (size_t)rlo; ir <= (size_t)rhi; ir++) {
-                w->sc.layout.recompute = (enum recompute)ir;
-                for (iz = (size_t)zlo; iz <= (size_t)zhi; iz++) {
-                    w->sc.layout.zero = (int)iz;
-                    if (w->cancelled)
-                        return;
-                    try_layout(w);
+            for (isp = splo; isp <= sphi; isp++) {
+                w->sc.layout.sequence_parallel = isp != 0;
+                for (ir = (size_t)rlo; ir <= (size_t)rhi; ir++) {
+                    w->sc.layout.recompute = (enum recompute)ir;
+                    for (iz = (size_t)zlo; iz <= (size_t)zhi; iz++) {
+                        w->sc.layout.zero = (int)iz;
+                        if (w->halt)
+                            return;
+                        try_layout(w);
+                    }
                 }
             }
         }
@@ -280,7 +294,7 @@ enum cp_status plan_search(const struct scenario *base,
     if (sp->pp)
         npp = one(sp->pp, pps);
     else if (m->layers)
-        npp = divisors(m->layers, gpus, pps);
+        npp = divisors(gpus, m->layers, pps); /* uneven stages allowed */
     else
         npp = powers_of_two(gpus < 128 ? gpus : 128, pps);
     if (sp->cp) {
@@ -291,14 +305,11 @@ enum cp_status plan_search(const struct scenario *base,
             cps[ncp++] = v;
     }
 
-    for (it = 0; it < ntp && !w.cancelled; it++) {
+    for (it = 0; it < ntp && !w.halt; it++) {
         w.sc.layout.tp = tps[it];
-        w.sc.layout.sequence_parallel = sp->sequence_parallel >= 0
-                                            ? sp->sequence_parallel != 0
-                                            : tps[it] > 1;
-        for (ip = 0; ip < npp && !w.cancelled; ip++) {
+        for (ip = 0; ip < npp && !w.halt; ip++) {
             w.sc.layout.pp = pps[ip];
-            for (ic = 0; ic < ncp && !w.cancelled; ic++) {
+            for (ic = 0; ic < ncp && !w.halt; ic++) {
                 uint64_t tpc = tps[it] * pps[ip] * cps[ic];
 
                 w.sc.layout.cp = cps[ic];

@@ -11,15 +11,22 @@
  *
  * Candidate space (degrees left at 0 / -1 in struct search_space):
  *   tp   divisors of model.heads up to the scale-up domain
- *   pp   divisors of model.layers
+ *   pp   1..model.layers: divisors, and uneven stages (the busiest stage
+ *        holds ceil(L/pp) layers)
  *   cp   1, and powers of two up to 16 when seq_len >= 16K
  *   dp   gpus / (tp*pp*cp) when whole
  *   ep   divisors of model.experts that divide dp*cp (MoE only, else 1)
- *   microbatch  divisors of global_batch/dp (at most 64)
- *   interleave  1, or with interleave_auto 1, 2, 4, 8 where pp > 1 and
- *               pp*interleave divides the layers
- *   recompute none/selective/full; sequence_parallel = tp>1;
+ *   microbatch  divisors of global_batch/dp
+ *   interleave  1, or with interleave_auto every v > 1 with pp*v dividing
+ *               the layers
+ *   recompute none/selective/full; sequence_parallel no/yes when tp > 1;
  *   zero 0..3
+ * Each candidate is checked for memory first (cheap) and timed only when
+ * it fits; with the time objective only the step time is computed in the
+ * loop (the caller evaluates the winners in full).
+ * Work is bounded: after SEARCH_MAX_TRIED layouts (valid or not) the
+ * search stops, keeps the best found so far and sets stopped_early, so an
+ * absurd plan (10^5 layers, 10^7 GPUs) answers in seconds, not hours.
  * Ranking: the objective (step time, build cost of the run, or facility
  * energy), ties broken by step time, then lower memory, then enumeration
  * order, so the result is deterministic (cost and energy are 0 for every
@@ -36,6 +43,8 @@
 #include "core/scenario.h"
 
 #define SEARCH_TOP_MAX 100
+/* The work cap: layouts tried (validated) before the search gives up. */
+#define SEARCH_MAX_TRIED 2000000u
 
 enum objective { OBJECTIVE_TIME, OBJECTIVE_COST, OBJECTIVE_ENERGY };
 
@@ -70,6 +79,7 @@ struct search_result {
     uint64_t feasible;   /* == evaluated: the fitting ones */
     double elapsed_s;
     bool fits; /* false: hits[0] is the least-memory layout */
+    bool stopped_early; /* SEARCH_MAX_TRIED reached: best of those tried */
     size_t n;  /* hits kept, best first */
     struct search_hit hits[SEARCH_TOP_MAX];
     struct diag reject; /* why the first rejected candidate was invalid */
