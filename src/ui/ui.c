@@ -389,7 +389,8 @@ static void draw_title(struct ui *ui)
         ui_hit(ui, (struct rect){x, 0, w, 1}, tab_actions[i], -1);
         x += w + 1;
     }
-    snprintf(right, sizeof(right), "%s  [%s] ", ui->plan.name, ui->theme.name);
+    snprintf(right, sizeof(right), "%s  [%s] ", ui->plan.name,
+             ui->colors ? ui->theme.name : "no colours");
     if (x + canvas_text_width(right) < c->w)
         canvas_text(c, c->w - canvas_text_width(right), 0, -1, right,
                     THEME_TITLE);
