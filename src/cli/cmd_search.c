@@ -16,7 +16,7 @@ struct evaluated {
 };
 
 static int emit(const struct cli_args *a, const struct export_search *s,
-                const struct export_item *items, size_t n)
+                bool stopped_early, const struct export_item *items, size_t n)
 {
     struct cli_out o;
     struct diag d;
@@ -28,7 +28,7 @@ static int emit(const struct cli_args *a, const struct export_search *s,
         return cli_error(st, &d);
     switch (a->format) {
     case FMT_JSON:
-        st = export_json_search(o.fp, s, items, n, &d);
+        st = export_json_search_ex(o.fp, s, stopped_early, items, n, &d);
         break;
     case FMT_CSV:
         st = export_csv_search(o.fp, items, n, &d);
@@ -93,6 +93,9 @@ int cmd_search(const struct cli_global *g, int argc, char **argv)
         if (!sr->fits)
             result_warn(&ev[i].r, "no parallel layout fits in memory; "
                                   "showing the one that needs the least");
+        if (sr->stopped_early)
+            result_warn(&ev[i].r, SEARCH_STOPPED_EARLY_WARNING,
+                        (unsigned long long)sr->candidates);
         items[i].name = p->name;
         items[i].sc = &ev[i].sc;
         items[i].r = &ev[i].r;
@@ -102,7 +105,7 @@ int cmd_search(const struct cli_global *g, int argc, char **argv)
     stats.feasible = sr->feasible;
     stats.elapsed_s = sr->elapsed_s;
     stats.objective = objective_name(a->objective);
-    rc = emit(a, &stats, items, sr->n);
+    rc = emit(a, &stats, sr->stopped_early, items, sr->n);
 out:
     if (cat)
         catalog_close(cat);

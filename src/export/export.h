@@ -12,6 +12,7 @@
 #ifndef LLMPLAN_EXPORT_EXPORT_H
 #define LLMPLAN_EXPORT_EXPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -50,6 +51,13 @@ enum cp_status export_json_compare(FILE *out, const struct export_item *items,
 enum cp_status export_json_search(FILE *out, const struct export_search *s,
                                   const struct export_item *items, size_t n,
                                   struct diag *d);
+/* The same, saying whether the search stopped at its work cap
+ * ("stopped_early": true in the "search" object; export_json_search says
+ * false). */
+enum cp_status export_json_search_ex(FILE *out, const struct export_search *s,
+                                     bool stopped_early,
+                                     const struct export_item *items, size_t n,
+                                     struct diag *d);
 
 /* quote/compare --format csv: section,metric,unit,<name>... one row per
  * input and metric. */

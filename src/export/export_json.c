@@ -210,6 +210,14 @@ enum cp_status export_json_search(FILE *out, const struct export_search *s,
                                   const struct export_item *items, size_t n,
                                   struct diag *d)
 {
+    return export_json_search_ex(out, s, false, items, n, d);
+}
+
+enum cp_status export_json_search_ex(FILE *out, const struct export_search *s,
+                                     bool stopped_early,
+                                     const struct export_item *items, size_t n,
+                                     struct diag *d)
+{
     json_t *root, *stats;
 
     use_xalloc();
@@ -226,6 +234,7 @@ enum cp_status export_json_search(FILE *out, const struct export_search *s,
         set_new(stats, "feasible", json_integer((json_int_t)s->feasible)) !=
             0 ||
         set_new(stats, "elapsed_s", number(s->elapsed_s)) != 0 ||
+        set_new(stats, "stopped_early", json_boolean(stopped_early)) != 0 ||
         set_new(root, "results", array_of(items, n)) != 0)
         goto fail;
     return dump(root, out, d);

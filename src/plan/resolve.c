@@ -368,6 +368,9 @@ enum cp_status plan_evaluate(const struct plan *p, struct catalog *cat,
         result_warn(&out->result,
                     "no parallel layout fits in memory; showing the one "
                     "that needs the least");
+    if (out->searched && out->search.stopped_early)
+        result_warn(&out->result, SEARCH_STOPPED_EARLY_WARNING,
+                    (unsigned long long)out->search.candidates);
     return CP_OK;
 }
 

@@ -45,6 +45,12 @@
 #define SEARCH_TOP_MAX 100
 /* The work cap: layouts tried (validated) before the search gives up. */
 #define SEARCH_MAX_TRIED 2000000u
+/* The warning a result carries when the search stopped early (%llu: the
+ * valid layouts it looked at). */
+#define SEARCH_STOPPED_EARLY_WARNING                                           \
+    "the layout search stopped early (work cap of 2,000,000 layouts): "        \
+    "best of %llu valid layouts tried; fix some parallel.* keys to search "    \
+    "the rest"
 
 enum objective { OBJECTIVE_TIME, OBJECTIVE_COST, OBJECTIVE_ENERGY };
 
