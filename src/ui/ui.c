@@ -1000,12 +1000,12 @@ static int run(const struct cli_global *g, const struct run_opts *o)
     apply_theme(ui);
     ui->term->ops->size(ui->term, &w, &h);
     canvas_init(&ui->cv, w, h, ui->term->ops->utf8(ui->term));
-    ui->views[VIEW_PLAN] = &plan_view_ops;
-    ui->views[VIEW_COMPARE] = &compare_view_ops;
-    ui->views[VIEW_SEARCH] = &search_view_ops;
-    ui->views[VIEW_CATALOG] = &catalog_view_ops;
-    ui->views[VIEW_HELP] = &help_view_ops;
-    ui->views[VIEW_GLOBAL] = &plan_view_ops;
+    ui->views[VIEW_PLAN] = view_plan();
+    ui->views[VIEW_COMPARE] = view_compare();
+    ui->views[VIEW_SEARCH] = view_search();
+    ui->views[VIEW_CATALOG] = view_catalog();
+    ui->views[VIEW_HELP] = view_help();
+    ui->views[VIEW_GLOBAL] = view_plan();
     for (i = 1; i < VIEW_COUNT; i++)
         ui->vdata[i] = ui->views[i]->open(ui);
     app_recompute(ui);

@@ -110,8 +110,12 @@ struct view_ops {
     void (*close)(struct ui *ui, void *st);
 };
 
-extern const struct view_ops plan_view_ops, compare_view_ops, search_view_ops,
-    catalog_view_ops, help_view_ops;
+/* The views (each file ends with its static view_ops). */
+const struct view_ops *view_plan(void);
+const struct view_ops *view_compare(void);
+const struct view_ops *view_search(void);
+const struct view_ops *view_catalog(void);
+const struct view_ops *view_help(void);
 
 /* A modal line prompt or list picker, drawn over the view. */
 enum modal_kind { MODAL_NONE, MODAL_PROMPT, MODAL_PICKER, MODAL_CONFIRM };

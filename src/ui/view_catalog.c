@@ -15,6 +15,13 @@
 #include "ui/widgets.h"
 #include "util/xalloc.h"
 
+static const struct view_ops catalog_view_ops; /* defined at the end */
+
+const struct view_ops *view_catalog(void)
+{
+    return &catalog_view_ops;
+}
+
 #define COLS_MAX 48
 
 struct gv {
@@ -507,7 +514,7 @@ static unsigned gv_handle(struct ui *ui, void *st, enum action a,
     }
 }
 
-const struct view_ops catalog_view_ops = {
+static const struct view_ops catalog_view_ops = {
     .name = "catalog",
     .id = VIEW_CATALOG,
     .open = gv_open,

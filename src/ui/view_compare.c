@@ -15,6 +15,13 @@
 #include "ui/widgets.h"
 #include "util/xalloc.h"
 
+static const struct view_ops compare_view_ops; /* defined at the end */
+
+const struct view_ops *view_compare(void)
+{
+    return &compare_view_ops;
+}
+
 /* The rows shown first: what a planner compares. */
 static const char *const key_rows[][2] = {
     {"memory", "total_gib"},
@@ -409,7 +416,7 @@ static unsigned cv_handle(struct ui *ui, void *st, enum action a,
     }
 }
 
-const struct view_ops compare_view_ops = {
+static const struct view_ops compare_view_ops = {
     .name = "compare",
     .id = VIEW_COMPARE,
     .open = cv_open,

@@ -11,6 +11,13 @@
 #include "ui/widgets.h"
 #include "util/xalloc.h"
 
+static const struct view_ops help_view_ops; /* defined at the end */
+
+const struct view_ops *view_help(void)
+{
+    return &help_view_ops;
+}
+
 struct hv {
     size_t top;
 };
@@ -173,7 +180,7 @@ static void hv_show(struct ui *ui, void *st)
     ((struct hv *)st)->top = 0;
 }
 
-const struct view_ops help_view_ops = {
+static const struct view_ops help_view_ops = {
     .name = "help",
     .id = VIEW_HELP,
     .open = hv_open,

@@ -19,6 +19,13 @@
 #include "ui/widgets.h"
 #include "util/xalloc.h"
 
+static const struct view_ops plan_view_ops; /* defined at the end */
+
+const struct view_ops *view_plan(void)
+{
+    return &plan_view_ops;
+}
+
 #define LABEL_W 19
 #define RESULTS_H 160
 
@@ -26,9 +33,9 @@ struct pv {
     int rows[PLAN_KEY_COUNT + 16]; /* key, or -1 - section index */
     size_t nrows;
     size_t sel, top;
-    int focus;         /* 0 form, 1 results, 2 metrics */
-    size_t rtop, mtop; /* results and metrics scroll */
-    struct canvas off; /* the results, drawn off screen */
+    int focus;               /* 0 form, 1 results, 2 metrics */
+    size_t rtop, mtop;       /* results and metrics scroll */
+    struct canvas off;       /* the results, drawn off screen */
     struct plan_value saved; /* the field as it was before typing */
 };
 
@@ -566,8 +573,8 @@ static unsigned live_change(struct ui *ui, int tag, const char *value)
 {
     struct plan_value before = ui->plan.v[tag];
 
-    if (!value[0] || plan_set_key(&ui->plan, (enum plan_key)tag, value, NULL,
-                                  NULL) != CP_OK)
+    if (!value[0] ||
+        plan_set_key(&ui->plan, (enum plan_key)tag, value, NULL, NULL) != CP_OK)
         return UI_REDRAW;
     if (before.set == ui->plan.v[tag].set &&
         before.is_auto == ui->plan.v[tag].is_auto &&
@@ -856,7 +863,7 @@ static unsigned pv_handle(struct ui *ui, void *st, enum action a,
     }
 }
 
-const struct view_ops plan_view_ops = {
+static const struct view_ops plan_view_ops = {
     .name = "plan",
     .id = VIEW_PLAN,
     .open = pv_open,

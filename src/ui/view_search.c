@@ -12,6 +12,13 @@
 #include "ui/widgets.h"
 #include "util/xalloc.h"
 
+static const struct view_ops search_view_ops; /* defined at the end */
+
+const struct view_ops *view_search(void)
+{
+    return &search_view_ops;
+}
+
 enum col {
     C_RANK,
     C_TP,
@@ -320,7 +327,7 @@ static unsigned sv_handle(struct ui *ui, void *st, enum action a,
     }
 }
 
-const struct view_ops search_view_ops = {
+static const struct view_ops search_view_ops = {
     .name = "search",
     .id = VIEW_SEARCH,
     .open = sv_open,
