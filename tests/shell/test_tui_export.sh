@@ -1,0 +1,68 @@
+#!/bin/sh
+# test_tui_export.sh - the TUI's export goes through the CLI's exporters:
+# the default plan exported from the plan view (CSV and JSON) is byte for
+# byte what `llmplan quote` prints for the same plan; the comparison and
+# the layouts export one column per plan / one row per layout.  Prints
+# "ok <what>" / "FAIL <what>".
+set -u
+BIN=${LLMPLAN_BIN:-./llmplan}
+case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/home"
+
+run() {
+    (cd "$tmp" && env -i LC_ALL=C TZ=UTC HOME="$tmp/home" PATH=/usr/bin:/bin \
+        "$BIN" --catalog "$tmp/c.db" "$@")
+}
+
+cat >"$tmp/k" <<'EOK'
+x
+C-u
+text:plan.csv
+Enter
+x
+C-u
+text:plan.json
+Enter
+c
+x
+C-u
+text:compare.csv
+Enter
+s
+x
+C-u
+text:layouts.csv
+Enter
+EOK
+if ! run tui --ui-script "$tmp/k" --ui-dump "$tmp/s" >"$tmp/out" 2>&1; then
+    sed 's/^/  /' "$tmp/out"
+    echo "FAIL tui export session"
+    exit 1
+fi
+plan="--model llama3-70b --accel h100-sxm --gpus 1024 --tokens 15T"
+# shellcheck disable=SC2086
+run quote $plan --format csv >"$tmp/quote.csv"
+# shellcheck disable=SC2086
+run quote $plan --format json >"$tmp/quote.json"
+for f in csv json; do
+    if [ -s "$tmp/plan.$f" ] && cmp -s "$tmp/quote.$f" "$tmp/plan.$f"; then
+        echo "ok tui export $f equals quote --format $f"
+    else
+        diff -u "$tmp/quote.$f" "$tmp/plan.$f" 2>&1 | head -20 | sed 's/^/  /'
+        echo "FAIL tui export $f equals quote --format $f"
+    fi
+done
+if head -n 1 "$tmp/compare.csv" 2>/dev/null |
+    grep -q '^section,metric,unit,plan,hardware.accelerator=h200-sxm,'; then
+    echo "ok tui export of the comparison"
+else
+    echo "FAIL tui export of the comparison: $(head -n 1 "$tmp/compare.csv" 2>&1)"
+fi
+n=$(wc -l <"$tmp/layouts.csv" 2>/dev/null || echo 0)
+if [ "$n" -gt 2 ]; then
+    echo "ok tui export of the layouts ($n lines)"
+else
+    echo "FAIL tui export of the layouts ($n lines)"
+fi
