@@ -373,16 +373,18 @@ static int draw_results(struct ui *ui, struct canvas *c, int w)
     metric_item(&f, r, "per GPU", "time", "model_tflops_per_gpu", "TFLOP/s",
                 -1);
     flow_newline(&f);
-    snprintf(t, sizeof(t),
-             "layout tp %llu pp %llu dp %llu cp %llu ep %llu "
-             "mb %llu %s zero %d",
-             (unsigned long long)r->layout.tp, (unsigned long long)r->layout.pp,
-             (unsigned long long)r->layout.dp, (unsigned long long)r->layout.cp,
-             (unsigned long long)r->layout.ep,
-             (unsigned long long)r->layout.microbatch,
-             recompute_name(r->layout.recompute), r->layout.zero);
-    widget_text(c, 1, f.y, w - 2, t, THEME_DIM, 0);
-    f.y += 2;
+    /* the layout evaluated (the search's choice for auto keys) */
+    metric_item(&f, r, "tp", "layout", "tp", "", -1);
+    metric_item(&f, r, "pp", "layout", "pp", "", -1);
+    metric_item(&f, r, "dp", "layout", "dp", "", -1);
+    metric_item(&f, r, "cp", "layout", "cp", "", -1);
+    metric_item(&f, r, "ep", "layout", "ep", "", -1);
+    metric_item(&f, r, "mb", "layout", "microbatch", "", -1);
+    metric_item(&f, r, "v", "layout", "interleave", "", -1);
+    metric_item(&f, r, "recompute", "layout", "recompute", "", -1);
+    metric_item(&f, r, "zero", "layout", "zero", "", -1);
+    flow_newline(&f);
+    f.y++;
     /* time to train */
     snprintf(t, sizeof(t), "%s days",
              mtext(r, "reliability", "effective_train_days", a, sizeof(a)));
