@@ -206,8 +206,41 @@ static void draw_form(struct ui *ui, struct pv *pv, struct canvas *c,
 /* Items flowing along lines: "label value unit". */
 struct flow {
     struct canvas *c;
+    bool mono; /* no colours: bar shares get textures */
     int x0, x, y, w;
 };
+
+/* The glyph of a bar share: a full block in colour; without colours a
+ * texture per share, so the parts stay apart. */
+static uint32_t seg_glyph(const struct canvas *c, bool mono, int el)
+{
+    static const uint32_t utf8[] = {0x2588, 0x2593, 0x2592, 0x2591, 0x259E};
+    static const char ascii[] = "#=+%*";
+    int i;
+
+    switch (el) {
+    case THEME_BAR_GRADIENTS:
+    case THEME_BAR_COMM:
+        i = 1;
+        break;
+    case THEME_BAR_OPTIMIZER:
+    case THEME_BAR_BUBBLE:
+        i = 2;
+        break;
+    case THEME_BAR_ACTIVATIONS:
+        i = 3;
+        break;
+    case THEME_BAR_OVERHEAD:
+        i = 4;
+        break;
+    default:
+        i = 0;
+        break;
+    }
+    if (!mono)
+        return widget_glyph(c, GL_BLOCK);
+    return c->utf8 ? utf8[i] : (uint32_t)ascii[i];
+}
 
 static void flow_item(struct flow *f, int mark_el, const char *label,
                       const char *value, const char *unit, int vel)
@@ -221,7 +254,8 @@ static void flow_item(struct flow *f, int mark_el, const char *label,
         f->x = f->x0;
     }
     if (mark_el >= 0) {
-        canvas_put(f->c, f->x, f->y, widget_glyph(f->c, GL_BLOCK), mark_el);
+        canvas_put(f->c, f->x, f->y, seg_glyph(f->c, f->mono, mark_el),
+                   mark_el);
         f->x += 2;
     }
     f->x += canvas_text(f->c, f->x, f->y, -1, label, THEME_LABEL) + 1;
@@ -279,7 +313,7 @@ static void heading(struct flow *f, const char *title, const char *value,
 static int draw_results(struct ui *ui, struct canvas *c, int w)
 {
     const struct result *r = &ui->oc->result;
-    struct flow f = {c, 1, 1, 0, w - 2};
+    struct flow f = {c, ui->theme.mono, 1, 1, 0, w - 2};
     char a[64], b[64], t[160];
     size_t i;
     double cap;
@@ -316,6 +350,10 @@ static int draw_results(struct ui *ui, struct canvas *c, int w)
             {r->memory.activations_bytes, THEME_BAR_ACTIVATIONS, 0},
             {r->memory.overhead_bytes, THEME_BAR_OVERHEAD, 0},
         };
+        size_t k;
+
+        for (k = 0; k < 5; k++)
+            s[k].ch = seg_glyph(c, f.mono, s[k].el);
 
         cap = r->memory.capacity_bytes > r->memory.total_bytes
                   ? r->memory.capacity_bytes
@@ -355,6 +393,10 @@ static int draw_results(struct ui *ui, struct canvas *c, int w)
             {r->time.cp_comm_s, THEME_BAR_COMM, 0},
             {r->time.ep_comm_s, THEME_BAR_COMM, 0},
         };
+        size_t k;
+
+        for (k = 0; k < 7; k++)
+            s[k].ch = seg_glyph(c, f.mono, s[k].el);
 
         widget_bar(c, 1, f.y, w - 2, s, 7, r->time.step_s, THEME_BAR_FREE);
         f.y++;
