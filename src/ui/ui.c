@@ -865,15 +865,22 @@ static void loop(struct ui *ui)
 
 static void load_user_keys(struct ui *ui)
 {
-    char path[4096];
+    char path[4096], shown[4096];
+    const char *home = getenv("HOME");
+    size_t hl = home ? strlen(home) : 0;
     struct strbuf text, err;
 
     if (fs_xdg_config_path(path, sizeof(path), "keys", NULL))
         return;
+    /* messages name it as a user would: ~/.config/llmplan/keys */
+    if (hl > 1 && strncmp(path, home, hl) == 0 && path[hl] == '/')
+        snprintf(shown, sizeof(shown), "~%s", path + hl);
+    else
+        snprintf(shown, sizeof(shown), "%s", path);
     strbuf_init(&text, 1 << 20);
     strbuf_init(&err, 0);
     if (!strbuf_read_file(&text, path) &&
-        keymap_parse(&ui->km, path, text.buf ? text.buf : "", &err)) {
+        keymap_parse(&ui->km, shown, text.buf ? text.buf : "", &err)) {
         char *nl = strchr(err.buf, '\n');
 
         if (nl)

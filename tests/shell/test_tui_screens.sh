@@ -7,7 +7,8 @@
 #   sh tests/shell/test_tui_screens.sh [NAME...]     GOLDEN_UPDATE=1 rewrites
 #
 # A keys file may start with "# size WxH" (default 80x24) and "# args ..."
-# (global options before `tui`).  Every run has a fresh catalog and a clean
+# (global options before `tui`); <name>.userkeys, when present, becomes
+# the user's key bindings (~/.config/llmplan/keys).  Every run has a fresh catalog and a clean
 # environment (env -i LC_ALL=C TZ=UTC HOME=<temp>) in a temp directory.
 # Timestamps (saved plans) are replaced by YYYY-MM-DDTHH:MM:SSZ.
 # Prints "ok <name>" / "FAIL <name>".
@@ -23,6 +24,10 @@ run_one() {
     keys="$DIR/$name.keys"
     tmp="$root/$name"
     mkdir -p "$tmp/home"
+    if [ -f "$DIR/$name.userkeys" ]; then
+        mkdir -p "$tmp/home/.config/llmplan"
+        cp "$DIR/$name.userkeys" "$tmp/home/.config/llmplan/keys"
+    fi
     size=$(sed -n 's/^# size \([0-9]*x[0-9]*\).*/\1/p' "$keys" | head -n 1)
     args=$(sed -n 's/^# args //p' "$keys" | head -n 1)
     # shellcheck disable=SC2086
