@@ -71,8 +71,15 @@ MODE_LDFLAGS := -fsanitize=undefined
 else ifeq ($(MODE),coverage)
 MODE_CFLAGS := -O0 -g --coverage
 MODE_LDFLAGS := --coverage
+else ifeq ($(MODE),fuzz)
+# libFuzzer targets (make fuzz): clang, sanitizers, no -Werror (clang's
+# warnings differ from the gcc the tree is kept clean with).
+CC := clang
+MODE_CFLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined \
+               -fno-sanitize-recover=all -fno-omit-frame-pointer
+MODE_LDFLAGS := -fsanitize=address,undefined
 else
-$(error unknown MODE '$(MODE)': debug, release, asan, ubsan, coverage)
+$(error unknown MODE '$(MODE)': debug, release, asan, ubsan, coverage, fuzz)
 endif
 
 ALL_CFLAGS = $(BASE_CFLAGS) $(MODE_CFLAGS) $(PKG_CFLAGS) $(CFLAGS)
@@ -88,7 +95,7 @@ MAIN_OBJ := $(BUILD)/src/main.o
 LIBCORE := $(BUILD)/libcore.a
 
 # Embedded at build time: the default catalog, seed plans, themes, schema.
-EMBED_FILES := $(sort $(wildcard data/*.csv data/plans/*.ini themes/*.theme \
+EMBED_FILES := $(sort $(wildcard data/*.csv themes/*.theme \
                                  src/catalog/schema/*.sql))
 
 TEST_CORE_SRC := $(sort $(wildcard tests/unit/core/*.c))
@@ -97,9 +104,19 @@ TEST_COMMON_SRC := $(sort $(wildcard tests/unit/common/*.c))
 UNIT_CORE := $(BUILD)/tests/unit-core
 UNIT_APP := $(BUILD)/tests/unit-app
 
+# Fuzz targets: tests/fuzz/fuzz_<name>.c.  Each links twice: with the plain
+# driver (replay-<name>, built by `make check` in every MODE, replays the
+# corpus) and, in MODE=fuzz, with libFuzzer (fuzz_<name>).
+FUZZ_NAMES := $(sort $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c)))
+REPLAY_BINS := $(FUZZ_NAMES:%=$(BUILD)/tests/fuzz/replay-%)
+FUZZ_BINS := $(FUZZ_NAMES:%=build/fuzz/fuzz_%)
+FUZZ ?= plan_ini
+SECS ?= 60
+.SECONDARY: $(FUZZ_NAMES:%=$(BUILD)/tests/fuzz/fuzz_%.o) $(BUILD)/tests/fuzz/driver.o
+
 .PHONY: all run check check-unit check-golden check-shell check-themes \
         check-fuzz-corpus golden-update asan ubsan valgrind coverage bench \
-        validate fuzz fuzz-run lint deps install uninstall clean
+        validate fuzz fuzz-build fuzz-run lint deps install uninstall clean
 
 all: $(DEPS_STAMP) llmplan
 
@@ -169,8 +186,15 @@ $(UNIT_APP): $(BUILD)/tests/unit-app-main.o $(TEST_APP_SRC:%.c=$(BUILD)/%.o) $(T
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS) $(CHECK_LIBS)
 
-check: all $(UNIT_CORE) $(UNIT_APP)
+$(BUILD)/tests/fuzz/replay-%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/driver.o $(APP_OBJ) $(LIBCORE)
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
+
+check: all $(UNIT_CORE) $(UNIT_APP) $(REPLAY_BINS)
 	$(Q)BUILD=$(BUILD) SHARED=$(SHARED) sh tests/run_all.sh
+
+check-fuzz-corpus: $(REPLAY_BINS)
+	$(Q)BUILD=$(BUILD) ONLY=corpus sh tests/run_all.sh
 
 check-unit: all $(UNIT_CORE) $(UNIT_APP)
 	$(Q)BUILD=$(BUILD) ONLY=unit sh tests/run_all.sh
@@ -194,6 +218,24 @@ valgrind: $(UNIT_CORE) $(UNIT_APP)
 	$(Q)CK_FORK=no valgrind -q --leak-check=full --error-exitcode=1 $(UNIT_CORE)
 	$(Q)CK_FORK=no valgrind -q --leak-check=full --error-exitcode=1 $(UNIT_APP)
 
+# ---- fuzzing (clang, libFuzzer) ---------------------------------------------
+# make fuzz                      build every target into build/fuzz/
+# make fuzz-run FUZZ=name SECS=n run one; new inputs go to
+#   build/fuzz-corpus/<name>/ (copy the useful ones to tests/fuzz/corpus/),
+#   crashes to build/fuzz-artifacts/, the log to build/fuzz-logs/<name>.log
+fuzz:
+	$(Q)$(MAKE) --no-print-directory MODE=fuzz fuzz-build
+
+fuzz-build: $(FUZZ_BINS)
+
+build/fuzz/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(APP_OBJ) $(LIBCORE)
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
+
+fuzz-run:
+	$(Q)$(MAKE) --no-print-directory MODE=fuzz build/fuzz/fuzz_$(FUZZ)
+	$(Q)FUZZ=$(FUZZ) SECS=$(SECS) sh tests/fuzz/run.sh
+
 bench: all
 	$(Q)sh tests/bench/run.sh ./llmplan
 
@@ -210,6 +252,8 @@ install: all
 	install -m 0755 llmplan $(DESTDIR)$(BINDIR)/llmplan
 	install -m 0644 llmplan.1 $(DESTDIR)$(MANDIR)/man1/llmplan.1
 	for t in themes/*.theme; do install -m 0644 $$t $(DESTDIR)$(DATADIR)/themes/; done
+	install -d $(DESTDIR)$(DATADIR)/plans
+	for p in data/plans/*.ini; do install -m 0644 $$p $(DESTDIR)$(DATADIR)/plans/; done
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/llmplan $(DESTDIR)$(MANDIR)/man1/llmplan.1

@@ -1,6 +1,6 @@
 /*
  * embedded.h - files compiled into the binary (src/gen/embed.c): the default
- * catalog data/<kind>.csv, seed plans data/plans/<name>.ini, themes/<name>.theme
+ * catalog data/<kind>.csv, themes/<name>.theme
  * and the catalog schema migrations src/catalog/schema/<NNNN_name>.sql.
  */
 #ifndef LLMPLAN_UTIL_EMBEDDED_H
