@@ -3,7 +3,11 @@
  * plan.  Layout keys given in the plan or options are held fixed; the rest
  * are searched (see plan/search.h).
  */
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli/cli_opts.h"
 #include "export/export.h"
@@ -45,6 +49,40 @@ static int emit(const struct cli_args *a, const struct export_search *s,
     return st ? cli_error(st, &d) : 0;
 }
 
+/* A progress line on stderr while a search runs, when stderr is a
+ * terminal and the search has taken more than half a second; erased at
+ * the end.  Never on a pipe, so scripts see only the result. */
+struct progress {
+    struct timespec t0;
+    bool tty;
+    bool shown;
+};
+
+static double since(const struct timespec *t0)
+{
+    struct timespec now;
+
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - t0->tv_sec) +
+           (double)(now.tv_nsec - t0->tv_nsec) * 1e-9;
+}
+
+static bool on_progress(void *ctx, uint64_t done)
+{
+    struct progress *pr = ctx;
+    double s;
+
+    if (!pr->tty)
+        return true;
+    s = since(&pr->t0);
+    if (s < 0.5)
+        return true;
+    fprintf(stderr, "\rllmplan: searching: %llu layouts in %.1f s ",
+            (unsigned long long)done, s);
+    pr->shown = true;
+    return true;
+}
+
 int cmd_search(const struct cli_global *g, int argc, char **argv)
 {
     struct cli_args *a = xcalloc(1, sizeof(*a));
@@ -79,9 +117,17 @@ int cmd_search(const struct cli_global *g, int argc, char **argv)
     }
     if (!st)
         st = plan_validate_inputs(&res->sc, &d);
-    if (!st)
-        st = plan_search(&res->sc, &res->space, a->objective, a->top, sr, NULL,
-                         NULL, NULL, &d);
+    {
+        struct progress pr = {0};
+
+        clock_gettime(CLOCK_MONOTONIC, &pr.t0);
+        pr.tty = isatty(STDERR_FILENO) != 0;
+        if (!st)
+            st = plan_search(&res->sc, &res->space, a->objective, a->top, sr,
+                             on_progress, &pr, NULL, &d);
+        if (pr.shown)
+            fprintf(stderr, "\r\033[K");
+    }
     if (st) {
         rc = cli_error(st, &d);
         goto out;
