@@ -26,8 +26,10 @@ mkdir -p "$tmp/home"
 cat >"$tmp/run.sh" <<EOS
 #!/bin/sh
 cd "$tmp"
+# the inner shell writes its pid and becomes the program (exec)
 env -i HOME="$tmp/home" TERM=screen-256color LC_ALL=C TZ=UTC \
-    PATH=/usr/bin:/bin "$BIN" --catalog "$tmp/catalog.db"
+    PATH=/usr/bin:/bin sh -c 'echo \$\$ >"\$1"; shift; exec "\$@"' sh \
+    "$tmp/pid" "$BIN" --catalog "$tmp/catalog.db"
 echo \$? >"$tmp/rc"
 sleep 30
 EOS
@@ -104,13 +106,11 @@ else
 fi
 
 # SIGTERM while running also restores the terminal and exits
-rm -f "$tmp/rc"
+rm -f "$tmp/rc" "$tmp/pid"
 $T kill-session -t t >/dev/null 2>&1
 $T new-session -d -s t -x 100 -y 30 "$tmp/run.sh"
 wait_for "MEMORY PER GPU" >/dev/null
-# the program is the only child of the pane's shell
-pane=$($T display-message -p -t t '#{pane_pid}')
-pid=$(pgrep -P "$pane" | head -n 1)
+pid=$(cat "$tmp/pid" 2>/dev/null)
 [ -n "$pid" ] && kill -TERM "$pid"
 i=0
 while [ ! -s "$tmp/rc" ] && [ $i -lt 100 ]; do
@@ -121,4 +121,23 @@ if [ -s "$tmp/rc" ] && ! screen | grep -qE "MEMORY PER GPU"; then
     echo "ok tmux: SIGTERM exits cleanly"
 else
     echo "FAIL tmux: SIGTERM (status '$(cat "$tmp/rc" 2>/dev/null)')"
+fi
+
+# Ctrl-C in a prompt quits too, with the terminal restored
+rm -f "$tmp/rc" "$tmp/pid"
+$T kill-session -t t >/dev/null 2>&1
+$T new-session -d -s t -x 100 -y 30 "$tmp/run.sh"
+wait_for "MEMORY PER GPU" >/dev/null
+keys Enter
+wait_for "hardware.gpus \(" >/dev/null
+keys C-c
+i=0
+while [ ! -s "$tmp/rc" ] && [ $i -lt 100 ]; do
+    sleep 0.1
+    i=$((i + 1))
+done
+if [ "$(cat "$tmp/rc" 2>/dev/null)" = 0 ] && ! screen | grep -qE "MEMORY PER GPU"; then
+    echo "ok tmux: Ctrl-C exits cleanly"
+else
+    echo "FAIL tmux: Ctrl-C (status '$(cat "$tmp/rc" 2>/dev/null)')"
 fi
