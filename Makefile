@@ -76,7 +76,8 @@ else ifeq ($(MODE),fuzz)
 # warnings differ from the gcc the tree is kept clean with).
 CC := clang
 MODE_CFLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined \
-               -fno-sanitize-recover=all -fno-omit-frame-pointer
+               -fno-sanitize-recover=all -fno-omit-frame-pointer \
+               -Wno-unknown-warning-option
 MODE_LDFLAGS := -fsanitize=address,undefined
 else
 $(error unknown MODE '$(MODE)': debug, release, asan, ubsan, coverage, fuzz)

@@ -1,0 +1,39 @@
+#!/bin/sh
+# replay.sh - `make check`'s corpus stage: every tests/fuzz/corpus/<t>/
+# through $BUILD/tests/fuzz/replay-<t> (the target with a plain main(),
+# built with the tree's compiler and flags, sanitizers included under
+# `make asan`).  One line per target: "ok <t>: N inputs" or "FAIL <t>: ...".
+# Runs in a scratch directory with HOME and XDG_* there (the TUI target
+# may save files where its prompts point).
+set -u
+BUILD=${BUILD:-build/debug}
+root=$(pwd)
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+for src in tests/fuzz/fuzz_*.c; do
+    [ -f "$src" ] || continue
+    t=$(basename "$src" .c)
+    t=${t#fuzz_}
+    bin="$root/$BUILD/tests/fuzz/replay-$t"
+    dir="$root/tests/fuzz/corpus/$t"
+    if [ ! -x "$bin" ]; then
+        echo "FAIL $t: $bin is not built (make check builds it)"
+        continue
+    fi
+    if [ ! -d "$dir" ] || [ -z "$(ls -A "$dir" 2>/dev/null)" ]; then
+        echo "FAIL $t: no seed corpus in tests/fuzz/corpus/$t/"
+        continue
+    fi
+    mkdir -p "$scratch/$t"
+    out=$(cd "$scratch/$t" && HOME="$scratch/$t" XDG_DATA_HOME="$scratch/$t" \
+        XDG_CONFIG_HOME="$scratch/$t" LLMPLAN_CATALOG= REPLAY_VERBOSE=1 \
+        timeout 300 "$bin" "$dir" 2>"$scratch/$t.err")
+    rc=$?
+    if [ $rc -eq 0 ]; then
+        echo "ok $t: $out"
+    else
+        echo "FAIL $t: exit $rc; last input and error:"
+        grep -v '^input: ' "$scratch/$t.err" | tail -n 20
+        grep '^input: ' "$scratch/$t.err" | tail -n 1
+    fi
+done
