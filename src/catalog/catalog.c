@@ -1029,3 +1029,17 @@ enum cp_status catalog_setting_put(struct catalog *cat, const char *key,
                   "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                   key, value ? value : "", NULL, d);
 }
+
+bool catalog_defaults_outdated(struct catalog *cat)
+{
+    char fp[17], *stored = NULL;
+    bool outdated;
+
+    if (catalog_setting_get(cat, "defaults.fingerprint", &stored, NULL) !=
+        CP_OK)
+        return true;
+    catalog_defaults_fingerprint(fp);
+    outdated = strcmp(stored, fp) != 0;
+    free(stored);
+    return outdated;
+}

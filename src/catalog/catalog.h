@@ -25,6 +25,7 @@
 #ifndef LLMPLAN_CATALOG_CATALOG_H
 #define LLMPLAN_CATALOG_CATALOG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -185,6 +186,12 @@ enum cp_status catalog_export_csv(struct catalog *cat, enum catalog_kind k,
 /* Drop every kind's rows and reload the embedded default (saved plans and
  * settings are kept). */
 enum cp_status catalog_reset(struct catalog *cat, struct diag *d);
+
+/* True when the catalog was seeded from other built-in defaults than this
+ * binary's (an upgrade brought new prices or calibration): `catalog reset`
+ * updates it and keeps plans and settings.  Also true for catalogs that
+ * predate the record. */
+bool catalog_defaults_outdated(struct catalog *cat);
 
 /* Saved plans: name -> INI text.  Names are ids ([a-z0-9._-]). */
 enum cp_status catalog_plan_save(struct catalog *cat, const char *name,

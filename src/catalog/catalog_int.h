@@ -109,5 +109,7 @@ enum cp_status catalog_put_rows(struct catalog *cat, enum catalog_kind k,
 
 /* Load every embedded default CSV (the caller holds a transaction). */
 enum cp_status catalog_seed(struct catalog *cat, struct diag *d);
+/* Hex FNV-1a of the embedded default CSVs (16 chars + NUL). */
+void catalog_defaults_fingerprint(char out[17]);
 
 #endif

@@ -618,6 +618,48 @@ enum cp_status catalog_export_csv(struct catalog *cat, enum catalog_kind k,
 
 /* ---- seed -------------------------------------------------------------- */
 
+void catalog_defaults_fingerprint(char out[17])
+{
+    static const enum catalog_kind kinds[] = {
+        CATALOG_ACCELERATORS, CATALOG_SYSTEMS, CATALOG_FABRICS, CATALOG_STORAGE,
+        CATALOG_SITES,        CATALOG_CLOUD,   CATALOG_MODELS,
+    };
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a, 64 bit */
+    size_t i;
+    long j;
+
+    for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+        const struct embedded_file *ef =
+            embedded_find(catalog_kind_def(kinds[i])->data_path);
+
+        for (j = 0; ef && j < ef->size; j++) {
+            h ^= (unsigned char)ef->data[j];
+            h *= 1099511628211ULL;
+        }
+    }
+    snprintf(out, 17, "%016llx", (unsigned long long)h);
+}
+
+/* Remember which built-in defaults this catalog was seeded from. */
+static enum cp_status store_fingerprint(struct catalog *cat, struct diag *d)
+{
+    char fp[17];
+    sqlite3_stmt *st = NULL;
+    int ok;
+
+    catalog_defaults_fingerprint(fp);
+    if (sqlite3_prepare_v2(cat->db,
+                           "INSERT INTO settings (key, value) VALUES "
+                           "('defaults.fingerprint', ?1) ON CONFLICT(key) "
+                           "DO UPDATE SET value = excluded.value",
+                           -1, &st, NULL) != SQLITE_OK)
+        return catalog_db_error(cat, d, NULL, "cannot write catalog");
+    sqlite3_bind_text(st, 1, fp, -1, SQLITE_TRANSIENT);
+    ok = catalog_step(st) == SQLITE_DONE;
+    sqlite3_finalize(st);
+    return ok ? CP_OK : catalog_db_error(cat, d, NULL, "cannot write catalog");
+}
+
 enum cp_status catalog_seed(struct catalog *cat, struct diag *d)
 {
     /* Referenced kinds first, so references check against loaded rows. */
@@ -640,5 +682,5 @@ enum cp_status catalog_seed(struct catalog *cat, struct diag *d)
         if (st)
             return st == CP_ERR_DB ? st : CP_ERR_DB;
     }
-    return CP_OK;
+    return store_fingerprint(cat, d);
 }

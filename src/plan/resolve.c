@@ -175,6 +175,10 @@ enum cp_status plan_resolve(const struct plan *p, struct catalog *cat,
                         "or model.params / model.layers");
 
     /* Catalog rows. */
+    if (catalog_defaults_outdated(cat))
+        add_note(out, "the catalog predates this version's built-in prices "
+                      "and calibration: `llmplan catalog reset` updates it "
+                      "(plans are kept; re-import your own rows)");
     if (p->v[PK_MODEL_PRESET].set) {
         const char *mid = p->v[PK_MODEL_PRESET].id;
 
