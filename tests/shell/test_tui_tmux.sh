@@ -35,7 +35,8 @@ sleep 30
 EOS
 chmod +x "$tmp/run.sh"
 
-screen() { $T capture-pane -p -t t 2>/dev/null; }
+S=t # the session the helpers talk to
+screen() { $T capture-pane -p -t "$S" 2>/dev/null; }
 
 # wait_for PATTERN: up to 10 s for the pane to show PATTERN (grep -E).
 wait_for() {
@@ -57,7 +58,7 @@ check() { # check NAME PATTERN
     fi
 }
 
-keys() { $T send-keys -t t "$@"; }
+keys() { $T send-keys -t "$S" "$@"; }
 
 $T new-session -d -s t -x 120 -y 40 "$tmp/run.sh"
 check "opens on the plan view" "MEMORY PER GPU"
@@ -82,9 +83,9 @@ keys Down Enter
 check "a layout applied" "layout 2 applied"
 keys g
 check "catalog" "accelerators .*systems"
-$T resize-window -t t -x 30 -y 8
+$T resize-window -t "$S" -x 30 -y 8
 check "resized to 30x8" "terminal too small"
-$T resize-window -t t -x 120 -y 40
+$T resize-window -t "$S" -x 120 -y 40
 check "resized back to 120x40" "rows .*-"
 keys q
 i=0
@@ -106,9 +107,11 @@ else
 fi
 
 # SIGTERM while running also restores the terminal and exits
+# (a new session beside the first: killing the last one would stop the
+# server while the next connects)
 rm -f "$tmp/rc" "$tmp/pid"
-$T kill-session -t t >/dev/null 2>&1
-$T new-session -d -s t -x 100 -y 30 "$tmp/run.sh"
+S=t2
+$T new-session -d -s "$S" -x 100 -y 30 "$tmp/run.sh"
 wait_for "MEMORY PER GPU" >/dev/null
 pid=$(cat "$tmp/pid" 2>/dev/null)
 [ -n "$pid" ] && kill -TERM "$pid"
@@ -125,8 +128,8 @@ fi
 
 # Ctrl-C in a prompt quits too, with the terminal restored
 rm -f "$tmp/rc" "$tmp/pid"
-$T kill-session -t t >/dev/null 2>&1
-$T new-session -d -s t -x 100 -y 30 "$tmp/run.sh"
+S=t3
+$T new-session -d -s "$S" -x 100 -y 30 "$tmp/run.sh"
 wait_for "MEMORY PER GPU" >/dev/null
 keys Enter
 wait_for "hardware.gpus \(" >/dev/null
