@@ -348,6 +348,8 @@ enum cp_status scenario_validate(const struct scenario *sc, struct diag *d)
     if (!st)
         st = real_in(d, "train.tokens", sc->train.tokens, 0, MAX_TOKENS);
     if (!st)
+        st = real_in(d, "train.gpu_hours", sc->train.gpu_hours, 0, MAX_TOKENS);
+    if (!st)
         st = count_in(d, "train.seq_len", sc->train.seq_len, 1, MAX_SEQ);
     if (!st)
         st = count_in(d, "train.global_batch", sc->train.global_batch, 1,
@@ -371,6 +373,23 @@ enum cp_status scenario_validate(const struct scenario *sc, struct diag *d)
     if (!st)
         st = validate_money(sc, d);
     return st;
+}
+
+/* A run whose GPU-hours are known (train.gpu_hours, e.g. DeepSeek-V3's
+ * published 2.788M H800 GPU-hours) replaces the modelled time to train:
+ * the figure is taken as wall-clock GPU-hours, failures and restarts
+ * included, so energy and run costs follow it exactly (run cost = GPU-hours
+ * x price); the steady-state figures are the part the goodput leaves. */
+static void given_gpu_hours(const struct scenario *sc, struct result *out)
+{
+    double n = (double)sc->gpus, wall_h = sc->train.gpu_hours / n;
+    double goodput = out->reliability.goodput;
+
+    out->time.gpu_hours = sc->train.gpu_hours * goodput;
+    out->time.train_days = out->time.gpu_hours / n / 24;
+    out->reliability.effective_train_days = wall_h / 24;
+    if (out->reliability.cluster_mtbf_h > 0)
+        out->reliability.failures = wall_h / out->reliability.cluster_mtbf_h;
 }
 
 void scenario_eval_flags(const struct scenario *sc, unsigned flags,
@@ -407,6 +426,8 @@ void scenario_eval_flags(const struct scenario *sc, unsigned flags,
     netbom_estimate(sc, out);
     storage_estimate(sc, out);
     reliability_estimate(sc, out);
+    if (sc->train.gpu_hours > 0)
+        given_gpu_hours(sc, out);
     energy_estimate(sc, out);
     cost_estimate(sc, out);
     if (flags & EVAL_QUIET)

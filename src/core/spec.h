@@ -191,6 +191,8 @@ struct train_spec {
     enum optimizer optimizer;
     enum precision grad_dtype; /* FP32, BF16 or FP16 */
     enum attention attention;
+    double gpu_hours; /* known wall-clock GPU-hours of the run (e.g. a
+                         published figure); 0: modelled */
 };
 
 /* The parallel layout.  Every degree is >= 1 once resolved. */

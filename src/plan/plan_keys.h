@@ -37,6 +37,7 @@
     X(TRAIN_OPTIMIZER, "train.optimizer")                                      \
     X(TRAIN_GRAD_DTYPE, "train.grad_dtype")                                    \
     X(TRAIN_ATTENTION, "train.attention")                                      \
+    X(TRAIN_GPU_HOURS, "train.gpu_hours")                                      \
     X(HW_ACCELERATOR, "hardware.accelerator")                                  \
     X(HW_GPUS, "hardware.gpus")                                                \
     X(HW_SYSTEM, "hardware.system")                                            \

@@ -98,3 +98,16 @@ for bad in finance.utilization=0 finance.utilization=1.5 \
         fail "bad finance input $bad" "rc=$rc $(cat "$tmp/err")"
     fi
 done
+
+# DeepSeek-V3 (2024): 2.788M H800 GPU-hours at an assumed $2/GPU-hour is
+# $5.576M, when the GPU-hours are given instead of modelled.
+if run quote --model deepseek-v3 --accel h800-sxm --gpus 2048 --tokens 14.8T \
+    --set train.gpu_hours=2.788M --set cloud.usd_per_gpu_hour=2 \
+    --set train.global_batch=15360 --format json >"$tmp/ds.json" 2>"$tmp/err" &&
+    python3 - "$tmp/ds.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert abs(d['cost']['cloud']['run_usd'] - 5.576e6) < 1e-3, d['cost']['cloud']
+assert abs(d['reliability']['effective_train_days'] * 24 * 2048 - 2.788e6) < 1e-3
+PY
+then ok "DeepSeek-V3: 2.788M GPU-hours at \$2 is \$5.576M"; else fail "DeepSeek-V3 arithmetic" "$(cat "$tmp/err")"; fi
