@@ -27,6 +27,8 @@ enum col {
     C_CP,
     C_EP,
     C_MB,
+    C_V,
+    C_SP,
     C_RECOMPUTE,
     C_ZERO,
     C_MEM,
@@ -38,17 +40,18 @@ enum col {
 };
 
 static const struct table_col cols_narrow[C_COUNT] = {
-    {"#", 3, 1},    {"tp", 3, 1},        {"pp", 3, 1},     {"dp", 5, 1},
-    {"cp", 2, 1},   {"ep", 2, 1},        {"mb", 3, 1},     {"recomp", 6, 0},
-    {"z", 1, 1},    {"mem GiB", 7, 1},   {"step s", 6, 1}, {"MFU", 6, 1},
-    {"days", 6, 1}, {"build USD", 0, 1},
+    {"#", 3, 1},    {"tp", 2, 1},     {"pp", 2, 1},   {"dp", 5, 1},
+    {"cp", 2, 1},   {"ep", 2, 1},     {"mb", 2, 1},   {"v", 2, 1},
+    {"sp", 3, 0},   {"recomp", 6, 0}, {"z", 1, 1},    {"mem", 5, 1},
+    {"step", 5, 1}, {"MFU", 6, 1},    {"days", 5, 1}, {"build USD", 0, 1},
 };
 
 static const struct table_col cols_wide[C_COUNT] = {
     {"rank", 4, 1},        {"tp", 4, 1},
     {"pp", 4, 1},          {"dp", 6, 1},
     {"cp", 4, 1},          {"ep", 4, 1},
-    {"microbatch", 10, 1}, {"recompute", 10, 0},
+    {"microbatch", 10, 1}, {"interleave", 10, 1},
+    {"seq par", 7, 0},     {"recompute", 10, 0},
     {"zero", 4, 1},        {"memory GiB", 10, 1},
     {"step s", 8, 1},      {"MFU", 7, 1},
     {"train days", 10, 1}, {"build run USD", 14, 1},
@@ -91,6 +94,10 @@ static double key(const struct ui *ui, size_t i, int c)
         return (double)l->hit.layout.ep;
     case C_MB:
         return (double)l->hit.layout.microbatch;
+    case C_V:
+        return (double)l->hit.layout.interleave;
+    case C_SP:
+        return (double)l->hit.layout.sequence_parallel;
     case C_RECOMPUTE:
         return (double)l->hit.layout.recompute;
     case C_ZERO:
@@ -161,6 +168,8 @@ static const char *cell(void *ctx, size_t row, size_t c, char *buf, size_t n,
         return buf;
     case C_RECOMPUTE:
         return recompute_name(lay->recompute);
+    case C_SP:
+        return lay->sequence_parallel ? "yes" : "no";
     case C_ZERO:
         snprintf(buf, n, "%d", lay->zero);
         return buf;
@@ -174,6 +183,7 @@ static const char *cell(void *ctx, size_t row, size_t c, char *buf, size_t n,
     case C_CP:
     case C_EP:
     case C_MB:
+    case C_V:
         snprintf(buf, n, "%.0f", key(ui, i, (int)c));
         return buf;
     default:
