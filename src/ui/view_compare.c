@@ -336,6 +336,77 @@ static unsigned changes_done(struct ui *ui, int tag, const char *value, int idx)
     return UI_REDRAW;
 }
 
+static unsigned variant_done(struct ui *ui, int tag, const char *value, int idx)
+{
+    (void)tag;
+    if (!value)
+        return UI_REDRAW;
+    if (idx == 0) {
+        ui_prompt(ui, -1, "changes to the plan (key=value ...)", "",
+                  changes_done, NULL);
+        return UI_REDRAW;
+    }
+    return changes_done(ui, -1, value, -1);
+}
+
+/* A picker of ready-made changes (another accelerator, cloud term,
+ * precision), or free text. */
+static void open_variants(struct ui *ui)
+{
+    struct ui_rows rows;
+    struct ui_item *items;
+    char(*text)[96];
+    size_t n = 0, i, cap, nterm = 0, nprec = 0;
+    const struct plan_key_info *term = plan_key_info(PK_CLOUD_TERM);
+    const struct plan_key_info *prec = plan_key_info(PK_TRAIN_PRECISION);
+    int name_col = app_catalog_col(CATALOG_ACCELERATORS, "name");
+
+    if (app_catalog_rows(ui, CATALOG_ACCELERATORS, &rows, NULL))
+        memset(&rows, 0, sizeof(rows));
+    nterm = plan_enum_count(term);
+    nprec = plan_enum_count(prec);
+    cap = 1 + rows.n + nterm + nprec;
+    items = calloc(cap, sizeof(*items));
+    text = calloc(cap, sizeof(*text));
+    if (!items || !text) {
+        free(items);
+        free(text);
+        ui_rows_release(&rows);
+        return;
+    }
+    items[n].text = "(type changes...)";
+    items[n++].note = "key=value ... of the plan schema";
+    for (i = 0; i < rows.n; i++) {
+        snprintf(text[n], sizeof(text[n]), "hardware.accelerator=%s",
+                 ui_rows_cell(&rows, i, 0));
+        items[n].text = text[n];
+        items[n].note =
+            name_col >= 0 ? ui_rows_cell(&rows, i, (size_t)name_col) : NULL;
+        n++;
+    }
+    for (i = 0; i < nterm; i++) {
+        char c[32];
+
+        snprintf(text[n], sizeof(text[n]), "cloud.term=%s",
+                 plan_enum_choice(term, i, c, sizeof(c)));
+        items[n].text = text[n];
+        items[n++].note = "cloud pricing term";
+    }
+    for (i = 0; i < nprec; i++) {
+        char c[32];
+
+        snprintf(text[n], sizeof(text[n]), "train.precision=%s",
+                 plan_enum_choice(prec, i, c, sizeof(c)));
+        items[n].text = text[n];
+        items[n++].note = "matmul precision";
+    }
+    ui_picker(ui, 0, "add a plan: the current one with (type to filter)", items,
+              n, 0, variant_done);
+    free(items);
+    free(text);
+    ui_rows_release(&rows);
+}
+
 static unsigned cv_handle(struct ui *ui, void *st, enum action a,
                           const struct ui_event *ev)
 {
@@ -389,8 +460,7 @@ static unsigned cv_handle(struct ui *ui, void *st, enum action a,
                       UI_COMPARE_MAX);
             return UI_REDRAW;
         }
-        ui_prompt(ui, -1, "changes to the plan (key=value ...)",
-                  "hardware.accelerator=", changes_done, NULL);
+        open_variants(ui);
         return UI_REDRAW;
     case ACT_ENTER:
         if (v->col == 0) {
