@@ -124,7 +124,7 @@ all: $(DEPS_STAMP) llmplan
 # ./llmplan is the binary of the last MODE built (make asan puts the ASan
 # build there for the tests); refresh it whenever it differs.
 llmplan: $(BUILD)/llmplan FORCE
-	$(Q)cmp -s $< $@ || cp $< $@
+	$(Q)cmp -s $< $@ || { cp $< $@.tmp && mv -f $@.tmp $@; }
 
 FORCE:
 

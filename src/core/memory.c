@@ -92,7 +92,7 @@ static void stage_memory(const struct scenario *sc, const struct model_shape *m,
     double t = (double)lay->tp, p = (double)lay->pp,
            v = (double)lay->interleave;
     double e = (double)lay->ep, shard = (double)lay->dp * (double)lay->cp;
-    double layers = ceil(m->L / p);
+    double layers = ceil(m->L / p); /* balanced: stages differ by <= 1 */
     double moe_frac = m->moe_layers / m->L;
     double moe_l = layers * moe_frac, dense_l = layers - moe_l;
     double dense_params, expert_params, params, m_in_flight, in_flight;

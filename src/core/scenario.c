@@ -185,10 +185,10 @@ static enum cp_status validate_layout(const struct scenario *sc, struct diag *d)
                         (unsigned long long)lay->pp, layers);
     if (lay->interleave > 1 &&
         (lay->pp < 2 ||
-         fmod(layers, (double)lay->pp * (double)lay->interleave) != 0))
+         (double)lay->pp * (double)lay->interleave > layers))
         return diag_set(d, CP_ERR_LAYOUT, "parallel.interleave",
-                        "%llu needs pp > 1 and pp*interleave dividing "
-                        "model.layers (%.0f)",
+                        "%llu needs pp > 1 and at least one layer per "
+                        "virtual stage (pp*interleave <= model.layers, %.0f)",
                         (unsigned long long)lay->interleave, layers);
     if (sc->train.seq_len % lay->cp)
         return diag_set(d, CP_ERR_LAYOUT, "parallel.cp",

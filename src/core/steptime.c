@@ -321,7 +321,7 @@ void steptime_estimate(const struct scenario *sc, const struct model_shape *m,
     double B = (double)sc->train.global_batch, N = (double)sc->gpus;
     double T = b * s / c;
     double mbs = B / (dp * b);
-    double layers = ceil(m->L / p);
+    double layers = ceil(m->L / p); /* balanced: stages differ by <= 1 */
     double moe_l = layers * (m->moe_layers / m->L), dense_l = layers - moe_l;
     double f_stage, b_stage, rec_stage, tp_stage, cp_stage, ep_stage;
     double extra_f = 0, extra_b = 0, extra_tp = 0, t_mb, comp_mb;

@@ -208,9 +208,13 @@ static void walk_inner(struct walk *w, const struct search_space *sp,
         nmb = one(1, mbs); /* invalid: validate says why */
     if (sp->interleave) {
         nv = one(sp->interleave, vs);
-    } else if (sp->interleave_auto && sc->layout.pp > 1 && sc->model.layers &&
-               sc->model.layers % sc->layout.pp == 0) {
-        nv = divisors(sc->model.layers / sc->layout.pp, LIST_MAX, vs);
+    } else if (sp->interleave_auto && sc->layout.pp > 1 && sc->model.layers) {
+        /* every v with at least one layer per virtual stage (uneven
+         * virtual stages allowed, as Llama 3 405B's 126 layers on 16) */
+        uint64_t v, vmax = sc->model.layers / sc->layout.pp;
+
+        for (v = 1; v <= vmax && nv < LIST_MAX; v++)
+            vs[nv++] = v;
     }
     if (!nv)
         nv = one(1, vs);
