@@ -184,8 +184,7 @@ static enum cp_status validate_layout(const struct scenario *sc, struct diag *d)
                         "%llu pipeline stages exceed model.layers (%.0f)",
                         (unsigned long long)lay->pp, layers);
     if (lay->interleave > 1 &&
-        (lay->pp < 2 ||
-         (double)lay->pp * (double)lay->interleave > layers))
+        (lay->pp < 2 || (double)lay->pp * (double)lay->interleave > layers))
         return diag_set(d, CP_ERR_LAYOUT, "parallel.interleave",
                         "%llu needs pp > 1 and at least one layer per "
                         "virtual stage (pp*interleave <= model.layers, %.0f)",
