@@ -168,7 +168,7 @@ enum cp_status catalog_default_path(char *buf, size_t n, struct diag *d)
 static enum cp_status migrate(struct catalog *cat, long long from,
                               struct diag *d)
 {
-    long long v;
+    long long v, now;
     char *err = NULL;
 
     for (v = from; v < SCHEMA_VERSION; v++) {
@@ -179,6 +179,18 @@ static enum cp_status migrate(struct catalog *cat, long long from,
                             "built-in schema migration is missing");
         if (catalog_begin(cat, d))
             return CP_ERR_DB;
+        /* Another process may have migrated while we waited for the lock:
+         * look again inside the transaction. */
+        if (query_int(cat, "PRAGMA user_version", &now) != SQLITE_OK) {
+            catalog_db_error(cat, d, NULL, "cannot read schema version");
+            catalog_rollback(cat);
+            return CP_ERR_DB;
+        }
+        if (now > v) {
+            catalog_rollback(cat);
+            v = now - 1;
+            continue;
+        }
         /* Static, embedded SQL: the one place a script is executed. */
         if (sqlite3_exec(cat->db, ef->data, NULL, NULL, &err) != SQLITE_OK) {
             diag_set(d, CP_ERR_DB, migrations[v].path, "migration failed: %s",
@@ -322,6 +334,7 @@ static enum cp_status check_db(struct catalog *cat, unsigned flags,
     long long app = 0, ver = 0;
     sqlite3_stmt *st = NULL;
     const unsigned char *res;
+    enum cp_status status;
     int rc;
 
     if (query_int(cat, "PRAGMA application_id", &app) != SQLITE_OK ||
@@ -358,9 +371,14 @@ static enum cp_status check_db(struct catalog *cat, unsigned flags,
                             ver);
         return CP_OK;
     }
+    /* Migrate before switching to WAL, so that a migration that fails
+     * (and rolls back) leaves the file exactly as it was. */
+    status = migrate(cat, ver, d);
+    if (status)
+        return status;
     exec1(cat, "PRAGMA journal_mode = WAL");
     exec1(cat, "PRAGMA synchronous = NORMAL");
-    return migrate(cat, ver, d);
+    return CP_OK;
 }
 
 enum cp_status catalog_open(const char *path, unsigned flags,

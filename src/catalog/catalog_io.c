@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "catalog/catalog_int.h"
 #include "util/csvio.h"
@@ -371,6 +372,23 @@ static enum cp_status insert_sql(const struct kind_def *kd, struct strbuf *sb)
     return strbuf_addstr(sb, ")");
 }
 
+/* Test hook (tests/shell/test_faults.sh): LLMPLAN_TEST_IMPORT_DELAY_MS=n
+ * sleeps n ms after the rows are written and before the commit, saying so
+ * on stderr, so that a test can kill the process inside the transaction. */
+static void test_delay(void)
+{
+    const char *env = getenv("LLMPLAN_TEST_IMPORT_DELAY_MS");
+    long ms = env ? strtol(env, NULL, 10) : 0;
+    struct timespec ts;
+
+    if (ms <= 0)
+        return;
+    fprintf(stderr, "llmplan: test: rows written, commit in %ld ms\n", ms);
+    ts.tv_sec = ms / 1000;
+    ts.tv_nsec = (ms % 1000) * 1000000L;
+    nanosleep(&ts, NULL);
+}
+
 enum cp_status catalog_put_rows(struct catalog *cat, enum catalog_kind k,
                                 const char *name, const char *const *cells,
                                 const size_t *lines, size_t nrows, int in_txn,
@@ -432,6 +450,8 @@ enum cp_status catalog_put_rows(struct catalog *cat, enum catalog_kind k,
             goto out;
         }
     }
+    if (!in_txn)
+        test_delay();
 out:
     sqlite3_finalize(st);
     strbuf_release(&sql);

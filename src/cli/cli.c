@@ -6,6 +6,7 @@
  * and the man page's lists come from them (golden-tested).
  */
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,6 +165,9 @@ int cli_main(int argc, char **argv)
 
     setlocale(LC_ALL, "");
     setlocale(LC_NUMERIC, "C");
+    /* A file-size limit (ulimit -f) makes a write fail with EFBIG instead
+     * of killing us, so an --output temporary is removed, not left. */
+    signal(SIGXFSZ, SIG_IGN);
     g.no_color = nc && nc[0];
     for (i = 1; i < argc && argv[i][0] == '-'; i++) {
         const char *arg = argv[i];
