@@ -39,7 +39,7 @@ DEB_PACKAGES := libncurses-dev libsqlite3-dev libcsv-dev check libjansson-dev \
 DEPS_STAMP := build/.deps-ok
 
 PKGS := sqlite3 jansson inih
-NCURSES_PC := $(shell pkg-config --exists ncursesw 2>/dev/null && echo ncursesw || echo ncurses)
+NCURSES_PC = $(shell pkg-config --exists ncursesw 2>/dev/null && echo ncursesw || echo ncurses)
 
 # Filter the _XOPEN_SOURCE=600 that ncursesw's .pc adds on Debian 12: we
 # define 700 ourselves and -Werror would stop on the redefinition.
