@@ -366,14 +366,8 @@ static void open_variants(struct ui *ui)
     nterm = plan_enum_count(term);
     nprec = plan_enum_count(prec);
     cap = 1 + rows.n + nterm + nprec;
-    items = calloc(cap, sizeof(*items));
-    text = calloc(cap, sizeof(*text));
-    if (!items || !text) {
-        free(items);
-        free(text);
-        ui_rows_release(&rows);
-        return;
-    }
+    items = xcalloc(cap, sizeof(*items));
+    text = xcalloc(cap, sizeof(*text));
     items[n].text = "(type changes...)";
     items[n++].note = "key=value ... of the plan schema";
     for (i = 0; i < rows.n; i++) {
