@@ -446,12 +446,13 @@ enum cp_status plan_set_assignment(struct plan *p, const char *assignment,
     size_t n;
     enum plan_key k;
 
-    if (!eq || eq == assignment)
-        return diag_set(d, CP_ERR_USAGE, "--set",
-                        "'%.*s' is not SECTION.KEY=VALUE", SHOWN(assignment));
-    n = (size_t)(eq - assignment);
+    n = eq ? (size_t)(eq - assignment) : 0;
     while (n && (assignment[n - 1] == ' ' || assignment[n - 1] == '\t'))
         n--;
+    /* no '=', or only blanks before it ("  = 8"): no key to name */
+    if (!eq || n == 0)
+        return diag_set(d, CP_ERR_USAGE, "--set",
+                        "'%.*s' is not SECTION.KEY=VALUE", SHOWN(assignment));
     if (n >= sizeof(name))
         n = sizeof(name) - 1;
     memcpy(name, assignment, n);

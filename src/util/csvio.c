@@ -10,7 +10,11 @@ int csvio_write_field(FILE *out, const char *s)
 {
     size_t n = strlen(s);
     size_t i;
-    int quote = n == 0 ? 0 : (s[0] == ' ' || s[n - 1] == ' ');
+    /* libcsv trims unquoted blanks (space and tab) on reading: quote a
+     * field that starts or ends with one, so that it reads back as is */
+    int quote = n == 0 ? 0
+                       : (s[0] == ' ' || s[0] == '\t' || s[n - 1] == ' ' ||
+                          s[n - 1] == '\t');
 
     for (i = 0; i < n && !quote; i++)
         if (s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r')

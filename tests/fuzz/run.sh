@@ -20,6 +20,7 @@ mkdir -p "$work" "$arts" "$logs" "$scratch" "$seeds"
 dict=""
 [ -f "$root/tests/fuzz/$FUZZ.dict" ] && dict="-dict=$root/tests/fuzz/$FUZZ.dict"
 log="$logs/$FUZZ.log"
+t0=$(date +%s)
 (
     cd "$scratch" &&
     HOME="$scratch" XDG_DATA_HOME="$scratch" XDG_CONFIG_HOME="$scratch" \
@@ -29,10 +30,11 @@ log="$logs/$FUZZ.log"
         "$work" "$seeds"
 ) >"$log" 2>&1
 rc=$?
+secs=$(($(date +%s) - t0))
 runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
-secs=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -n 1)
+[ -n "$runs" ] || runs=$(grep -o '^#[0-9]*' "$log" | tail -n 1 | tr -d '#')
 cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1)
-line="fuzz $FUZZ: ${runs:-?} runs in ${secs:-$SECS} s, $cov, exit $rc, $(date -u +%FT%TZ)"
+line="fuzz $FUZZ: ${runs:-?} runs in $secs s, $cov, exit $rc, $(date -u +%FT%TZ)"
 echo "$line" | tee -a "$logs/summary.txt"
 if [ $rc -ne 0 ]; then
     grep -E 'ERROR|SUMMARY|check failed|Test unit written' "$log" | head -n 20
