@@ -93,3 +93,52 @@ void fixture_scenario(struct scenario *sc, const char *accel)
     sc->layout.tp = 8;
     sc->layout.microbatch = 4;
 }
+
+/* DGX H100 (~$270k per 8 GPUs, reference 2) on NDR InfiniBand at a
+ * US-average site (8 c/kWh, PUE 1.3, $11.7M per MW built; reference 5),
+ * default finance (5 years, 8%, 80% utilization, 5% maintenance).
+ * Fabric prices are plausible round numbers, not catalog values. */
+void fixture_cluster(struct scenario *sc, struct result *r, uint64_t gpus)
+{
+    memset(sc, 0, sizeof(*sc));
+    memset(r, 0, sizeof(*r));
+    sc->gpus = gpus;
+    sc->accel.tdp_w = 700;
+    sc->accel.power_frac = 0.75;
+    sc->system.gpus_per_node = 8;
+    sc->system.scaleup_domain = 8;
+    sc->system.host_power_w = 4600;
+    sc->system.node_price_usd = 270000;
+    sc->system.nodes_per_rack = 4;
+    sc->fabric.switch_radix = 64;
+    sc->fabric.switch_price_usd = 30000;
+    sc->fabric.switch_power_w = 1000;
+    sc->fabric.nic_price_usd = 1500;
+    sc->fabric.nic_power_w = 25;
+    sc->fabric.transceiver_price_usd = 800;
+    sc->fabric.transceiver_power_w = 12;
+    sc->fabric.cable_price_usd = 100;
+    sc->fabric.rail_optimized = true;
+    sc->oversubscription = 1;
+    sc->storage.read_bps = 1e12;
+    sc->storage.write_bps = 5e11;
+    sc->storage.usd_per_tb = 200;
+    sc->storage.watts_per_tb = 10;
+    sc->site.pue = 1.3;
+    sc->site.usd_per_kwh = 0.08;
+    sc->site.kgco2_per_kwh = 0.367;
+    sc->site.air_kw_per_rack = 30;
+    sc->site.liquid_kw_per_rack = 100;
+    sc->site.build_usd_per_mw = 11.7e6;
+    sc->finance.depreciation_years = 5;
+    sc->finance.cost_of_capital = 0.08;
+    sc->finance.utilization = 0.8;
+    sc->finance.maintenance_frac = 0.05;
+    sc->train.tokens = 2e12;
+    sc->model.vocab = 128256;
+    sc->reliability.restart_min = 10;
+    r->model.params = 70e9;
+    r->time.train_days = 30;
+    r->time.gpu_hours = (double)gpus * 30 * 24;
+    r->time.tokens_per_s = 2e12 / (30 * 86400.0);
+}

@@ -8,49 +8,7 @@
 #include "core/netbom.h"
 #include "core/reliability.h"
 #include "core/storage.h"
-
-/* DGX H100 nodes on NDR InfiniBand at a US-average site.  Plausible
- * round numbers (reference/catalog.md 2, 3.3, 5), not catalog values. */
-static void dgx_h100(struct scenario *sc, struct result *r, uint64_t gpus)
-{
-    memset(sc, 0, sizeof(*sc));
-    memset(r, 0, sizeof(*r));
-    sc->gpus = gpus;
-    sc->accel.tdp_w = 700;
-    sc->accel.power_frac = 0.75;
-    sc->system.gpus_per_node = 8;
-    sc->system.scaleup_domain = 8;
-    sc->system.host_power_w = 4600; /* 10.2 kW max - 8 x 700 W */
-    sc->system.node_price_usd = 270000;
-    sc->system.nodes_per_rack = 4;
-    sc->fabric.switch_radix = 64;
-    sc->fabric.switch_price_usd = 30000;
-    sc->fabric.switch_power_w = 1000;
-    sc->fabric.nic_price_usd = 1500;
-    sc->fabric.nic_power_w = 25;
-    sc->fabric.transceiver_price_usd = 800;
-    sc->fabric.transceiver_power_w = 12;
-    sc->fabric.cable_price_usd = 100;
-    sc->fabric.rail_optimized = true;
-    sc->oversubscription = 1;
-    sc->storage.read_bps = 1e12;
-    sc->storage.write_bps = 5e11;
-    sc->storage.usd_per_tb = 200;
-    sc->storage.watts_per_tb = 10;
-    sc->site.pue = 1.3;
-    sc->site.usd_per_kwh = 0.08;
-    sc->site.kgco2_per_kwh = 0.367;
-    sc->site.air_kw_per_rack = 30;
-    sc->site.liquid_kw_per_rack = 100;
-    sc->site.build_usd_per_mw = 11.7e6;
-    sc->train.tokens = 2e12;
-    sc->model.vocab = 128256;
-    sc->reliability.restart_min = 10;
-    r->model.params = 70e9;
-    r->time.train_days = 30;
-    r->time.gpu_hours = (double)gpus * 30 * 24;
-    r->time.tokens_per_s = 2e12 / (30 * 86400.0);
-}
+#include "fixture.h"
 
 static void chain(const struct scenario *sc, struct result *r)
 {
@@ -107,7 +65,7 @@ START_TEST(test_cases)
     struct result r;
     const struct energy_result *e = &r.energy;
 
-    dgx_h100(&sc, &r, c->gpus);
+    fixture_cluster(&sc, &r, c->gpus);
     sc.system.gpus_per_node = c->gpn;
     sc.system.nodes_per_rack = c->npr;
     sc.accel.tdp_w = c->tdp_w;
@@ -145,7 +103,7 @@ START_TEST(test_h100_kw_per_gpu)
         struct result r;
         double kw;
 
-        dgx_h100(&sc, &r, gpus[i]);
+        fixture_cluster(&sc, &r, gpus[i]);
         chain(&sc, &r);
         kw = r.energy.it_kw / (double)gpus[i];
         ck_assert_msg(kw >= 0.9 && kw <= 1.6,
@@ -162,7 +120,7 @@ START_TEST(test_effective_days)
     struct scenario sc;
     struct result r;
 
-    dgx_h100(&sc, &r, 1024);
+    fixture_cluster(&sc, &r, 1024);
     chain(&sc, &r);
     ck_assert(r.reliability.effective_train_days > r.time.train_days);
     ck_assert_rel(
@@ -182,27 +140,27 @@ START_TEST(test_cooling_warnings)
     struct result r;
 
     /* 40.8 kW racks at a 30 kW air / 100 kW liquid site: liquid, quiet. */
-    dgx_h100(&sc, &r, 256);
+    fixture_cluster(&sc, &r, 256);
     energy_estimate(&sc, &r);
     ck_assert_int_eq(r.energy.cooling, COOLING_LIQUID);
     ck_assert_uint_eq(r.nwarnings, 0);
 
     /* Same racks where there is no liquid cooling. */
-    dgx_h100(&sc, &r, 256);
+    fixture_cluster(&sc, &r, 256);
     sc.site.liquid_kw_per_rack = 0;
     energy_estimate(&sc, &r);
     ck_assert_uint_eq(r.nwarnings, 1);
     ck_assert_ptr_nonnull(strstr(r.warnings[0], "no liquid"));
 
     /* Above the liquid limit too. */
-    dgx_h100(&sc, &r, 256);
+    fixture_cluster(&sc, &r, 256);
     sc.site.liquid_kw_per_rack = 35;
     energy_estimate(&sc, &r);
     ck_assert_uint_eq(r.nwarnings, 1);
     ck_assert_ptr_nonnull(strstr(r.warnings[0], "liquid-cooling limit"));
 
     /* Two nodes fill half a rack: 20.4 kW, air. */
-    dgx_h100(&sc, &r, 16);
+    fixture_cluster(&sc, &r, 16);
     energy_estimate(&sc, &r);
     ck_assert_rel(r.energy.rack_kw, 20.4, 1e-12);
     ck_assert_int_eq(r.energy.cooling, COOLING_AIR);
@@ -229,7 +187,7 @@ START_TEST(test_invariants)
         struct result r;
         const struct energy_result *e = &r.energy;
 
-        dgx_h100(&sc, &r, (uint64_t)spread(i, 1, 1, 1e6));
+        fixture_cluster(&sc, &r, (uint64_t)spread(i, 1, 1, 1e6));
         sc.site.pue = spread(i, 2, 1, 3);
         sc.accel.tdp_w = spread(i, 3, 10, 2000);
         sc.system.host_power_w = spread(i, 4, 1, 40000);
@@ -258,7 +216,7 @@ START_TEST(test_extremes)
             struct result r;
             const struct energy_result *e = &r.energy;
 
-            dgx_h100(&sc, &r, gpus[i]);
+            fixture_cluster(&sc, &r, gpus[i]);
             sc.accel.tdp_w = big[j];
             sc.system.host_power_w = big[j];
             sc.site.pue = big[j];
