@@ -306,218 +306,278 @@ static void layer_time(const struct scenario *sc, const struct model_shape *m,
 
 /* ---- the step ---------------------------------------------------------- */
 
+/* One microbatch on the busiest pipeline stage, split into its parts. */
+struct stage_time {
+    double layers;     /* transformer layers on the stage (ceil(L/pp)) */
+    double f, b;       /* layer compute, forward / backward */
+    double rec;        /* recomputation */
+    double tp, cp, ep; /* exposed communication */
+    double head_f, head_b, head_tp; /* embedding, output layer, loss */
+};
+
+/* The layers of the busiest stage for one microbatch.  Stages are
+ * balanced (they differ by at most one layer), so the busiest holds
+ * ceil(L/pp); MoE and dense layers mix in the model's proportion. */
+static void stage_layers(const struct scenario *sc, const struct model_shape *m,
+                         const struct hw *hw, struct stage_time *st)
+{
+    struct layer_time dense = {0}, moe = {0};
+    double moe_l, dense_l;
+
+    st->layers = ceil(m->L / (double)sc->layout.pp);
+    moe_l = st->layers * (m->moe_layers / m->L);
+    dense_l = st->layers - moe_l;
+    layer_time(sc, m, hw, false, &dense);
+    if (moe_l > 0)
+        layer_time(sc, m, hw, true, &moe);
+
+    st->f = dense_l * dense.f + moe_l * moe.f;
+    st->b = dense_l * dense.b + moe_l * moe.b;
+    st->tp =
+        dense_l * (dense.tp_f + dense.tp_b) + moe_l * (moe.tp_f + moe.tp_b);
+    st->cp =
+        dense_l * (dense.cp_f + dense.cp_b) + moe_l * (moe.cp_f + moe.cp_b);
+    st->ep = moe_l * (moe.ep_f + moe.ep_b);
+    switch (sc->layout.recompute) {
+    case RECOMPUTE_FULL:
+        /* the whole forward again, its communication included */
+        st->rec = st->f;
+        st->tp += dense_l * dense.tp_f + moe_l * moe.tp_f;
+        st->cp += dense_l * dense.cp_f + moe_l * moe.cp_f;
+        st->ep += moe_l * moe.ep_f;
+        break;
+    case RECOMPUTE_SELECTIVE:
+        /* the attention core only (Korthikanti 2022 section 5) */
+        st->rec = dense_l * dense.attn_f + moe_l * moe.attn_f;
+        break;
+    default:
+        st->rec = 0;
+        break;
+    }
+}
+
+/* Embedding on the first stage; output projection and the fp32
+ * cross-entropy (about three passes over the logits) on the last; both on
+ * a single stage.  With several stages the costlier end sets the pace. */
+static void stage_head(const struct scenario *sc, const struct model_shape *m,
+                       const struct hw *hw, double T, struct stage_time *st)
+{
+    double t = (double)sc->layout.tp, elem = hw->elem;
+    double emb_f = bytes_s(hw, 2 * T * m->h * elem) + hw->a->kernel_s;
+    double ce = bytes_s(hw, 3 * 4 * T * m->V / t) + 2 * hw->a->kernel_s;
+    double head_f = 0, head_b = 0, ar;
+    struct group gr;
+
+    gemm_fb(hw, T, m->V / t, m->h, 1, &head_f, &head_b);
+    head_f += ce;
+    head_b += ce;
+    /* vocabulary-parallel embedding and loss each reduce over TP */
+    group_init(hw, t, 1, &gr);
+    ar = group_allreduce(&gr, T * m->h * elem);
+    if (sc->layout.pp == 1) {
+        st->head_f = emb_f + head_f;
+        st->head_b = emb_f + head_b;
+        st->head_tp = 2 * ar;
+    } else if (head_f + head_b > 2 * emb_f) {
+        st->head_f = head_f;
+        st->head_b = head_b;
+        st->head_tp = ar;
+    } else {
+        st->head_f = emb_f;
+        st->head_b = emb_f;
+        st->head_tp = ar;
+    }
+}
+
+/* Pipeline point-to-point: a send each way per virtual stage per
+ * microbatch, over the scale-up domain only when two whole stages fit in
+ * it; Megatron splits the activation across the TP ranks (scatter-gather),
+ * so each rank sends 1/t of it. */
+static double pp_comm(const struct scenario *sc, const struct model_shape *m,
+                      const struct hw *hw, double T, double mbs)
+{
+    const struct layout *lay = &sc->layout;
+    double t = (double)lay->tp, p = (double)lay->pp;
+    double span = t * (double)lay->cp * (double)lay->dp;
+    const struct link *l = (2 * span <= hw->domain) ? &hw->up : &hw->out;
+    double bytes = T * m->h * hw->elem / t;
+
+    if (lay->pp < 2)
+        return 0;
+    return 2 * (double)lay->interleave * (mbs + p - 1) *
+           (bytes / l->beta + l->alpha);
+}
+
+/* Parameters held by one accelerator of the busiest stage (TP, PP, EP). */
+static double local_params(const struct scenario *sc,
+                           const struct model_shape *m, double layers)
+{
+    const struct layout *lay = &sc->layout;
+    double t = (double)lay->tp, p = (double)lay->pp;
+    double moe_l = layers * (m->moe_layers / m->L), dense_l = layers - moe_l;
+
+    return (dense_l * m->dense_layer_params / t +
+            moe_l *
+                (m->attn_params + m->norm_params +
+                 m->shared * m->expert_params) /
+                t +
+            moe_l * m->experts * m->expert_params / (t * (double)lay->ep) +
+            (m->embed_params + m->output_params) / (t * p)) *
+           m->param_scale;
+}
+
+/* Exposed data-parallel / ZeRO communication per step over the dp*cp
+ * group (tp ranks apart).  Gradient reduction overlaps the backward pass
+ * of the microbatch that produces it except the last bucket (about one
+ * layer's worth); ZeRO 0/1 reduce once per step (gradients accumulate
+ * locally), ZeRO 2/3 every microbatch (the gradients are sharded); ZeRO 1/2
+ * gather the updated 16-bit weights once per step, overlapped with the
+ * next forward; ZeRO-3 gathers them for every forward and backward,
+ * prefetched under the compute (FSDP). */
+static double dp_comm(const struct scenario *sc, const struct hw *hw,
+                      const struct stage_time *st, double params, double mbs)
+{
+    const struct layout *lay = &sc->layout;
+    double shard = (double)lay->dp * (double)lay->cp;
+    double grad = params * precision_bytes(sc->train.grad_dtype);
+    double wt = params * hw->elem;
+    double bwd = st->b + st->rec + st->head_b, fwd = st->f + st->head_f;
+    double bucket = 1 / fmax(1, st->layers);
+    double rs, ag;
+    struct group gr;
+
+    if (shard <= 1)
+        return 0;
+    group_init(hw, shard, (double)lay->tp, &gr);
+    if (lay->zero == 0) {
+        rs = group_allreduce(&gr, grad);
+        return fmax(rs - bwd, rs * bucket);
+    }
+    rs = group_reduce_scatter(&gr, grad);
+    ag = group_reduce_scatter(&gr, wt); /* all-gather: same cost */
+    switch (lay->zero) {
+    case 1:
+        return fmax(rs - bwd, rs * bucket) + fmax(ag - fwd, ag * bucket);
+    case 2:
+        return mbs * fmax(rs - bwd, rs * bucket) + fmax(ag - fwd, ag * bucket);
+    default:
+        return mbs * (fmax(ag - fwd, ag * bucket) +
+                      fmax(ag + rs - bwd, (ag + rs) * bucket));
+    }
+}
+
+/* Optimizer (Megatron's mixed-precision step), bandwidth-bound: read the
+ * gradient, read and write the fp32 master weight and the states (Adam:
+ * m and v; 8-bit Adam: two bytes; SGD: momentum), write the 16-bit weight;
+ * around it four passes over the gradients (unscale and inf check, norm
+ * for clipping, copy, zeroing).  ZeRO >= 1 shards the update. */
+static double optimizer_time(const struct scenario *sc, const struct hw *hw,
+                             double params)
+{
+    const struct layout *lay = &sc->layout;
+    double gb = precision_bytes(sc->train.grad_dtype);
+    double shard = (double)lay->dp * (double)lay->cp;
+    double sharded = lay->zero >= 1 ? params / shard : params;
+    double per_param, grad_passes;
+
+    switch (sc->train.optimizer) {
+    case OPT_ADAM8BIT:
+        per_param = gb + 8 + 4 + hw->elem;
+        break;
+    case OPT_SGD:
+        per_param = gb + 8 + 8 + hw->elem;
+        break;
+    default:
+        per_param = gb + 8 + 16 + hw->elem;
+        break;
+    }
+    grad_passes = 4 * gb * (lay->zero >= 2 ? sharded : params);
+    return bytes_s(hw, sharded * per_param + grad_passes) +
+           10 * hw->a->kernel_s;
+}
+
+/* The largest part of the step names the bottleneck. */
+static void name_bottleneck(const struct time_result *tr, struct result *r)
+{
+    static const char *const names[] = {"compute", "bubble",  "tp_comm",
+                                        "pp_comm", "dp_comm", "cp_comm",
+                                        "ep_comm"};
+    double parts[7];
+    int i, best = 0;
+
+    parts[0] = tr->compute_s;
+    parts[1] = tr->bubble_s;
+    parts[2] = tr->tp_comm_s;
+    parts[3] = tr->pp_comm_s;
+    parts[4] = tr->dp_comm_s;
+    parts[5] = tr->cp_comm_s;
+    parts[6] = tr->ep_comm_s;
+    for (i = 1; i < 7; i++)
+        if (parts[i] > parts[best])
+            best = i;
+    for (i = 0; names[best][i] && i < (int)sizeof(r->bottleneck) - 1; i++)
+        r->bottleneck[i] = names[best][i];
+    r->bottleneck[i] = '\0';
+}
+
 void steptime_estimate(const struct scenario *sc, const struct model_shape *m,
                        unsigned flags, struct result *r)
 {
     const struct layout *lay = &sc->layout;
     struct time_result *tr = &r->time;
+    struct stage_time st = {0};
     struct hw hw;
-    struct layer_time dense = {0}, moe = {0};
-    struct group gr;
-    double t = (double)lay->tp, p = (double)lay->pp,
-           v = (double)lay->interleave;
-    double dp = (double)lay->dp, c = (double)lay->cp;
-    double b = (double)lay->microbatch, s = (double)sc->train.seq_len;
-    double B = (double)sc->train.global_batch, N = (double)sc->gpus;
-    double T = b * s / c;
-    double mbs = B / (dp * b);
-    double layers = ceil(m->L / p); /* balanced: stages differ by <= 1 */
-    double moe_l = layers * (m->moe_layers / m->L), dense_l = layers - moe_l;
-    double f_stage, b_stage, rec_stage, tp_stage, cp_stage, ep_stage;
-    double extra_f = 0, extra_b = 0, extra_tp = 0, t_mb, comp_mb;
-    double params_local, shard, grad_bytes, wt_bytes, dp_s = 0, opt_s, pp_s = 0;
-    double tokens_step, model_flops, hw_flops, step, peak;
-    double gb = precision_bytes(sc->train.grad_dtype);
+    double p = (double)lay->pp, v = (double)lay->interleave;
+    double s = (double)sc->train.seq_len, N = (double)sc->gpus;
+    double B = (double)sc->train.global_batch;
+    double T = (double)lay->microbatch * s / (double)lay->cp;
+    double mbs = B / ((double)lay->dp * (double)lay->microbatch);
+    double comp_mb, t_mb, params, pp_s, dp_s, opt_s, step;
+    double tokens_step = B * s, model_flops, hw_flops;
 
     hw_init(sc, &hw);
-    layer_time(sc, m, &hw, false, &dense);
-    if (moe_l > 0)
-        layer_time(sc, m, &hw, true, &moe);
+    stage_layers(sc, m, &hw, &st);
+    stage_head(sc, m, &hw, T, &st);
+    comp_mb = st.f + st.b + st.rec + st.head_f + st.head_b;
+    t_mb = comp_mb + st.tp + st.cp + st.ep + st.head_tp;
+    params = local_params(sc, m, st.layers);
+    pp_s = pp_comm(sc, m, &hw, T, mbs);
+    dp_s = dp_comm(sc, &hw, &st, params, mbs);
+    opt_s = optimizer_time(sc, &hw, params);
 
-    f_stage = dense_l * dense.f + moe_l * moe.f;
-    b_stage = dense_l * dense.b + moe_l * moe.b;
-    tp_stage =
-        dense_l * (dense.tp_f + dense.tp_b) + moe_l * (moe.tp_f + moe.tp_b);
-    cp_stage =
-        dense_l * (dense.cp_f + dense.cp_b) + moe_l * (moe.cp_f + moe.cp_b);
-    ep_stage = moe_l * (moe.ep_f + moe.ep_b);
-    switch (lay->recompute) {
-    case RECOMPUTE_FULL:
-        /* the whole forward again, communication included */
-        rec_stage = f_stage;
-        tp_stage += dense_l * dense.tp_f + moe_l * moe.tp_f;
-        cp_stage += dense_l * dense.cp_f + moe_l * moe.cp_f;
-        ep_stage += moe_l * moe.ep_f;
-        break;
-    case RECOMPUTE_SELECTIVE:
-        rec_stage = dense_l * dense.attn_f + moe_l * moe.attn_f;
-        break;
-    default:
-        rec_stage = 0;
-        break;
-    }
-
-    /* Embedding on the first stage, output layer and loss on the last;
-     * with one stage both.  The busiest stage sets the pace. */
-    {
-        double V = m->V, h = m->h, elem = hw.elem;
-        double emb_f = bytes_s(&hw, 2 * T * h * elem) + hw.a->kernel_s;
-        double head_f = 0, head_b = 0;
-        double ce = bytes_s(&hw, 3 * 4 * T * V / t) + 2 * hw.a->kernel_s;
-
-        gemm_fb(&hw, T, V / t, h, 1, &head_f, &head_b);
-        head_f += ce;
-        head_b += ce;
-        group_init(&hw, t, 1, &gr);
-        if (lay->pp == 1) {
-            extra_f = emb_f + head_f;
-            extra_b = emb_f + head_b;
-            extra_tp = 2 * group_allreduce(&gr, T * h * elem);
-        } else if (head_f + head_b > 2 * emb_f) {
-            extra_f = head_f;
-            extra_b = head_b;
-            extra_tp = group_allreduce(&gr, T * h * elem);
-        } else {
-            extra_f = emb_f;
-            extra_b = emb_f;
-            extra_tp = group_allreduce(&gr, T * h * elem);
-        }
-    }
-
-    comp_mb = f_stage + b_stage + rec_stage + extra_f + extra_b;
-    t_mb = comp_mb + tp_stage + cp_stage + ep_stage + extra_tp;
-
-    /* PP: a send each way per virtual stage per microbatch, across the
-     * domain unless two whole stages fit in it */
-    if (lay->pp > 1) {
-        double span = t * c * dp;
-        const struct link *l = (2 * span <= hw.domain) ? &hw.up : &hw.out;
-        double bytes = T * m->h * hw.elem / t; /* scatter-gather over TP */
-
-        pp_s = 2 * v * (mbs + p - 1) * (bytes / l->beta + l->alpha);
-    }
-
-    /* DP / ZeRO over the dp*cp group, tp ranks apart */
-    shard = dp * c;
-    params_local =
-        (dense_l * m->dense_layer_params / t +
-         moe_l *
-             (m->attn_params + m->norm_params + m->shared * m->expert_params) /
-             t +
-         moe_l * m->experts * m->expert_params / (t * lay->ep) +
-         (m->embed_params + m->output_params) / (t * p)) *
-        m->param_scale;
-    grad_bytes = params_local * gb;
-    wt_bytes = params_local * (hw.elem);
-    group_init(&hw, shard, t, &gr);
-    if (shard > 1) {
-        double bwd_mb = b_stage + rec_stage + extra_b;
-        double fwd_mb = f_stage + extra_f;
-        double bucket = 1 / fmax(1, layers);
-        double rs, ag;
-
-        switch (lay->zero) {
-        case 0:
-            rs = group_allreduce(&gr, grad_bytes);
-            dp_s = fmax(rs - bwd_mb, rs * bucket);
-            break;
-        case 1:
-            rs = group_reduce_scatter(&gr, grad_bytes);
-            ag = group_reduce_scatter(&gr, wt_bytes);
-            dp_s =
-                fmax(rs - bwd_mb, rs * bucket) + fmax(ag - fwd_mb, ag * bucket);
-            break;
-        case 2:
-            rs = group_reduce_scatter(&gr, grad_bytes);
-            ag = group_reduce_scatter(&gr, wt_bytes);
-            dp_s = mbs * fmax(rs - bwd_mb, rs * bucket) +
-                   fmax(ag - fwd_mb, ag * bucket);
-            break;
-        default:
-            rs = group_reduce_scatter(&gr, grad_bytes);
-            ag = group_reduce_scatter(&gr, wt_bytes);
-            dp_s = mbs * (fmax(ag - fwd_mb, ag * bucket) +
-                          fmax(ag + rs - bwd_mb, (ag + rs) * bucket));
-            break;
-        }
-    }
-
-    /* Optimizer (Megatron's mixed-precision step): read the gradient and
-     * read and write the fp32 master weight and the states (Adam: m, v),
-     * write the 16-bit weight; around it four passes over the gradients
-     * (unscale and inf check, norm for clipping, copy, zeroing). */
-    {
-        double per_param, grad_passes;
-        double sharded = lay->zero >= 1 ? params_local / shard : params_local;
-
-        switch (sc->train.optimizer) {
-        case OPT_ADAM8BIT:
-            per_param = gb + 8 + 4 + hw.elem;
-            break;
-        case OPT_SGD:
-            per_param = gb + 8 + 8 + hw.elem;
-            break;
-        default:
-            per_param = gb + 8 + 16 + hw.elem;
-            break;
-        }
-        grad_passes = 4 * gb * (lay->zero >= 2 ? sharded : params_local);
-        opt_s = bytes_s(&hw, sharded * per_param + grad_passes) +
-                10 * hw.a->kernel_s;
-    }
-
+    /* 1F1B / interleaved schedule (Narayanan et al. 2021 section 2.2):
+     * m microbatches plus a bubble of (p - 1)/v of one microbatch. */
     step = mbs * t_mb + (p - 1) / v * t_mb + pp_s + dp_s + opt_s;
 
-    tokens_step = B * s;
+    /* Hardware FLOPs add what recomputation repeats: the forward
+     * (a third of 6N + 12Las) for full, the attention core for selective
+     * (Korthikanti 2022: 96 B s L h^2 against 72 for full). */
     model_flops = m->flops_per_token * tokens_step;
     hw_flops = model_flops;
     if (lay->recompute == RECOMPUTE_FULL)
-        hw_flops += (model_flops - m->attn_flops_per_token * tokens_step) / 3 +
-                    m->attn_flops_per_token * tokens_step / 3;
+        hw_flops += model_flops / 3;
     else if (lay->recompute == RECOMPUTE_SELECTIVE)
         hw_flops += m->attn_flops_per_token * tokens_step / 3;
-    peak = hw.peak;
 
     tr->step_s = step;
     tr->microbatches = mbs;
     tr->compute_s = mbs * comp_mb + opt_s;
     tr->optimizer_s = opt_s;
     tr->bubble_s = (p - 1) / v * t_mb;
-    tr->tp_comm_s = mbs * (tp_stage + extra_tp);
+    tr->tp_comm_s = mbs * (st.tp + st.head_tp);
     tr->pp_comm_s = pp_s;
     tr->dp_comm_s = dp_s;
-    tr->cp_comm_s = mbs * cp_stage;
-    tr->ep_comm_s = mbs * ep_stage;
+    tr->cp_comm_s = mbs * st.cp;
+    tr->ep_comm_s = mbs * st.ep;
     tr->tokens_per_s = tokens_step / step;
     tr->model_tflops_per_gpu = model_flops / step / N / 1e12;
     tr->hw_tflops_per_gpu = hw_flops / step / N / 1e12;
-    tr->mfu = model_flops / step / (N * peak);
-    tr->hfu = hw_flops / step / (N * peak);
+    tr->mfu = model_flops / step / (N * hw.peak);
+    tr->hfu = hw_flops / step / (N * hw.peak);
     tr->steps = sc->train.tokens / tokens_step;
     tr->train_days = tr->steps * step / 86400;
     tr->gpu_hours = tr->steps * step * N / 3600;
-
-    {
-        static const char *const names[] = {"compute", "bubble",  "tp_comm",
-                                            "pp_comm", "dp_comm", "cp_comm",
-                                            "ep_comm"};
-        double parts[7];
-        int i, best = 0;
-
-        parts[0] = tr->compute_s;
-        parts[1] = tr->bubble_s;
-        parts[2] = tr->tp_comm_s;
-        parts[3] = tr->pp_comm_s;
-        parts[4] = tr->dp_comm_s;
-        parts[5] = tr->cp_comm_s;
-        parts[6] = tr->ep_comm_s;
-        for (i = 1; i < 7; i++)
-            if (parts[i] > parts[best])
-                best = i;
-        for (i = 0; names[best][i] && i < (int)sizeof(r->bottleneck) - 1; i++)
-            r->bottleneck[i] = names[best][i];
-        r->bottleneck[i] = '\0';
-    }
+    name_bottleneck(tr, r);
 
     if (flags & EVAL_QUIET)
         return;
