@@ -28,7 +28,8 @@ struct model_result {
     double active_params;        /* parameters used per token (MoE: top-k) */
     double flops_per_token;      /* model FLOPs per token, fwd+bwd (PaLM) */
     double attn_flops_per_token; /* the 12*L*a*d*s part of it */
-    double hidden, heads, ffn;   /* the shape used (derived when missing) */
+    double layers, hidden, heads, ffn, vocab; /* the shape used (derived
+                                                  when missing) */
 };
 
 struct memory_result {

@@ -404,6 +404,8 @@ void scenario_eval_flags(const struct scenario *sc, unsigned flags,
     out->model.active_params = m.active_params;
     out->model.flops_per_token = m.flops_per_token;
     out->model.attn_flops_per_token = m.attn_flops_per_token;
+    out->model.layers = m.L;
+    out->model.vocab = m.V;
     out->model.hidden = m.h;
     out->model.heads = m.a;
     out->model.ffn = m.f;

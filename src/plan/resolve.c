@@ -441,6 +441,14 @@ void plan_echo_value(const struct scenario *sc, const struct result *r,
         if (!out->u && r)
             out->u = (uint64_t)(r->model.params + 0.5);
         break;
+    case PK_MODEL_LAYERS:
+        if (!out->u && r)
+            out->u = (uint64_t)(r->model.layers + 0.5);
+        break;
+    case PK_MODEL_VOCAB:
+        if (!out->u && r)
+            out->u = (uint64_t)(r->model.vocab + 0.5);
+        break;
     case PK_MODEL_HIDDEN:
         if (!out->u && r)
             out->u = (uint64_t)(r->model.hidden + 0.5);
