@@ -359,6 +359,50 @@ static int same_key(const struct kind_def *kd, const char *const *a,
     return 1;
 }
 
+struct key_ref {
+    const struct kind_def *kd;
+    const char *const *row;
+    size_t index;
+};
+
+static int key_cmp(const void *pa, const void *pb)
+{
+    const struct key_ref *a = pa, *b = pb;
+    size_t i;
+    int c;
+
+    for (i = 0; i < a->kd->nkey; i++) {
+        c = strcmp(a->row[i], b->row[i]);
+        if (c)
+            return c;
+    }
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* dup[r] = 1 when row r has the key of an earlier row (malloc'd). */
+static unsigned char *find_duplicates(const struct kind_def *kd,
+                                      const char *const *cells, size_t nrows)
+{
+    unsigned char *dup = xcalloc(nrows ? nrows : 1, 1);
+    struct key_ref *refs;
+    size_t r;
+
+    if (nrows < 2)
+        return dup;
+    refs = xmalloc(nrows * sizeof(*refs));
+    for (r = 0; r < nrows; r++) {
+        refs[r].kd = kd;
+        refs[r].row = cells + r * kd->ncols;
+        refs[r].index = r;
+    }
+    qsort(refs, nrows, sizeof(*refs), key_cmp);
+    for (r = 1; r < nrows; r++)
+        if (same_key(kd, refs[r].row, refs[r - 1].row))
+            dup[refs[r].index] = 1;
+    free(refs);
+    return dup;
+}
+
 static enum cp_status insert_sql(const struct kind_def *kd, struct strbuf *sb)
 {
     size_t i;
@@ -398,38 +442,38 @@ enum cp_status catalog_put_rows(struct catalog *cat, enum catalog_kind k,
     struct strbuf sql = STRBUF_INIT;
     sqlite3_stmt *st = NULL;
     enum cp_status rc = CP_OK;
-    size_t r, q, i;
+    unsigned char *dup;
+    size_t r, i;
 
-    /* Pass 1: validate everything before writing anything. */
+    /* The checks read other kinds (references): in the transaction, so
+     * that what they saw is what the rows are written against. */
+    if (!in_txn) {
+        rc = catalog_begin(cat, d);
+        if (rc)
+            return rc;
+    }
+    /* Pass 1: validate everything before writing anything.  Duplicate
+     * keys are found by sorting (n log n: a big file must not hang). */
+    dup = find_duplicates(kd, cells, nrows);
     for (r = 0; r < nrows; r++) {
         const char *const *row = cells + r * kd->ncols;
 
         rc = check_row(cat, kd, row, d);
-        if (!rc) {
-            for (q = 0; q < r; q++) {
-                if (same_key(kd, row, cells + q * kd->ncols)) {
-                    rc =
-                        diag_set(d, CP_ERR_EXISTS, "id", "duplicate key '%s'%s",
-                                 row[0], kd->nkey > 1 ? " for this term" : "");
-                    break;
-                }
-            }
-        }
+        if (!rc && dup[r])
+            rc = diag_set(d, CP_ERR_EXISTS, "id", "duplicate key '%s'%s",
+                          row[0], kd->nkey > 1 ? " for this term" : "");
         if (rc) {
             where_line(d, name, lines, r);
+            free(dup);
+            if (!in_txn)
+                catalog_rollback(cat);
             return rc;
         }
     }
+    free(dup);
     /* Pass 2: one statement, one transaction. */
     strbuf_init(&sql, 0);
     insert_sql(kd, &sql);
-    if (!in_txn) {
-        rc = catalog_begin(cat, d);
-        if (rc) {
-            strbuf_release(&sql);
-            return rc;
-        }
-    }
     if (sqlite3_prepare_v2(cat->db, sql.buf, -1, &st, NULL) != SQLITE_OK) {
         rc = catalog_db_error(cat, d, kd->table, "cannot prepare insert");
         goto out;
