@@ -77,7 +77,7 @@ else ifeq ($(MODE),fuzz)
 CC := clang
 MODE_CFLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined \
                -fno-sanitize-recover=all -fno-omit-frame-pointer \
-               -Wno-unknown-warning-option
+               -Wno-unknown-warning-option -DSEARCH_MAX_TRIED=20000u
 MODE_LDFLAGS := -fsanitize=address,undefined
 else
 $(error unknown MODE '$(MODE)': debug, release, asan, ubsan, coverage, fuzz)

@@ -141,6 +141,7 @@ int cmd_search(const struct cli_global *g, int argc, char **argv)
                                   "showing the one that needs the least");
         if (sr->stopped_early)
             result_warn(&ev[i].r, SEARCH_STOPPED_EARLY_WARNING,
+                        (unsigned long long)SEARCH_MAX_TRIED,
                         (unsigned long long)sr->candidates);
         items[i].name = p->name;
         items[i].sc = &ev[i].sc;

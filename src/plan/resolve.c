@@ -374,6 +374,7 @@ enum cp_status plan_evaluate(const struct plan *p, struct catalog *cat,
                     "that needs the least");
     if (out->searched && out->search.stopped_early)
         result_warn(&out->result, SEARCH_STOPPED_EARLY_WARNING,
+                    (unsigned long long)SEARCH_MAX_TRIED,
                     (unsigned long long)out->search.candidates);
     return CP_OK;
 }

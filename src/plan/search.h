@@ -43,12 +43,15 @@
 #include "core/scenario.h"
 
 #define SEARCH_TOP_MAX 100
-/* The work cap: layouts tried (validated) before the search gives up. */
+/* The work cap: layouts tried (validated) before the search gives up.
+ * The fuzz build (make fuzz) lowers it so that each input is quick. */
+#ifndef SEARCH_MAX_TRIED
 #define SEARCH_MAX_TRIED 2000000u
+#endif
 /* The warning a result carries when the search stopped early (%llu: the
- * valid layouts it looked at). */
+ * cap, then the valid layouts it looked at). */
 #define SEARCH_STOPPED_EARLY_WARNING                                           \
-    "the layout search stopped early (work cap of 2,000,000 layouts): "        \
+    "the layout search stopped early (work cap of %llu layouts): "             \
     "best of %llu valid layouts tried; fix some parallel.* keys to search "    \
     "the rest"
 

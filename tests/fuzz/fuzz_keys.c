@@ -15,6 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     enum cp_status st;
     char name[64];
     int key, v;
+    size_t i;
 
     strbuf_init(&errors, 0);
     keymap_init(&km);
@@ -22,9 +23,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_CHECK(st == CP_OK || fuzz_input_error(st), "status %d", (int)st);
     if (st != CP_OK)
         FUZZ_CHECK(errors.len > 0, "refused without a message");
+    /* every view answers for the keys the input's bytes name */
     for (v = 0; v < VIEW_COUNT; v++)
-        for (key = 0; key < 512; key++)
-            (void)keymap_lookup(&km, (enum view_id)v, key);
+        for (i = 0; i < size && i < 64; i++)
+            (void)keymap_lookup(&km, (enum view_id)v, data[i]);
     /* a key name read from the input names a key that reads back */
     key = keymap_key_parse(text);
     if (key) {
