@@ -25,6 +25,23 @@ static double solve_hidden(double params, double L, double V)
     return h < DEFAULT_HEAD_DIM ? DEFAULT_HEAD_DIM : h;
 }
 
+/* Heads for a derived width: a multiple of 8 (so TP of 2, 4 and 8 divide
+ * them, as in every published model) that divides h with a head dimension
+ * of 64..256, nearest to h/128; else h/128. */
+static double derive_heads(double h)
+{
+    double target = h / DEFAULT_HEAD_DIM, base = floor(target / 8 + 0.5) * 8;
+    double k;
+    int i;
+
+    for (i = 0; i < 64; i++) {
+        k = base + (i % 2 ? 8.0 : -8.0) * (double)((i + 1) / 2);
+        if (k >= 8 && fmod(h, k) == 0 && h / k >= 64 && h / k <= 256)
+            return k;
+    }
+    return fmax(1, floor(target));
+}
+
 void model_shape_derive(const struct model_spec *m, double seq_len,
                         struct model_shape *out)
 {
@@ -38,6 +55,8 @@ void model_shape_derive(const struct model_spec *m, double seq_len,
          * GPT-3-like models (h / L ~ 128, Kaplan et al. 2020 fig. 5):
          * 12 L h^2 with h = 128 L gives L = cbrt(params / (12 * 128^2)). */
         s.L = floor(cbrt((double)m->params / (12 * 128.0 * 128.0)) + 0.5);
+        if (s.L >= 8) /* a multiple of 8, for pipeline stages */
+            s.L = floor(s.L / 8 + 0.5) * 8;
         if (s.L < 1)
             s.L = 1;
     }
@@ -47,7 +66,7 @@ void model_shape_derive(const struct model_spec *m, double seq_len,
         s.h = solve_hidden((double)m->params, s.L, s.V);
     else
         s.h = DEFAULT_HEAD_DIM;
-    s.a = or_default(m->heads, fmax(1, floor(s.h / DEFAULT_HEAD_DIM)));
+    s.a = m->heads ? (double)m->heads : derive_heads(s.h);
     s.a_kv = or_default(m->kv_heads, s.a);
     s.d = s.h / s.a;
     s.f = or_default(m->ffn, 4 * s.h);
