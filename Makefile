@@ -6,7 +6,7 @@
 #   make run [ARGS=...]      build and start the program (the TUI on a tty)
 #   make check               unit, golden, shell and corpus tests
 #   make asan | ubsan        the tests under sanitizers
-#   make valgrind            the unit runner under valgrind
+#   make valgrind            the unit runners and corpus replays under valgrind
 #   make bench               evaluations per second and search wall time
 #   make validate            calibration table (README) from the cases
 #   make fuzz | fuzz-run FUZZ=name SECS=n     libFuzzer targets (clang)
@@ -219,9 +219,11 @@ ubsan:
 	$(Q)UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	  $(MAKE) --no-print-directory MODE=ubsan check
 
-valgrind: $(UNIT_CORE) $(UNIT_APP)
+valgrind: $(UNIT_CORE) $(UNIT_APP) $(REPLAY_BINS)
 	$(Q)CK_FORK=no valgrind -q --leak-check=full --error-exitcode=1 $(UNIT_CORE)
 	$(Q)CK_FORK=no valgrind -q --leak-check=full --error-exitcode=1 $(UNIT_APP)
+	$(Q)out=$$(BUILD=$(BUILD) REPLAY_RUNNER="valgrind -q --leak-check=full --error-exitcode=1" \
+	  sh tests/fuzz/replay.sh); echo "$$out"; ! echo "$$out" | grep -q '^FAIL'
 
 # ---- fuzzing (clang, libFuzzer) ---------------------------------------------
 # make fuzz                      build every target into build/fuzz/

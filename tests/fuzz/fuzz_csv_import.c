@@ -39,6 +39,17 @@ static char *export_kind(enum catalog_kind k, size_t *len)
     return buf;
 }
 
+/* At exit, so that valgrind sees nothing left behind. */
+static void cleanup(void)
+{
+    int k;
+
+    for (k = 0; k < CATALOG_KIND_COUNT; k++)
+        free(before[k]);
+    sqlite3_close(pristine);
+    catalog_close(cat);
+}
+
 static void setup(void)
 {
     struct diag d;
@@ -52,6 +63,7 @@ static void setup(void)
     copy_db(pristine, cat->db);
     for (k = 0; k < CATALOG_KIND_COUNT; k++)
         before[k] = export_kind((enum catalog_kind)k, &before_len[k]);
+    atexit(cleanup);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

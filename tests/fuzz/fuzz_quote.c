@@ -38,6 +38,12 @@ static enum cp_status collect(void *ctx, const char *const *v, size_t n)
     return CP_OK;
 }
 
+/* At exit, so that valgrind sees nothing left behind. */
+static void cleanup(void)
+{
+    catalog_close(cat);
+}
+
 static void setup(void)
 {
     struct diag d;
@@ -51,6 +57,7 @@ static void setup(void)
         FUZZ_CHECK(catalog_foreach(cat, (enum catalog_kind)k, NULL, collect,
                                    &ids[k], &d) == CP_OK,
                    "list: %s", d.msg);
+    atexit(cleanup);
 }
 
 static const char *pick_id(struct fuzz_bytes *b, enum catalog_kind k)

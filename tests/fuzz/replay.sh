@@ -4,8 +4,10 @@
 # built with the tree's compiler and flags, sanitizers included under
 # `make asan`).  One line per target: "ok <t>: N inputs" or "FAIL <t>: ...".
 # Runs in a scratch directory with HOME and XDG_* there (the TUI target
-# may save files where its prompts point).
+# may save files where its prompts point).  REPLAY_RUNNER is put before
+# each driver (`make valgrind` sets it to valgrind).
 set -u
+RUNNER=${REPLAY_RUNNER:-}
 BUILD=${BUILD:-build/debug}
 root=$(pwd)
 scratch=$(mktemp -d)
@@ -27,7 +29,7 @@ for src in tests/fuzz/fuzz_*.c; do
     mkdir -p "$scratch/$t"
     out=$(cd "$scratch/$t" && HOME="$scratch/$t" XDG_DATA_HOME="$scratch/$t" \
         XDG_CONFIG_HOME="$scratch/$t" LLMPLAN_CATALOG= REPLAY_VERBOSE=1 \
-        timeout 300 "$bin" "$dir" 2>"$scratch/$t.err")
+        timeout 600 $RUNNER "$bin" "$dir" 2>"$scratch/$t.err")
     rc=$?
     if [ $rc -eq 0 ]; then
         echo "ok $t: $out"
