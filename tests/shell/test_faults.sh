@@ -144,6 +144,26 @@ run "$BIN" --catalog "$DB" search --model llama3-70b --accel h100-sxm \
 check "without the limit the same search writes the whole file" \
     python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/outdir/q.json"
 
+# killed at random moments while writing: the file is the old one or the
+# whole new one, never half of one
+ok=1
+for delay in 0.01 0.05 0.1 0.2 0.4; do
+    echo "old contents" >"$tmp/outdir/k.json"
+    "$BIN" --catalog "$DB" search --model llama3-70b --accel h100-sxm \
+        --gpus 1024 --top 100 --format json --output "$tmp/outdir/k.json" \
+        >/dev/null 2>&1 &
+    pid=$!
+    sleep $delay
+    kill -KILL $pid 2>/dev/null
+    wait $pid 2>/dev/null
+    if ! cmp -s "$tmp/outdir/k.json" "$tmp/old.orig"; then
+        python3 -c "import json,sys; json.load(open(sys.argv[1]))" \
+            "$tmp/outdir/k.json" 2>/dev/null || ok=0
+    fi
+done
+rm -f "$tmp/outdir"/k.json.tmp.*
+check "SIGKILL while writing --output: the old file or the whole new one" test $ok -eq 1
+
 # an unwritable directory (root ignores modes: then /proc's, which no one
 # can create files in)
 mkdir -p "$tmp/ro"
