@@ -126,12 +126,17 @@ enum cp_status strbuf_read_file(struct strbuf *sb, const char *path)
 {
     FILE *f = fopen(path, "rb");
     char chunk[8192];
-    size_t n;
+    size_t n, start = sb->len;
     enum cp_status st = CP_OK;
 
     if (!f)
         return CP_ERR_IO;
     while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+        /* an uncapped buffer still stops somewhere (/dev/zero, a FIFO) */
+        if (!sb->max_len && sb->len - start + n > STRBUF_READ_MAX) {
+            st = CP_ERR_RANGE;
+            break;
+        }
         st = strbuf_add(sb, chunk, n);
         if (st)
             break;

@@ -40,7 +40,10 @@ enum cp_status strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
     __attribute__((format(printf, 2, 0)));
 
 /* Read a whole file into sb (appending).  CP_ERR_IO when it cannot be read,
- * CP_ERR_RANGE when it is larger than the cap. */
+ * CP_ERR_RANGE when it is larger than the cap - max_len, or for a buffer
+ * without one STRBUF_READ_MAX, so that /dev/zero or an endless pipe given
+ * as a file name is an error, not a hang. */
+#define STRBUF_READ_MAX ((size_t)256 << 20)
 enum cp_status strbuf_read_file(struct strbuf *sb, const char *path);
 
 #endif

@@ -162,3 +162,15 @@ check "all 200000 rows are there" \
 timeout 10 "$BIN" --catalog "$DB" catalog import sites "$tmp/dup.csv" >/dev/null 2>"$tmp/i.err"
 check "a duplicate key among 200001 rows: exit 2 within 10 s, naming its line" \
     sh -c "test $? -eq 2 && grep -q ':200002: id: duplicate key .big-7.' '$tmp/i.err'"
+
+# endless input files (/dev/zero) are refused, not read forever
+for args in "quote /dev/zero" "catalog import sites /dev/zero" \
+    "plan save z /dev/zero" "--theme /dev/zero tui --ui-script /dev/null" \
+    "tui --check-theme /dev/zero" "tui --check-keys /dev/zero" \
+    "tui --ui-script /dev/zero"; do
+    # shellcheck disable=SC2086
+    timeout 10 "$BIN" --catalog "$DB" $args >/dev/null 2>"$tmp/z.err"
+    rc=$?
+    check "llmplan $args: refused (exit 1 or 2) within 10 s, with a message" \
+        sh -c "test $rc -eq 2 -o $rc -eq 1 && grep -q 'cannot read' '$tmp/z.err'"
+done
