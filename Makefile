@@ -222,7 +222,7 @@ ubsan:
 valgrind: $(UNIT_CORE) $(UNIT_APP) $(REPLAY_BINS)
 	$(Q)CK_FORK=no valgrind -q --leak-check=full --error-exitcode=1 $(UNIT_CORE)
 	$(Q)CK_FORK=no valgrind -q --leak-check=full --error-exitcode=1 $(UNIT_APP)
-	$(Q)out=$$(BUILD=$(BUILD) REPLAY_RUNNER="valgrind -q --leak-check=full --error-exitcode=1" \
+	$(Q)out=$$(BUILD=$(BUILD) REPLAY_LIMIT=30 REPLAY_RUNNER="valgrind -q --leak-check=full --error-exitcode=1" \
 	  sh tests/fuzz/replay.sh); echo "$$out"; ! echo "$$out" | grep -q '^FAIL'
 
 # ---- fuzzing (clang, libFuzzer) ---------------------------------------------

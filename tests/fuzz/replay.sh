@@ -5,9 +5,11 @@
 # `make asan`).  One line per target: "ok <t>: N inputs" or "FAIL <t>: ...".
 # Runs in a scratch directory with HOME and XDG_* there (the TUI target
 # may save files where its prompts point).  REPLAY_RUNNER is put before
-# each driver (`make valgrind` sets it to valgrind).
+# each driver, and REPLAY_LIMIT=n replays the seed-* and regress-* inputs
+# plus only n of the ones fuzzing found (`make valgrind` sets both).
 set -u
 RUNNER=${REPLAY_RUNNER:-}
+LIMIT=${REPLAY_LIMIT:-}
 BUILD=${BUILD:-build/debug}
 root=$(pwd)
 scratch=$(mktemp -d)
@@ -27,9 +29,18 @@ for src in tests/fuzz/fuzz_*.c; do
         continue
     fi
     mkdir -p "$scratch/$t"
+    if [ -n "$LIMIT" ]; then
+        # names without blanks: seed-*, regress-* and libFuzzer's hashes
+        inputs=$( (ls "$dir" | grep -E '^(seed|regress)-';
+                   ls "$dir" | grep -vE '^(seed|regress)-' | head -n "$LIMIT") |
+                  sed "s|^|$dir/|")
+    else
+        inputs=$dir
+    fi
+    # shellcheck disable=SC2086
     out=$(cd "$scratch/$t" && HOME="$scratch/$t" XDG_DATA_HOME="$scratch/$t" \
         XDG_CONFIG_HOME="$scratch/$t" LLMPLAN_CATALOG= REPLAY_VERBOSE=1 \
-        timeout 600 $RUNNER "$bin" "$dir" 2>"$scratch/$t.err")
+        timeout 600 $RUNNER "$bin" $inputs 2>"$scratch/$t.err")
     rc=$?
     if [ $rc -eq 0 ]; then
         echo "ok $t: $out"
