@@ -11,10 +11,13 @@
 enum cp_status atomic_file_open(struct atomic_file *af, const char *path,
                                 int mode, struct diag *d)
 {
+    struct stat sb;
     int fd;
 
     af->fp = NULL;
     af->tmp[0] = '\0';
+    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return diag_set(d, CP_ERR_IO, path, "is a directory");
     if (snprintf(af->path, sizeof(af->path), "%s", path) >=
             (int)sizeof(af->path) ||
         snprintf(af->tmp, sizeof(af->tmp), "%s.tmp.XXXXXX", path) >=

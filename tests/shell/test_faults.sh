@@ -179,6 +179,8 @@ check "read-only directory: catalog export exits 1" fails 1
 check "read-only directory: no export file" test ! -e "$rodir/models.csv"
 run L quote --model llama3-8b --accel h100-sxm --gpus 8 --output "$tmp/nodir/q.json"
 check "missing directory: exit 1, no file" sh -c "test $rc -eq 1 && test ! -e '$tmp/nodir'"
+run L quote --model llama3-8b --accel h100-sxm --gpus 8 --output "$tmp/outdir"
+check "--output naming a directory: exit 1, 'is a directory'" fails 1 "is a directory"
 run L quote --model no-such-model --accel h100-sxm --gpus 8 --output "$tmp/outdir/q.json"
 check "a failed quote leaves --output alone" sh -c \
     "test $rc -eq 2 && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' '$tmp/outdir/q.json'"
