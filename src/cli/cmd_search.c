@@ -135,7 +135,7 @@ int cmd_search(const struct cli_global *g, int argc, char **argv)
     ev = xcalloc(sr->n, sizeof(*ev));
     items = xcalloc(sr->n, sizeof(*items));
     for (i = 0; i < sr->n; i++) {
-        plan_eval_layout(res, &sr->hits[i].layout, &ev[i].sc, &ev[i].r);
+        plan_eval_hit(res, &sr->hits[i], &ev[i].sc, &ev[i].r);
         if (!sr->fits)
             result_warn(&ev[i].r, "no parallel layout fits in memory; "
                                   "showing the one that needs the least");

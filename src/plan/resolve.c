@@ -125,6 +125,10 @@ static void resolve_layout(const struct plan *p, struct plan_resolved *out)
     /* unset or auto: the search tries every interleave that fits */
     sp->interleave_auto = !fixed(p, PK_PAR_INTERLEAVE);
     sp->recompute = fixed(p, PK_PAR_RECOMPUTE) ? (int)lay->recompute : -1;
+    /* auto (given or not): the search chooses the kernel per layout */
+    sp->attention = out->sc.train.attention == ATTN_AUTO
+                        ? -1
+                        : (int)out->sc.train.attention;
     sp->zero = fixed(p, PK_PAR_ZERO) ? lay->zero : -1;
     sp->sequence_parallel =
         fixed(p, PK_PAR_SEQUENCE_PARALLEL) ? (int)lay->sequence_parallel : -1;
@@ -336,6 +340,20 @@ void plan_eval_layout(const struct plan_resolved *res, const struct layout *lay,
         result_warn(out, "%s", res->notes[i]);
 }
 
+void plan_eval_hit(const struct plan_resolved *res,
+                   const struct search_hit *hit, struct scenario *sc,
+                   struct result *out)
+{
+    size_t i;
+
+    *sc = res->sc;
+    sc->layout = hit->layout;
+    sc->train.attention = hit->attention;
+    scenario_eval(sc, out);
+    for (i = 0; i < res->nnotes; i++)
+        result_warn(out, "%s", res->notes[i]);
+}
+
 enum cp_status plan_evaluate(const struct plan *p, struct catalog *cat,
                              enum objective obj, struct plan_outcome *out,
                              struct diag *d)
@@ -360,6 +378,7 @@ enum cp_status plan_evaluate(const struct plan *p, struct catalog *cat,
             return st;
         out->searched = true;
         lay = out->search.hits[0].layout;
+        res->sc.train.attention = out->search.hits[0].attention;
     }
     sc = res->sc;
     sc.layout = lay;

@@ -88,6 +88,12 @@ void plan_eval_layout(const struct plan_resolved *res, const struct layout *lay,
                       struct scenario *sc /* OUT */,
                       struct result *out /* OUT */);
 
+/* plan_eval_layout for a search hit: its layout and the attention kernel
+ * the search chose for it. */
+void plan_eval_hit(const struct plan_resolved *res,
+                   const struct search_hit *hit, struct scenario *sc /* OUT */,
+                   struct result *out /* OUT */);
+
 /* The resolved value of key k (for the JSON/CSV "plan" echo): what the
  * evaluation used, with auto replaced by the chosen value and catalog
  * defaults filled in. */

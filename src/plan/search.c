@@ -40,6 +40,7 @@ void search_space_auto(struct search_space *sp)
 {
     memset(sp, 0, sizeof(*sp));
     sp->recompute = -1;
+    sp->attention = -1;
     sp->sequence_parallel = -1;
     sp->zero = -1;
 }
@@ -161,6 +162,7 @@ static void try_layout(struct walk *w)
     w->out->candidates++;
     scenario_eval_flags(&w->sc, EVAL_MEMORY_ONLY | EVAL_QUIET, &w->r);
     h.layout = w->sc.layout;
+    h.attention = w->sc.train.attention;
     h.total_bytes = w->r.memory.total_bytes;
     h.fits = w->r.memory.fits;
     if (!h.fits) {
@@ -172,14 +174,40 @@ static void try_layout(struct walk *w)
         }
         return;
     }
-    scenario_eval_flags(&w->sc,
-                        EVAL_QUIET |
-                            (w->obj == OBJECTIVE_TIME ? EVAL_TIME_ONLY : 0),
-                        &w->r);
+    scenario_eval_flags(
+        &w->sc, EVAL_QUIET | (w->obj == OBJECTIVE_TIME ? EVAL_TIME_ONLY : 0),
+        &w->r);
     w->out->evaluated++;
     h.score = score_of(&w->r, w->obj);
     h.step_s = w->r.time.step_s;
     keep(w->out, w->cap, &h);
+}
+
+/* Attention kernels worth timing with a recomputation mode.  With the
+ * plan's train.attention auto the search picks the kernel: without
+ * recomputation the fused kernel (the same time as auto, no scores in
+ * memory); with selective recomputation Megatron's materialised core (auto)
+ * or the fused kernel; with full recomputation auto, which already times
+ * the fused kernel and stores no scores. */
+static size_t attention_choices(const struct search_space *sp,
+                                enum recompute rc, enum attention out[2])
+{
+    if (sp->attention >= 0) {
+        out[0] = (enum attention)sp->attention;
+        return 1;
+    }
+    switch (rc) {
+    case RECOMPUTE_NONE:
+        out[0] = ATTN_FLASH;
+        return 1;
+    case RECOMPUTE_SELECTIVE:
+        out[0] = ATTN_AUTO;
+        out[1] = ATTN_FLASH;
+        return 2;
+    default:
+        out[0] = ATTN_AUTO;
+        return 1;
+    }
 }
 
 /* The inner loops over the per-layout choices for fixed tp, pp, cp, dp. */
@@ -227,12 +255,19 @@ static void walk_inner(struct walk *w, const struct search_space *sp,
             for (isp = splo; isp <= sphi; isp++) {
                 w->sc.layout.sequence_parallel = isp != 0;
                 for (ir = (size_t)rlo; ir <= (size_t)rhi; ir++) {
+                    enum attention att[2];
+                    size_t na = attention_choices(sp, (enum recompute)ir, att),
+                           ia;
+
                     w->sc.layout.recompute = (enum recompute)ir;
-                    for (iz = (size_t)zlo; iz <= (size_t)zhi; iz++) {
-                        w->sc.layout.zero = (int)iz;
-                        if (w->halt)
-                            return;
-                        try_layout(w);
+                    for (ia = 0; ia < na; ia++) {
+                        w->sc.train.attention = att[ia];
+                        for (iz = (size_t)zlo; iz <= (size_t)zhi; iz++) {
+                            w->sc.layout.zero = (int)iz;
+                            if (w->halt)
+                                return;
+                            try_layout(w);
+                        }
                     }
                 }
             }

@@ -69,6 +69,9 @@ struct search_space {
     int sequence_parallel; /* 0/1, or -1: yes when tp > 1 */
     int zero;              /* 0..3, or -1 */
     bool interleave_auto;  /* interleave 0: search it instead of using 1 */
+    int attention; /* enum attention fixed, or -1: choose the kernel (the
+                      plan's train.attention is auto): fused for no
+                      recomputation, fused or materialised for selective */
 };
 
 /* Everything free. */
@@ -76,8 +79,9 @@ void search_space_auto(struct search_space *sp /* OUT */);
 
 struct search_hit {
     struct layout layout;
-    double score;  /* the objective's value, lower is better */
-    double step_s; /* tie-break: the faster layout */
+    enum attention attention; /* the kernel this layout was timed with */
+    double score;             /* the objective's value, lower is better */
+    double step_s;            /* tie-break: the faster layout */
     double total_bytes;
     bool fits;
 };
@@ -87,9 +91,9 @@ struct search_result {
     uint64_t evaluated;  /* layouts evaluated in full (fit in memory) */
     uint64_t feasible;   /* == evaluated: the fitting ones */
     double elapsed_s;
-    bool fits; /* false: hits[0] is the least-memory layout */
+    bool fits;          /* false: hits[0] is the least-memory layout */
     bool stopped_early; /* SEARCH_MAX_TRIED reached: best of those tried */
-    size_t n;  /* hits kept, best first */
+    size_t n;           /* hits kept, best first */
     struct search_hit hits[SEARCH_TOP_MAX];
     struct diag reject; /* why the first rejected candidate was invalid */
 };

@@ -210,8 +210,7 @@ void app_search(struct ui *ui)
     }
     for (i = 0; i < ui->sr->n && i < UI_SEARCH_TOP; i++) {
         ui->lay[i].hit = ui->sr->hits[i];
-        plan_eval_layout(res, &ui->sr->hits[i].layout, &ui->lay[i].sc,
-                         &ui->lay[i].r);
+        plan_eval_hit(res, &ui->sr->hits[i], &ui->lay[i].sc, &ui->lay[i].r);
     }
     ui->nlay = i;
     ui->searched = true;
@@ -259,6 +258,8 @@ unsigned app_apply_layout(struct ui *ui, size_t i)
                  NULL, NULL);
     plan_set_key(&ui->plan, PK_PAR_SEQUENCE_PARALLEL,
                  l->sequence_parallel ? "yes" : "no", NULL, NULL);
+    plan_set_key(&ui->plan, PK_TRAIN_ATTENTION,
+                 attention_name(ui->lay[i].hit.attention), NULL, NULL);
     ui->bad_key = -1;
     ui->bad_text[0] = '\0';
     ui_status(ui, false,
