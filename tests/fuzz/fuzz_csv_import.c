@@ -33,8 +33,7 @@ static char *export_kind(enum catalog_kind k, size_t *len)
     struct diag d;
 
     FUZZ_CHECK(f != NULL, "open_memstream");
-    FUZZ_CHECK(catalog_export_csv(cat, k, f, &d) == CP_OK, "export: %s",
-               d.msg);
+    FUZZ_CHECK(catalog_export_csv(cat, k, f, &d) == CP_OK, "export: %s", d.msg);
     fclose(f);
     return buf;
 }
@@ -83,8 +82,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                size - 1, &d);
     out = export_kind(k, &len);
     if (st != CP_OK) {
-        FUZZ_CHECK(fuzz_input_error(st), "status %d: %s: %s", (int)st,
-                   d.where, d.msg);
+        FUZZ_CHECK(fuzz_input_error(st), "status %d: %s: %s", (int)st, d.where,
+                   d.msg);
         FUZZ_CHECK(d.msg[0] != '\0', "error without a message");
         FUZZ_CHECK(len == before_len[k] && memcmp(out, before[k], len) == 0,
                    "a refused import changed %s", catalog_kind_name(k));

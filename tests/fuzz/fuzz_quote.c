@@ -32,8 +32,7 @@ static enum cp_status collect(void *ctx, const char *const *v, size_t n)
     struct idlist *l = ctx;
 
     (void)n;
-    if (l->n < IDS_MAX &&
-        (l->n == 0 || strcmp(l->id[l->n - 1], v[0]) != 0))
+    if (l->n < IDS_MAX && (l->n == 0 || strcmp(l->id[l->n - 1], v[0]) != 0))
         snprintf(l->id[l->n++], CP_ID_MAX, "%s", v[0]);
     return CP_OK;
 }
@@ -174,8 +173,7 @@ static void check_result(const struct scenario *sc, const struct result *r)
     for (i = 0; i < n; i++) {
         if (mt[i].kind != MK_F64)
             continue;
-        FUZZ_CHECK(isfinite(*(const double *)((const char *)r +
-                                              mt[i].offset)),
+        FUZZ_CHECK(isfinite(*(const double *)((const char *)r + mt[i].offset)),
                    "%s.%s is not finite", mt[i].section, mt[i].key);
     }
     sum = m->weights_bytes + m->gradients_bytes + m->optimizer_bytes +
@@ -225,8 +223,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         strbuf_release(&sb);
     }
     if (st != CP_OK) {
-        FUZZ_CHECK(fuzz_input_error(st), "status %d: %s: %s", (int)st,
-                   d.where, d.msg);
+        FUZZ_CHECK(fuzz_input_error(st), "status %d: %s: %s", (int)st, d.where,
+                   d.msg);
         FUZZ_CHECK(d.msg[0] != '\0', "error without a message");
         return 0;
     }

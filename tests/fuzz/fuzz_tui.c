@@ -17,12 +17,12 @@
 #include "util/strbuf.h"
 
 static const char *const keys[] = {
-    "Enter", "Esc",  "Tab",  "BTab", "Up",        "Down",   "Left",
-    "Right", "PgUp", "PgDn", "Home", "End",       "Backspace", "Delete",
-    "Space", "F1",   "F2",   "F5",   "F10",       "C-c",    "C-l",
-    "?",     "q",    "/",    "s",    "c",         "a",      "d",
-    "e",     "x",    "r",    "t",    "1",         "2",      "3",
-    "4",     "5",    "+",    "-",    "=",         "o",      "i",
+    "Enter", "Esc",  "Tab",  "BTab", "Up",  "Down",      "Left",
+    "Right", "PgUp", "PgDn", "Home", "End", "Backspace", "Delete",
+    "Space", "F1",   "F2",   "F5",   "F10", "C-c",       "C-l",
+    "?",     "q",    "/",    "s",    "c",   "a",         "d",
+    "e",     "x",    "r",    "t",    "1",   "2",         "3",
+    "4",     "5",    "+",    "-",    "=",   "o",         "i",
 };
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
 

@@ -20,8 +20,8 @@
 #include "util/csvio.h"
 #include "util/strbuf.h"
 
-static enum cp_status first_field(void *ctx, size_t line,
-                                  const char *const *f, size_t n)
+static enum cp_status first_field(void *ctx, size_t line, const char *const *f,
+                                  size_t n)
 {
     (void)line;
     if (n > 0 && !*(char **)ctx)
@@ -51,8 +51,14 @@ static char *round_trip(const char *s)
 START_TEST(test_csv_blank_edges_round_trip)
 {
     static const char *const cells[] = {
-        "oracle.com/cloud/compute/g\t", "\tlead", " lead", "trail ",
-        "\t \t", "in\tside", "a, \"b\"\n c", "plain",
+        "oracle.com/cloud/compute/g\t",
+        "\tlead",
+        " lead",
+        "trail ",
+        "\t \t",
+        "in\tside",
+        "a, \"b\"\n c",
+        "plain",
     };
     size_t i;
 
