@@ -448,26 +448,12 @@ static unsigned gv_handle(struct ui *ui, void *st, enum action a,
         v->focus = !v->focus;
         return UI_REDRAW;
     case ACT_UP:
-        if (v->sel > 0)
-            v->sel--;
-        return UI_REDRAW;
     case ACT_DOWN:
-        if (v->sel + 1 < v->nshown)
-            v->sel++;
-        return UI_REDRAW;
     case ACT_PAGE_UP:
-        v->sel = v->sel > page ? v->sel - page : 0;
-        return UI_REDRAW;
     case ACT_PAGE_DOWN:
-        v->sel = v->sel + page < v->nshown ? v->sel + page
-                 : v->nshown               ? v->nshown - 1
-                                           : 0;
-        return UI_REDRAW;
     case ACT_HOME:
-        v->sel = 0;
-        return UI_REDRAW;
     case ACT_END:
-        v->sel = v->nshown ? v->nshown - 1 : 0;
+        widget_list_move(&v->sel, v->nshown, page, a);
         return UI_REDRAW;
     case ACT_LEFT:
         set_kind(ui, v, (int)v->kind - 1);

@@ -419,24 +419,12 @@ static unsigned cv_handle(struct ui *ui, void *st, enum action a,
             v->sel = (size_t)ev->index;
         return UI_REDRAW;
     case ACT_UP:
-        if (v->sel > 0)
-            v->sel--;
-        return UI_REDRAW;
     case ACT_DOWN:
-        if (v->sel + 1 < v->nrows)
-            v->sel++;
-        return UI_REDRAW;
     case ACT_PAGE_UP:
-        v->sel = v->sel > page ? v->sel - page : 0;
-        return UI_REDRAW;
     case ACT_PAGE_DOWN:
-        v->sel = v->sel + page < v->nrows ? v->sel + page : v->nrows - 1;
-        return UI_REDRAW;
     case ACT_HOME:
-        v->sel = 0;
-        return UI_REDRAW;
     case ACT_END:
-        v->sel = v->nrows - 1;
+        widget_list_move(&v->sel, v->nrows, page, a);
         return UI_REDRAW;
     case ACT_LEFT:
     case ACT_PANE_PREV:

@@ -279,26 +279,12 @@ static unsigned sv_handle(struct ui *ui, void *st, enum action a,
         }
         return UI_REDRAW;
     case ACT_UP:
-        if (v->sel > 0)
-            v->sel--;
-        return UI_REDRAW;
     case ACT_DOWN:
-        if (v->sel + 1 < ui->nlay)
-            v->sel++;
-        return UI_REDRAW;
     case ACT_PAGE_UP:
-        v->sel = v->sel > page ? v->sel - page : 0;
-        return UI_REDRAW;
     case ACT_PAGE_DOWN:
-        v->sel = v->sel + page < ui->nlay ? v->sel + page
-                 : ui->nlay               ? ui->nlay - 1
-                                          : 0;
-        return UI_REDRAW;
     case ACT_HOME:
-        v->sel = 0;
-        return UI_REDRAW;
     case ACT_END:
-        v->sel = ui->nlay ? ui->nlay - 1 : 0;
+        widget_list_move(&v->sel, ui->nlay, page, a);
         return UI_REDRAW;
     case ACT_SORT_NEXT:
     case ACT_RIGHT:

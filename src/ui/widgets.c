@@ -287,3 +287,33 @@ size_t widget_funcbar(struct canvas *c, int y, int w, const struct funckey *k,
         xs[i] = x;
     return i;
 }
+
+int widget_list_move(size_t *sel, size_t n, size_t page, enum action a)
+{
+    size_t last = n ? n - 1 : 0;
+
+    switch (a) {
+    case ACT_UP:
+        if (*sel > 0)
+            (*sel)--;
+        return 1;
+    case ACT_DOWN:
+        if (*sel < last)
+            (*sel)++;
+        return 1;
+    case ACT_PAGE_UP:
+        *sel = *sel > page ? *sel - page : 0;
+        return 1;
+    case ACT_PAGE_DOWN:
+        *sel = *sel + page < last ? *sel + page : last;
+        return 1;
+    case ACT_HOME:
+        *sel = 0;
+        return 1;
+    case ACT_END:
+        *sel = last;
+        return 1;
+    default:
+        return 0;
+    }
+}

@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "ui/canvas.h"
+#include "ui/keymap.h"
 
 /* Glyphs that have a plain-ASCII fallback. */
 enum glyph {
@@ -76,6 +77,12 @@ void widget_chart(struct canvas *c, struct rect r, const struct chart_series *s,
 
 /* Keep sel visible in a window of h rows starting at *top. */
 void widget_scroll(size_t sel, size_t n, int h, size_t *top);
+
+/* Move a list selection *sel over n rows for the navigation actions (up,
+ * down, page up and down by `page` rows, home, end).  Returns 1 when `a`
+ * was one of them (the caller redraws), else 0 and *sel is unchanged.
+ * Safe for an empty list (selection 0). */
+int widget_list_move(size_t *sel, size_t n, size_t page, enum action a);
 
 /* A table column. */
 struct table_col {
