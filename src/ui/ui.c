@@ -106,8 +106,7 @@ void ui_confirm(struct ui *ui, int tag, const char *question,
     modal_start(ui, MODAL_CONFIRM, tag, question, NULL, done);
 }
 
-/* Case-insensitive substring. */
-static bool contains(const char *hay, const char *needle)
+bool ui_contains(const char *hay, const char *needle)
 {
     size_t i, j, n = strlen(needle);
 
@@ -137,8 +136,8 @@ static void picker_filter(struct ui *ui)
 
     m->nshown = 0;
     for (i = 0; i < m->nitems; i++)
-        if (contains(m->items[i].text, m->text) ||
-            (m->items[i].note && contains(m->items[i].note, m->text)))
+        if (ui_contains(m->items[i].text, m->text) ||
+            (m->items[i].note && ui_contains(m->items[i].note, m->text)))
             m->shown[m->nshown++] = i;
     if (m->sel >= m->nshown)
         m->sel = m->nshown ? m->nshown - 1 : 0;

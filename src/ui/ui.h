@@ -240,6 +240,10 @@ enum view_id ui_current(const struct ui *ui);
 void ui_switch(struct ui *ui, enum view_id v);
 
 /* Status line text; error colours it. */
+/* True when needle occurs in hay, ignoring ASCII case ("" always does):
+ * the filters of pickers and of the catalog view. */
+bool ui_contains(const char *hay, const char *needle);
+
 void ui_status(struct ui *ui, bool error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Draw everything and show it (the search's progress calls it). */

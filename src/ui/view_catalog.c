@@ -37,29 +37,6 @@ struct gv {
     struct table_col tcols[COLS_MAX];
 };
 
-static bool contains(const char *hay, const char *needle)
-{
-    size_t i, j, n = strlen(needle);
-
-    if (!n)
-        return true;
-    for (i = 0; hay[i]; i++) {
-        for (j = 0; j < n && hay[i + j]; j++) {
-            char a = hay[i + j], b = needle[j];
-
-            if (a >= 'A' && a <= 'Z')
-                a = (char)(a - 'A' + 'a');
-            if (b >= 'A' && b <= 'Z')
-                b = (char)(b - 'A' + 'a');
-            if (a != b)
-                break;
-        }
-        if (j == n)
-            return true;
-    }
-    return false;
-}
-
 static void refilter(struct gv *v)
 {
     size_t i, j;
@@ -69,7 +46,7 @@ static void refilter(struct gv *v)
         bool hit = !v->filter[0];
 
         for (j = 0; !hit && j < v->rows.ncols; j++)
-            hit = contains(ui_rows_cell(&v->rows, i, j), v->filter);
+            hit = ui_contains(ui_rows_cell(&v->rows, i, j), v->filter);
         if (hit)
             v->shown[v->nshown++] = i;
     }
