@@ -55,8 +55,9 @@ enum recompute { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL };
  * How attention is computed.  FLASH: a fused kernel that keeps the s*s
  * scores on chip (Dao et al. 2022) - no scores in memory, no softmax traffic
  * in HBM.  STANDARD: scores materialised (Korthikanti et al. 2022, Table 2:
- * the 5as/h term).  AUTO: FLASH for time; for memory with recompute=none the
- * scores are kept as Korthikanti accounts them.  See memory.c.
+ * the 5as/h term).  AUTO: STANDARD for time under selective recompute,
+ * FLASH otherwise; for memory with recompute=none and ZeRO < 3 the scores
+ * are kept as Korthikanti accounts them.  See memory.c and steptime.c.
  */
 enum attention { ATTN_AUTO, ATTN_FLASH, ATTN_STANDARD };
 

@@ -141,6 +141,38 @@ START_TEST(test_flash_drops_scores)
 }
 END_TEST
 
+/* attention=auto follows the stack: Megatron-style layouts keep the
+ * scores without recompute (Figure 1), ZeRO-3 stacks run the fused kernel
+ * - MosaicML's MPT-7B ran without recompute, 6 x 2048 tokens per GPU, on
+ * 8 x A100 80GB (llm-foundry benchmarking README), so it must fit. */
+START_TEST(test_auto_follows_stack)
+{
+    struct scenario sc;
+    struct memory_result mem, flash_mem;
+
+    fixture_scenario(&sc, "a100-80gb");
+    fixture_gpt(&sc, 32, 4096, 32, 50368);
+    sc.train.seq_len = 2048;
+    sc.train.global_batch = 96;
+    sc.layout.tp = 1;
+    sc.layout.dp = 8;
+    sc.layout.microbatch = 6;
+    sc.layout.recompute = RECOMPUTE_NONE;
+    sc.layout.zero = 3;
+    sc.train.attention = ATTN_AUTO;
+    eval_mem(&sc, &mem);
+    sc.train.attention = ATTN_FLASH;
+    eval_mem(&sc, &flash_mem);
+    ck_assert_double_eq(mem.activations_bytes, flash_mem.activations_bytes);
+    ck_assert(mem.fits);
+
+    sc.layout.zero = 1;
+    sc.train.attention = ATTN_AUTO;
+    eval_mem(&sc, &mem);
+    ck_assert(mem.activations_bytes > 2 * flash_mem.activations_bytes);
+}
+END_TEST
+
 START_TEST(test_components_sum)
 {
     struct scenario sc;
@@ -256,6 +288,7 @@ Suite *suite_memory(void)
     tcase_add_loop_test(tc, test_k22_figure1, 0,
                         sizeof(k22_cases) / sizeof(k22_cases[0]));
     tcase_add_test(tc, test_flash_drops_scores);
+    tcase_add_test(tc, test_auto_follows_stack);
     suite_add_tcase(s, tc);
     tc = tcase_create("invariants");
     tcase_add_test(tc, test_components_sum);
