@@ -15,6 +15,24 @@
 #define CAUSAL_FRAC 0.5
 /* Flash attention backward: 5 matmuls against 2 forward (Dao 2023). */
 #define FLASH_BWD_RATIO 2.5
+/* Overlap is not free: while a collective runs beside compute, NCCL's
+ * kernels hold SMs (a block per channel) and HBM bandwidth, and the
+ * compute slows by about this fraction of the time they overlap.  Fitted
+ * once with the accelerator knobs (README, Calibration); a calibration
+ * harness may define it at build time. */
+#ifndef OVERLAP_TAX
+#define OVERLAP_TAX 0.28
+#endif
+
+/* The part of `comm` that compute lasting `comp` cannot hide: what
+ * outlasts it (at least the `tail` that must follow it), plus the
+ * slowdown of the compute it overlaps. */
+static double exposed(double comm, double comp, double tail)
+{
+    double hidden = fmin(comm, comp);
+
+    return fmax(comm - comp, tail) + OVERLAP_TAX * hidden;
+}
 
 /* ---- collectives -------------------------------------------------- */
 
@@ -287,7 +305,7 @@ static void layer_time(const struct scenario *sc, const struct model_shape *m,
      * takes ~1.55x forward, not 2x). */
     group_init(hw, t, 1, &gr);
     lt->tp_f = 2 * group_allreduce(&gr, T * h * elem);
-    lt->tp_b = fmax(0, lt->tp_f - col_b);
+    lt->tp_b = exposed(lt->tp_f, col_b, 0);
 
     /* CP: K and V chunks around the ring, overlapped with attention */
     lt->cp_f = lt->cp_b = 0;
@@ -299,8 +317,8 @@ static void layer_time(const struct scenario *sc, const struct model_shape *m,
         ring = (gr.n / gr.g > 1)
                    ? (c - 1) * (kv_bytes / gr.out.beta + gr.out.alpha)
                    : (c - 1) * (kv_bytes / gr.in.beta + gr.in.alpha);
-        lt->cp_f = fmax(0, ring - attn_f);
-        lt->cp_b = fmax(0, 2 * ring - attn_b);
+        lt->cp_f = exposed(ring, attn_f, 0);
+        lt->cp_b = exposed(2 * ring, attn_b, 0);
     }
 }
 
@@ -451,18 +469,19 @@ static double dp_comm(const struct scenario *sc, const struct hw *hw,
     group_init(hw, shard, (double)lay->tp, &gr);
     if (lay->zero == 0) {
         rs = group_allreduce(&gr, grad);
-        return fmax(rs - bwd, rs * bucket);
+        return exposed(rs, bwd, rs * bucket);
     }
     rs = group_reduce_scatter(&gr, grad);
     ag = group_reduce_scatter(&gr, wt); /* all-gather: same cost */
     switch (lay->zero) {
     case 1:
-        return fmax(rs - bwd, rs * bucket) + fmax(ag - fwd, ag * bucket);
+        return exposed(rs, bwd, rs * bucket) + exposed(ag, fwd, ag * bucket);
     case 2:
-        return mbs * fmax(rs - bwd, rs * bucket) + fmax(ag - fwd, ag * bucket);
+        return mbs * exposed(rs, bwd, rs * bucket) +
+               exposed(ag, fwd, ag * bucket);
     default:
-        return mbs * (fmax(ag - fwd, ag * bucket) +
-                      fmax(ag + rs - bwd, (ag + rs) * bucket));
+        return mbs * (exposed(ag, fwd, ag * bucket) +
+                      exposed(ag + rs, bwd, (ag + rs) * bucket));
     }
 }
 
