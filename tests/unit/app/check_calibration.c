@@ -78,10 +78,10 @@ static enum cp_status on_row(void *ctx, size_t line, const char *const *f,
     return CP_OK;
 }
 
-static void load_cases(struct cal_set *cs)
+/* Load the first of `paths` that can be read. */
+static void load_cases(struct cal_set *cs, const char *const *paths,
+                       size_t npaths)
 {
-    static const char *const paths[] = {"../shared/calibration/cases.csv",
-                                        "tests/data/calibration_cases.csv"};
     struct strbuf sb;
     struct diag d;
     size_t i;
@@ -90,10 +90,10 @@ static void load_cases(struct cal_set *cs)
     cs->col_id = cs->col_metric = cs->col_expected = -1;
     cs->col_tol = cs->col_sets = -1;
     strbuf_init(&sb, 0);
-    for (i = 0; i < 2; i++)
+    for (i = 0; i < npaths; i++)
         if (strbuf_read_file(&sb, paths[i]) == CP_OK)
             break;
-    ck_assert_msg(i < 2, "no calibration cases found");
+    ck_assert_msg(i < npaths, "no calibration cases found");
     ck_assert_int_eq(csvio_parse(paths[i], sb.buf, sb.len, on_row, cs, &d),
                      CP_OK);
     strbuf_release(&sb);
@@ -163,6 +163,9 @@ static double run_case(struct catalog *cat, const struct cal_case *c)
     return (v - c->expected) / c->expected;
 }
 
+static const char *const case_paths[] = {"../shared/calibration/cases.csv",
+                                         "tests/data/calibration_cases.csv"};
+
 START_TEST(test_published_runs)
 {
     static struct cal_set cs;
@@ -171,7 +174,7 @@ START_TEST(test_published_runs)
     double sum = 0, k22_sum = 0, err;
     size_t i, k22_n = 0;
 
-    load_cases(&cs);
+    load_cases(&cs, case_paths, 2);
     ck_assert_int_eq(catalog_open(":memory:", 0, &cat, &d), CP_OK);
     for (i = 0; i < cs.n; i++) {
         const struct cal_case *c = &cs.c[i];
@@ -208,6 +211,35 @@ START_TEST(test_published_runs)
 }
 END_TEST
 
+/* Further rows of the MosaicML tables (README, More published runs): the
+ * three memory-bound runs are outside their tolerance by design of the
+ * model (no allocator pressure); the rest must stay within theirs, and the
+ * mean error within 8%. */
+START_TEST(test_more_published_runs)
+{
+    static const char *const path = "tests/data/published_runs.csv";
+    static struct cal_set cs;
+    struct catalog *cat = NULL;
+    struct diag d;
+    double sum = 0, err;
+    size_t i, within = 0;
+
+    load_cases(&cs, &path, 1);
+    ck_assert_int_eq(catalog_open(":memory:", 0, &cat, &d), CP_OK);
+    for (i = 0; i < cs.n; i++) {
+        err = fabs(run_case(cat, &cs.c[i]));
+        sum += err;
+        if (err <= cs.c[i].tol)
+            within++;
+    }
+    catalog_close(cat);
+    ck_assert_msg(within + 3 >= cs.n, "%zu of %zu runs within tolerance",
+                  within, cs.n);
+    ck_assert_msg(sum / (double)cs.n <= 0.08, "mean error %.2f%% > 8%%",
+                  100 * sum / (double)cs.n);
+}
+END_TEST
+
 Suite *suite_calibration(void)
 {
     Suite *s = suite_create("calibration");
@@ -215,6 +247,7 @@ Suite *suite_calibration(void)
 
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_published_runs);
+    tcase_add_test(tc, test_more_published_runs);
     suite_add_tcase(s, tc);
     return s;
 }
