@@ -1,5 +1,6 @@
 /* fs.c - atomic file writes, mkdir -p, XDG paths; see fs.h. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,69 @@
 #include <unistd.h>
 
 #include "util/fs.h"
+
+/* Temporaries open right now.  SIGINT, SIGTERM and SIGHUP remove them,
+ * then take their usual course (the dispositions found when the first one
+ * opened: default, or the TUI's terminal restore). */
+#define PENDING_MAX 4
+static const int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP};
+#define NSIGNALS (sizeof(cleanup_signals) / sizeof(cleanup_signals[0]))
+static const char *volatile pending[PENDING_MAX];
+static struct sigaction saved[NSIGNALS];
+static int npending;
+
+static void restore_signals(void)
+{
+    size_t i;
+
+    for (i = 0; i < NSIGNALS; i++)
+        sigaction(cleanup_signals[i], &saved[i], NULL);
+}
+
+static void on_signal(int sig)
+{
+    size_t i;
+
+    for (i = 0; i < PENDING_MAX; i++)
+        if (pending[i])
+            unlink(pending[i]);
+    restore_signals();
+    raise(sig); /* delivered on return, to the restored disposition */
+}
+
+static void pending_add(const char *tmp)
+{
+    struct sigaction sa;
+    size_t i, j;
+
+    for (i = 0; i < PENDING_MAX && pending[i]; i++)
+        ;
+    if (i == PENDING_MAX) /* more at once than any caller opens: unguarded */
+        return;
+    if (npending++ == 0) {
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        for (j = 0; j < NSIGNALS; j++)
+            sigaddset(&sa.sa_mask, cleanup_signals[j]);
+        for (j = 0; j < NSIGNALS; j++)
+            sigaction(cleanup_signals[j], &sa, &saved[j]);
+    }
+    pending[i] = tmp;
+}
+
+static void pending_remove(const char *tmp)
+{
+    size_t i;
+
+    for (i = 0; i < PENDING_MAX; i++)
+        if (pending[i] == tmp) {
+            pending[i] = NULL;
+            if (--npending == 0)
+                restore_signals();
+            return;
+        }
+}
 
 enum cp_status atomic_file_open(struct atomic_file *af, const char *path,
                                 int mode, struct diag *d)
@@ -38,6 +102,7 @@ enum cp_status atomic_file_open(struct atomic_file *af, const char *path,
         return diag_set(d, CP_ERR_IO, path, "cannot create file: %s",
                         strerror(e));
     }
+    pending_add(af->tmp);
     return CP_OK;
 }
 
@@ -60,13 +125,13 @@ enum cp_status atomic_file_commit(struct atomic_file *af, struct diag *d)
         failed = 1;
         e = errno;
     }
-    if (failed) {
+    if (failed)
         unlink(af->tmp);
-        af->tmp[0] = '\0';
+    pending_remove(af->tmp);
+    af->tmp[0] = '\0';
+    if (failed)
         return diag_set(d, CP_ERR_IO, af->path, "cannot write file: %s",
                         strerror(e ? e : EIO));
-    }
-    af->tmp[0] = '\0';
     return CP_OK;
 }
 
@@ -78,6 +143,7 @@ void atomic_file_abort(struct atomic_file *af)
     }
     if (af->tmp[0]) {
         unlink(af->tmp);
+        pending_remove(af->tmp);
         af->tmp[0] = '\0';
     }
 }

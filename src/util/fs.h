@@ -4,8 +4,10 @@
  * An atomic file is written to "<path>.tmp.XXXXXX" in the same directory
  * (mkstemp) and renamed over <path> by atomic_file_commit(), so readers see
  * the old file or the whole new one, never half a file.  On any error, or
- * when the writer gives up, atomic_file_abort() removes the temporary.
- * Nothing at <path> is touched until commit.
+ * when the writer gives up, atomic_file_abort() removes the temporary; so
+ * does SIGINT, SIGTERM or SIGHUP while it is open (the signal then takes
+ * its usual course).  Nothing at <path> is touched until commit.  Not
+ * thread-safe: one thread writes files.
  */
 #ifndef LLMPLAN_UTIL_FS_H
 #define LLMPLAN_UTIL_FS_H

@@ -10,14 +10,17 @@
  *     its work cap and says so.
  */
 #include <check.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "catalog/catalog.h"
 #include "plan/plan.h"
 #include "plan/search.h"
 #include "util/csvio.h"
+#include "util/fs.h"
 #include "util/strbuf.h"
 
 static enum cp_status first_field(void *ctx, size_t line, const char *const *f,
@@ -159,6 +162,50 @@ START_TEST(test_duplicate_cloud_key_is_id_and_term)
 }
 END_TEST
 
+static volatile sig_atomic_t term_seen;
+
+static void on_term(int sig)
+{
+    (void)sig;
+    term_seen = 1;
+}
+
+/* SIGTERM while an --output temporary is open removes it, leaves the
+ * target alone and then reaches the handler that was there before (the
+ * TUI restores the terminal in its own). */
+START_TEST(test_signal_removes_temporary)
+{
+    char dir[] = "/tmp/llmplan-sigXXXXXX", path[256];
+    struct sigaction sa, old;
+    struct atomic_file af;
+    struct diag d;
+
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/out.json", dir);
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_term;
+    sigemptyset(&sa.sa_mask);
+    ck_assert_int_eq(sigaction(SIGTERM, &sa, &old), 0);
+
+    ck_assert_int_eq(atomic_file_open(&af, path, 0644, &d), CP_OK);
+    fputs("{\"half\":", af.fp);
+    fflush(af.fp);
+    ck_assert_int_eq(access(af.tmp, F_OK), 0);
+    term_seen = 0;
+    raise(SIGTERM);
+    ck_assert_int_eq(term_seen, 1);
+    ck_assert_int_ne(access(af.tmp, F_OK), 0);
+    ck_assert_int_ne(access(path, F_OK), 0);
+    atomic_file_abort(&af);
+
+    /* closed: the handler is ours again and nothing is left behind */
+    ck_assert_int_eq(sigaction(SIGTERM, NULL, &sa), 0);
+    ck_assert(sa.sa_handler == on_term);
+    sigaction(SIGTERM, &old, NULL);
+    ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 Suite *suite_hardening(void)
 {
     Suite *s = suite_create("hardening");
@@ -169,6 +216,7 @@ Suite *suite_hardening(void)
     tcase_add_test(tc, test_set_blank_key_names_set);
     tcase_add_test(tc, test_duplicates_in_big_import);
     tcase_add_test(tc, test_duplicate_cloud_key_is_id_and_term);
+    tcase_add_test(tc, test_signal_removes_temporary);
     suite_add_tcase(s, tc);
     return s;
 }
