@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ui/keymap.h"
+#include "util/linewords.h"
 #include "util/xalloc.h"
 
 static const struct {
@@ -254,73 +255,35 @@ int keymap_key_for(const struct keymap *km, enum view_id v, enum action a)
 enum cp_status keymap_parse(struct keymap *km, const char *name,
                             const char *text, struct strbuf *errors)
 {
-    enum cp_status first = CP_OK;
-    const char *p = text;
-    int line = 0;
+    struct linewords lw;
+    struct lw_words w;
 
-#define PROBLEM(...)                                                           \
-    do {                                                                       \
-        if (errors) {                                                          \
-            strbuf_addf(errors, "%s:%d: ", name, line);                        \
-            strbuf_addf(errors, __VA_ARGS__);                                  \
-            strbuf_addch(errors, '\n');                                        \
-        }                                                                      \
-        if (!first)                                                            \
-            first = CP_ERR_PARSE;                                              \
-    } while (0)
-
-    while (p && *p) {
-        char w[5][64];
-        const char *eol = strchr(p, '\n');
-        size_t len = eol ? (size_t)(eol - p) : strlen(p);
-        size_t i = 0;
-        int nw = 0, v, key;
-        bool bad = false;
+    linewords_init(&lw, name, text, errors);
+    /* "bind <view> # <action>": the key may be '#' */
+    while (linewords_next(&lw, &w, 5, 2)) {
+        int v, key;
         enum action a;
 
-        line++;
-        while (i < len) {
-            size_t start;
-
-            while (i < len && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r'))
-                i++;
-            if (i >= len || (p[i] == '#' && nw != 2))
-                break;
-            start = i;
-            while (i < len && p[i] != ' ' && p[i] != '\t' && p[i] != '\r')
-                i++;
-            if (nw >= 5 || i - start >= sizeof(w[0])) {
-                bad = true;
-                break;
-            }
-            memcpy(w[nw], p + start, i - start);
-            w[nw][i - start] = '\0';
-            nw++;
-        }
-        p = eol ? eol + 1 : NULL;
-        if (nw == 0 && !bad)
-            continue;
-        if (bad || nw != 4 || strcmp(w[0], "bind") != 0) {
-            PROBLEM("expected 'bind <view> <key> <action>'");
+        if (w.toolong || w.n != 4 || strcmp(w.w[0], "bind") != 0) {
+            linewords_problem(&lw, "expected 'bind <view> <key> <action>'");
             continue;
         }
-        v = view_find(w[1]);
+        v = view_find(w.w[1]);
         if (v < 0) {
-            PROBLEM("unknown view '%s'", w[1]);
+            linewords_problem(&lw, "unknown view '%s'", w.w[1]);
             continue;
         }
-        key = keymap_key_parse(w[2]);
+        key = keymap_key_parse(w.w[2]);
         if (!key) {
-            PROBLEM("unknown key '%s'", w[2]);
+            linewords_problem(&lw, "unknown key '%s'", w.w[2]);
             continue;
         }
-        a = action_find(w[3]);
-        if (a == ACT_NONE && strcmp(w[3], "none") != 0) {
-            PROBLEM("unknown action '%s'", w[3]);
+        a = action_find(w.w[3]);
+        if (a == ACT_NONE && strcmp(w.w[3], "none") != 0) {
+            linewords_problem(&lw, "unknown action '%s'", w.w[3]);
             continue;
         }
         keymap_bind(km, (enum view_id)v, key, a);
     }
-#undef PROBLEM
-    return first;
+    return lw.first;
 }

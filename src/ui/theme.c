@@ -8,6 +8,7 @@
 
 #include "ui/theme.h"
 #include "util/embedded.h"
+#include "util/linewords.h"
 
 const char *const theme_builtin[] = {"default", "light", "high-contrast",
                                      "mono", NULL};
@@ -105,91 +106,52 @@ static int parse_attr(const char *w, unsigned *out)
     return -1;
 }
 
-#define WORDS_MAX 12
-#define WORD_MAX 64
-
 enum cp_status theme_parse(struct theme *t, const char *name, const char *text,
                            struct strbuf *errors)
 {
-    enum cp_status first = CP_OK;
-    const char *p = text;
-    int line = 0;
+    struct linewords lw;
+    struct lw_words w;
 
-#define PROBLEM(...)                                                           \
-    do {                                                                       \
-        if (errors) {                                                          \
-            strbuf_addf(errors, "%s:%d: ", name, line);                        \
-            strbuf_addf(errors, __VA_ARGS__);                                  \
-            strbuf_addch(errors, '\n');                                        \
-        }                                                                      \
-        if (!first)                                                            \
-            first = CP_ERR_PARSE;                                              \
-    } while (0)
-
-    while (p && *p) {
-        char words[WORDS_MAX][WORD_MAX];
-        const char *eol = strchr(p, '\n');
-        size_t len = eol ? (size_t)(eol - p) : strlen(p);
-        size_t i = 0;
-        int nw = 0, el, k;
-        bool toolong = false;
+    linewords_init(&lw, name, text, errors);
+    while (linewords_next(&lw, &w, LW_WORDS_MAX, -1)) {
         struct theme_style st;
+        int el, k;
 
-        line++;
-        while (i < len) {
-            size_t start;
-
-            while (i < len && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r'))
-                i++;
-            if (i >= len || p[i] == '#')
-                break;
-            start = i;
-            while (i < len && p[i] != ' ' && p[i] != '\t' && p[i] != '\r')
-                i++;
-            if (nw >= WORDS_MAX || i - start >= WORD_MAX) {
-                toolong = true;
-                break;
-            }
-            memcpy(words[nw], p + start, i - start);
-            words[nw][i - start] = '\0';
-            nw++;
-        }
-        p = eol ? eol + 1 : NULL;
-        if (toolong) {
-            PROBLEM("line too long");
+        if (w.toolong) {
+            linewords_problem(&lw, "line too long");
             continue;
         }
-        if (nw == 0)
-            continue;
-        el = theme_element_find(words[0]);
+        el = theme_element_find(w.w[0]);
         if (el < 0) {
-            PROBLEM("unknown element '%s'", words[0]);
+            linewords_problem(&lw, "unknown element '%s'", w.w[0]);
             continue;
         }
-        if (nw < 3) {
-            PROBLEM("%s: needs a foreground and a background colour", words[0]);
+        if (w.n < 3) {
+            linewords_problem(&lw,
+                              "%s: needs a foreground and a background colour",
+                              w.w[0]);
             continue;
         }
         st.attrs = 0;
-        if (parse_color(words[1], &st.fg)) {
-            PROBLEM("%s: unknown colour '%s'", words[0], words[1]);
+        if (parse_color(w.w[1], &st.fg)) {
+            linewords_problem(&lw, "%s: unknown colour '%s'", w.w[0], w.w[1]);
             continue;
         }
-        if (parse_color(words[2], &st.bg)) {
-            PROBLEM("%s: unknown colour '%s'", words[0], words[2]);
+        if (parse_color(w.w[2], &st.bg)) {
+            linewords_problem(&lw, "%s: unknown colour '%s'", w.w[0], w.w[2]);
             continue;
         }
-        for (k = 3; k < nw; k++)
-            if (parse_attr(words[k], &st.attrs))
+        for (k = 3; k < w.n; k++)
+            if (parse_attr(w.w[k], &st.attrs))
                 break;
-        if (k < nw) {
-            PROBLEM("%s: unknown attribute '%s'", words[0], words[k]);
+        if (k < w.n) {
+            linewords_problem(&lw, "%s: unknown attribute '%s'", w.w[0],
+                              w.w[k]);
             continue;
         }
         t->st[el] = st;
     }
-#undef PROBLEM
-    return first;
+    return lw.first;
 }
 
 static bool is_path(const char *s)
