@@ -39,6 +39,7 @@ static const struct {
     const char *set_version;
 } migrations[] = {
     {"src/catalog/schema/0001_init.sql", "PRAGMA user_version = 1"},
+    {"src/catalog/schema/0002_stacks.sql", "PRAGMA user_version = 2"},
 };
 #define SCHEMA_VERSION ((int)(sizeof(migrations) / sizeof(migrations[0])))
 
@@ -196,6 +197,12 @@ static enum cp_status migrate(struct catalog *cat, long long from,
             diag_set(d, CP_ERR_DB, migrations[v].path, "migration failed: %s",
                      err ? err : sqlite3_errmsg(cat->db));
             sqlite3_free(err);
+            catalog_rollback(cat);
+            return CP_ERR_DB;
+        }
+        /* A kind new in this version gets its built-in rows in a catalog
+         * that was seeded before it existed (a new one is seeded whole). */
+        if (from > 0 && v == 1 && catalog_seed_kind(cat, CATALOG_STACKS, d)) {
             catalog_rollback(cat);
             return CP_ERR_DB;
         }
@@ -446,6 +453,23 @@ void catalog_close(struct catalog *cat)
 
 /* ---- typed getters ----------------------------------------------------- */
 
+/* Index of word t among "a|b|c" choices; 0 (the first) when absent. */
+static int enum_index(const char *choices, const char *t)
+{
+    const char *c = choices;
+    size_t n = t ? strlen(t) : 0;
+    int i;
+
+    for (i = 0; c && t; i++) {
+        size_t len = strcspn(c, "|");
+
+        if (len == n && strncmp(c, t, n) == 0)
+            return i;
+        c = c[len] ? c + len + 1 : NULL;
+    }
+    return 0;
+}
+
 /* Copy the current row of st (all columns of kd, in order) into out. */
 static void fill_struct(const struct kind_def *kd, sqlite3_stmt *st, void *out)
 {
@@ -480,6 +504,11 @@ static void fill_struct(const struct kind_def *kd, sqlite3_stmt *st, void *out)
             bool b = v != 0;
 
             memcpy(p, &b, sizeof(b));
+        } else if (m->ft == FT_ENUM) {
+            const char *t = (const char *)sqlite3_column_text(st, (int)i);
+            int e = enum_index(kd->cols[i].choices, t);
+
+            memcpy(p, &e, sizeof(e));
         }
     }
 }
@@ -592,6 +621,13 @@ enum cp_status catalog_get_model(struct catalog *cat, const char *id,
     if (!st && out->kv_heads == 0)
         out->kv_heads = out->heads; /* empty kv_heads: plain multi-head */
     return st;
+}
+
+enum cp_status catalog_get_stack(struct catalog *cat, const char *id,
+                                 struct stack_spec *out,
+                                 struct catalog_meta *meta, struct diag *d)
+{
+    return get_row(cat, CATALOG_STACKS, id, out, sizeof(*out), meta, d);
 }
 
 enum cp_status catalog_get_cloud(struct catalog *cat, const char *id,
@@ -777,6 +813,7 @@ enum cp_status catalog_row_delete(struct catalog *cat, enum catalog_kind k,
         "DELETE FROM sites WHERE id = ?",
         "DELETE FROM cloud WHERE id = ?",
         "DELETE FROM models WHERE id = ?",
+        "DELETE FROM stacks WHERE id = ?",
     };
     sqlite3_stmt *st = NULL;
     enum cp_status rc;

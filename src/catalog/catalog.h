@@ -41,7 +41,8 @@ struct catalog;
     X(STORAGE, "storage")                                                      \
     X(SITES, "sites")                                                          \
     X(CLOUD, "cloud")                                                          \
-    X(MODELS, "models")
+    X(MODELS, "models")                                                        \
+    X(STACKS, "stacks")
 
 enum catalog_kind {
 #define CATALOG_KIND_ENUM(name, str) CATALOG_##name,
@@ -51,7 +52,7 @@ enum catalog_kind {
 };
 
 const char *catalog_kind_name(enum catalog_kind k);
-/* CP_ERR_NOT_FOUND (d names the kind) for anything but the seven names. */
+/* CP_ERR_NOT_FOUND (d names the kind) for anything but the kind names. */
 enum cp_status catalog_kind_parse(const char *name, enum catalog_kind *out,
                                   struct diag *d);
 
@@ -129,6 +130,9 @@ enum cp_status catalog_get_site(struct catalog *cat, const char *id,
                                 struct catalog_meta *meta, struct diag *d);
 enum cp_status catalog_get_model(struct catalog *cat, const char *id,
                                  struct model_spec *out,
+                                 struct catalog_meta *meta, struct diag *d);
+enum cp_status catalog_get_stack(struct catalog *cat, const char *id,
+                                 struct stack_spec *out,
                                  struct catalog_meta *meta, struct diag *d);
 /* A cloud offer with all its terms (terms not offered are 0); meta is the
  * provenance of the given term's row. */

@@ -27,6 +27,7 @@ enum col_field {
     FT_U64,  /* uint64_t = value * scale */
     FT_DBL,  /* double = value * scale */
     FT_BOOL, /* bool */
+    FT_ENUM, /* int: index of the text in the column's choices */
 };
 
 enum col_pflags {
@@ -106,6 +107,11 @@ enum cp_status catalog_put_rows(struct catalog *cat, enum catalog_kind k,
                                 const char *name, const char *const *cells,
                                 const size_t *lines, size_t nrows, int in_txn,
                                 struct diag *d);
+
+/* Load the embedded default CSV of one kind (the caller holds a
+ * transaction): a kind that a schema migration adds to an old catalog. */
+enum cp_status catalog_seed_kind(struct catalog *cat, enum catalog_kind k,
+                                 struct diag *d);
 
 /* Load every embedded default CSV (the caller holds a transaction). */
 enum cp_status catalog_seed(struct catalog *cat, struct diag *d);

@@ -686,7 +686,7 @@ void catalog_defaults_fingerprint(char out[17])
 {
     static const enum catalog_kind kinds[] = {
         CATALOG_ACCELERATORS, CATALOG_SYSTEMS, CATALOG_FABRICS, CATALOG_STORAGE,
-        CATALOG_SITES,        CATALOG_CLOUD,   CATALOG_MODELS,
+        CATALOG_SITES,        CATALOG_CLOUD,   CATALOG_MODELS, CATALOG_STACKS,
     };
     uint64_t h = 1469598103934665603ULL; /* FNV-1a, 64 bit */
     size_t i;
@@ -724,12 +724,26 @@ static enum cp_status store_fingerprint(struct catalog *cat, struct diag *d)
     return ok ? CP_OK : catalog_db_error(cat, d, NULL, "cannot write catalog");
 }
 
+enum cp_status catalog_seed_kind(struct catalog *cat, enum catalog_kind k,
+                                 struct diag *d)
+{
+    const struct kind_def *kd = catalog_kind_def(k);
+    const struct embedded_file *ef = kd ? embedded_find(kd->data_path) : NULL;
+    enum cp_status st;
+
+    if (!ef)
+        return diag_set(d, CP_ERR_DB, kd ? kd->data_path : "catalog",
+                        "built-in default catalog file is missing");
+    st = import_data(cat, k, kd->data_path, ef->data, (size_t)ef->size, 1, d);
+    return st && st != CP_ERR_DB ? CP_ERR_DB : st;
+}
+
 enum cp_status catalog_seed(struct catalog *cat, struct diag *d)
 {
     /* Referenced kinds first, so references check against loaded rows. */
     static const enum catalog_kind order[] = {
         CATALOG_ACCELERATORS, CATALOG_FABRICS, CATALOG_STORAGE, CATALOG_SITES,
-        CATALOG_MODELS,       CATALOG_SYSTEMS, CATALOG_CLOUD,
+        CATALOG_MODELS,       CATALOG_SYSTEMS, CATALOG_CLOUD, CATALOG_STACKS,
     };
     size_t i;
 

@@ -73,23 +73,30 @@
       price_usd, 1, 0, PF_BRIEF | PF_PRICE, "price per accelerator, USD")      \
     C(accel_spec, "gemm_frac", CATCOL_REAL, 0, 0.01, 1, NULL, FT_DBL,          \
       gemm_frac, 1, 0.8, DF,                                                   \
-      "calibration: achievable large-GEMM fraction of dense peak")             \
+      "measured: best 16-bit matmul / dense peak (MAMF)")                      \
     C(accel_spec, "gemm_half_gflops", CATCOL_REAL, 0, 0, 1e6, NULL, FT_DBL,    \
       gemm_half_flops, 1e9, 2, DF,                                             \
-      "calibration: GEMM size (GFLOP) at which efficiency halves")             \
+      "GEMM size (GFLOP) at which matmul efficiency halves")                   \
     C(accel_spec, "attn_frac", CATCOL_REAL, 0, 0.01, 1, NULL, FT_DBL,          \
       attn_frac, 1, 0.45, DF,                                                  \
-      "calibration: fused attention kernel fraction of peak")                  \
+      "measured: best fused attention, fwd+bwd / 16-bit peak")                 \
     C(accel_spec, "hbm_frac", CATCOL_REAL, 0, 0.01, 1, NULL, FT_DBL, hbm_frac, \
-      1, 0.85, DF, "calibration: achievable fraction of memory bandwidth")     \
+      1, 0.85, DF, "measured: achievable fraction of memory bandwidth")        \
     C(accel_spec, "kernel_us", CATCOL_REAL, 0, 0, 1e4, NULL, FT_DBL, kernel_s, \
-      1e-6, 4, DF, "calibration: fixed cost per kernel, us")                   \
+      1e-6, 4, DF, "measured: back-to-back kernel launch, us")                 \
     C(accel_spec, "power_frac", CATCOL_REAL, 0, 0.01, 1, NULL, FT_DBL,         \
       power_frac, 1, 0.75, DF,                                                 \
       "calibration: mean power while training, fraction of TDP")               \
     PROV_COLS(C, accel_spec)                                                   \
     PRICE_PROV_COLS(C, accel_spec)                                             \
-    NOTE_COLS(C, accel_spec)
+    NOTE_COLS(C, accel_spec)                                                   \
+    TFLOPS_COL(C, "mxfp8_tflops", MXFP8, 0, "dense MXFP8 peak, TFLOP/s")       \
+    TFLOPS_COL(C, "fp4_tflops", FP4, 0, "dense FP4 (NVFP4/MXFP4) peak, TFLOP/s") \
+    C(accel_spec, "fp8_gemm_frac", CATCOL_REAL, 0, 0, 1, NULL, FT_DBL,         \
+      fp8_gemm_frac, 1, 0, 0,                                                  \
+      "measured: best 8-bit matmul / 8-bit peak; empty = gemm_frac")           \
+    C(accel_spec, "ceiling_source", CATCOL_TEXT, 0, 0, 0, NULL, FT_NONE, id,   \
+      1, 0, 0, "where the measured ceilings come from")
 
 #define SYSTEM_COLS(C)                                                         \
     C(system_spec, "id", CATCOL_ID, KEY, 0, 0, NULL, FT_STR, id, 1, 0,         \
@@ -265,7 +272,56 @@
     MODEL_COUNT(C, "moe_every", 0, 1, moe_every, 1, DF,                        \
                 "every n-th layer is MoE")                                     \
     PROV_COLS(C, model_spec)                                                   \
-    NOTE_COLS(C, model_spec)
+    NOTE_COLS(C, model_spec)                                                   \
+    MODEL_COUNT(C, "head_dim", 0, 0, head_dim, 0, 0,                           \
+                "width of one head; empty = hidden / heads")                   \
+    C(model_spec, "attention", CATCOL_ENUM, 0, 0, 0, "mha|gqa|mla", FT_ENUM,   \
+      attention, 1, 0, 0, "attention kind; empty = mha")                       \
+    MODEL_COUNT(C, "kv_lora_rank", 0, 0, kv_lora_rank, 0, 0,                   \
+                "MLA: latent width of keys and values")                        \
+    MODEL_COUNT(C, "q_lora_rank", 0, 0, q_lora_rank, 0, 0,                     \
+                "MLA: latent width of queries; empty = not compressed")        \
+    MODEL_COUNT(C, "rope_head_dim", 0, 0, rope_head_dim, 0, 0,                 \
+                "MLA: decoupled RoPE width per head")
+
+#define STACK_FRAC(C, name, member, dflt, help)                                \
+    C(stack_spec, name, CATCOL_REAL, 0, 0, 1, NULL, FT_DBL, member, 1, dflt,   \
+      DF, help)
+
+#define STACK_COLS(C)                                                          \
+    C(stack_spec, "id", CATCOL_ID, KEY, 0, 0, NULL, FT_STR, id, 1, 0,          \
+      PF_BRIEF, "catalog id")                                                  \
+    C(stack_spec, "name", CATCOL_TEXT, REQ, 0, 0, NULL, FT_STR, name, 1, 0,    \
+      PF_BRIEF, "display name")                                                \
+    C(stack_spec, "kind", CATCOL_ENUM, REQ, 0, 0, "train|serve", FT_ENUM,      \
+      kind, 1, 0, PF_BRIEF, "what it runs: train or serve")                   \
+    C(stack_spec, "attn_kernel", CATCOL_ID, 0, 0, 0, NULL, FT_STR,             \
+      attn_kernel, 1, 0, PF_BRIEF,                                             \
+      "attention kernel (fa2, fa3, cudnn, splash; unfused: scores in HBM)")    \
+    STACK_FRAC(C, "gemm_eff", gemm_eff, 0.85,                                  \
+               "share of the measured matmul ceiling reached in a step")      \
+    STACK_FRAC(C, "attn_eff", attn_eff, 0.8,                                   \
+               "share of the measured attention ceiling reached")             \
+    STACK_FRAC(C, "fp8_eff", fp8_eff, 1,                                       \
+               "8/4-bit GEMMs: scaling recipe, relative to gemm_eff")         \
+    STACK_FRAC(C, "tp_overlap", tp_overlap, 0,                                 \
+               "share of TP communication pipelined with GEMMs")              \
+    STACK_FRAC(C, "dp_overlap", dp_overlap, 1,                                 \
+               "share of DP gradient traffic hidden under backward")          \
+    C(stack_spec, "zero3_prefetch", CATCOL_REAL, 0, 0, 64, NULL, FT_DBL,       \
+      zero3_prefetch, 1, 1, DF,                                                \
+      "ZeRO-3 layer gathers in flight ahead of compute (0: none)")            \
+    C(stack_spec, "kernel_us", CATCOL_REAL, 0, 0, 1e4, NULL, FT_DBL, kernel_s, \
+      1e-6, 0, DF, "host dispatch per kernel beyond the launch, us")          \
+    C(stack_spec, "step_overhead_ms", CATCOL_REAL, 0, 0, 1e6, NULL, FT_DBL,    \
+      step_overhead_s, 1e-3, 0, DF, "framework work per step, ms")            \
+    C(stack_spec, "mem_reserve_gib", CATCOL_REAL, 0, 0, 1e4, NULL, FT_DBL,     \
+      mem_reserve_bytes, GIB, 1, DF,                                           \
+      "CUDA context, NCCL buffers, workspaces, GiB")                          \
+    STACK_FRAC(C, "mem_frag_frac", mem_frag_frac, 0.05,                        \
+               "allocator slack, fraction of activations")                    \
+    PROV_COLS(C, stack_spec)                                                   \
+    NOTE_COLS(C, stack_spec)
 
 #define PUBLIC_COL(T, name, type, flags, min, max, choices, ft, member, scale, \
                    dflt, pf, help)                                             \
@@ -290,6 +346,7 @@ KIND_TABLES(storage, STORAGE_COLS)
 KIND_TABLES(site, SITE_COLS)
 KIND_TABLES(cloud, CLOUD_COLS)
 KIND_TABLES(model, MODEL_COLS)
+KIND_TABLES(stack, STACK_COLS)
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define KIND_DEF(prefix, table, nkey)                                          \
@@ -303,7 +360,7 @@ static const struct kind_def kinds[CATALOG_KIND_COUNT] = {
     KIND_DEF(accel, "accelerators", 1), KIND_DEF(system, "systems", 1),
     KIND_DEF(fabric, "fabrics", 1),     KIND_DEF(storage, "storage", 1),
     KIND_DEF(site, "sites", 1),         KIND_DEF(cloud, "cloud", 2),
-    KIND_DEF(model, "models", 1),
+    KIND_DEF(model, "models", 1),       KIND_DEF(stack, "stacks", 1),
 };
 
 static const char *const kind_names[CATALOG_KIND_COUNT] = {
@@ -332,7 +389,7 @@ enum cp_status catalog_kind_parse(const char *name, enum catalog_kind *out,
     }
     return diag_set(d, CP_ERR_NOT_FOUND, name ? name : "",
                     "unknown catalog kind (accelerators, systems, fabrics, "
-                    "storage, sites, cloud, models)");
+                    "storage, sites, cloud, models, stacks)");
 }
 
 const struct kind_def *catalog_kind_def(enum catalog_kind k)

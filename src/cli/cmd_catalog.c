@@ -36,7 +36,8 @@ static const char usage[] =
     "       llmplan catalog import KIND FILE.csv\n"
     "       llmplan catalog export KIND [FILE.csv]\n"
     "       llmplan catalog reset\n"
-    "KIND: accelerators, systems, fabrics, storage, sites, cloud, models\n"
+    "KIND: accelerators, systems, fabrics, storage, sites, cloud, models, "
+    "stacks\n"
     "exit status: 0 ok, 1 catalog or I/O failure, 2 usage or invalid input\n";
 
 enum fmt { FMT_TABLE, FMT_CSV, FMT_JSON };

@@ -27,17 +27,8 @@ static double optimizer_bytes(const struct scenario *sc)
 
 bool memory_keeps_scores(const struct scenario *sc)
 {
-    switch (sc->train.attention) {
-    case ATTN_FLASH:
-        return false;
-    case ATTN_STANDARD:
-        return sc->layout.recompute == RECOMPUTE_NONE;
-    default:
-        /* Megatron-style stacks as Korthikanti counts them; ZeRO-3 stacks
-         * (FSDP, DeepSpeed stage 3) run a fused kernel, as MosaicML's
-         * no-recompute runs show: 7B at 6 x 2k tokens fits in 80 GB. */
-        return sc->layout.recompute == RECOMPUTE_NONE && sc->layout.zero < 3;
-    }
+    return sc->layout.recompute == RECOMPUTE_NONE &&
+           attention_materialised(sc);
 }
 
 double memory_layer_activation_bytes(const struct scenario *sc,
@@ -47,18 +38,26 @@ double memory_layer_activation_bytes(const struct scenario *sc,
     const struct layout *lay = &sc->layout;
     double t = (double)lay->tp, c = (double)lay->cp;
     double s = (double)sc->train.seq_len / c, b = (double)lay->microbatch;
-    double sbh = s * b * m->h, g = m->a_kv / m->a;
+    double sbh = s * b * m->h, kv_heads = m->mla ? m->a : m->a_kv;
     double repl = 10, split, ffn_width, bytes;
 
+    /* Attention tensors per token in units of h: Q (a d_qk), K (a_kv
+     * d_qk), V (a_kv d_v) and the attention output (a d_v), 2 bytes each;
+     * for GPT shapes 2 + 4 a_kv/a + 2.  MLA also keeps its two latents
+     * (replicated: the down projections are not split by TP). */
+    split = 2 * (m->a * m->d_qk + kv_heads * (m->d_qk + m->d_v) +
+                 m->a * m->d_v) /
+            m->h;
+    if (m->mla)
+        repl += 2 * (m->q_lora + m->kv_lora + m->rope) / m->h;
     /* FFN internals per token: 4f (2f gated: gate and up outputs plus the
      * product, 6f) in bytes per hidden unit of sbh, scaled by width. */
     if (moe) {
         ffn_width = (m->top_k + m->shared) * m->f_expert;
         /* k routed copies of the token before and after the experts */
-        split = 2 + 4 * g + 2 + 4 * m->top_k;
+        split += 4 * m->top_k;
     } else {
         ffn_width = m->f;
-        split = 2 + 4 * g + 2;
     }
     split += (m->gated ? 6 : 4) * ffn_width / m->h;
 
@@ -68,7 +67,7 @@ double memory_layer_activation_bytes(const struct scenario *sc,
     bytes = sbh * (repl / (lay->sequence_parallel ? t : 1) + split / t);
     if (scores)
         bytes += 5 * m->a * s * s * b / t;
-    else if (sc->train.attention != ATTN_STANDARD)
+    else if (!attention_materialised(sc))
         bytes += 4 * m->a * s * b / t; /* flash: fp32 softmax statistics */
     return bytes;
 }
@@ -174,8 +173,8 @@ static void stage_memory(const struct scenario *sc, const struct model_shape *m,
         out->activations += 4 * s * (double)lay->microbatch * m->V / t;
     }
 
-    out->overhead = MEMORY_FIXED_OVERHEAD_BYTES +
-                    MEMORY_FRAGMENTATION_FRAC * out->activations;
+    out->overhead = sc->stack.mem_reserve_bytes +
+                    sc->stack.mem_frag_frac * out->activations;
     if (zero >= 3) {
         /* two layers' full 16-bit weights gathered at once (prefetch) */
         double layer = fmax(m->dense_layer_params, m->moe_layer_params / e) *

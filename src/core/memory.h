@@ -28,8 +28,9 @@
  * Pipeline (1F1B): the first stage holds min(m, p) microbatches of its L/p
  * layers; interleaving multiplies by 1 + (p-1)/(p v) (Korthikanti 4.2.3).
  * The last stage adds the fp32 logits 4 s b V / t.
- * Overhead: 1 GiB fixed (CUDA context, cuBLAS workspace, NCCL buffers) plus
- * 5% of activations for allocator fragmentation, plus ZeRO-3 gather buffers.
+ * Overhead: the stack's reserve (CUDA context, cuBLAS workspace, NCCL
+ * buffers) plus its allocator slack as a fraction of activations, plus
+ * ZeRO-3 gather buffers.
  *
  * The busiest accelerator is the pipeline stage (first or last) with the
  * larger total; its components are reported.
@@ -41,9 +42,6 @@
 #include "core/result.h"
 #include "core/spec.h"
 
-#define MEMORY_FIXED_OVERHEAD_BYTES (1024.0 * 1024 * 1024)
-#define MEMORY_FRAGMENTATION_FRAC 0.05
-
 /* Bytes of stored activations of one transformer layer for one microbatch
  * on one accelerator (all terms above; attention scores included when
  * `scores` is true and the layer is not recomputed). */
@@ -51,8 +49,8 @@ double memory_layer_activation_bytes(const struct scenario *sc,
                                      const struct model_shape *m, bool moe,
                                      bool scores);
 
-/* True when memory keeps the attention scores (standard attention, or auto
- * with recompute=none). */
+/* True when memory keeps the attention scores: a materialised attention
+ * core (attention_materialised) that is not recomputed. */
 bool memory_keeps_scores(const struct scenario *sc);
 
 /* Fill *out for sc (validated) with shape m. */

@@ -68,7 +68,13 @@ void model_shape_derive(const struct model_spec *m, double seq_len,
         s.h = DEFAULT_HEAD_DIM;
     s.a = m->heads ? (double)m->heads : derive_heads(s.h);
     s.a_kv = or_default(m->kv_heads, s.a);
-    s.d = s.h / s.a;
+    s.d = m->head_dim ? (double)m->head_dim : s.h / s.a;
+    s.mla = m->attention == MATTN_MLA;
+    s.rope = s.mla ? (double)m->rope_head_dim : 0;
+    s.q_lora = s.mla ? (double)m->q_lora_rank : 0;
+    s.kv_lora = s.mla ? (double)m->kv_lora_rank : 0;
+    s.d_qk = s.d + s.rope;
+    s.d_v = s.d;
     s.f = or_default(m->ffn, 4 * s.h);
     s.gated = m->gated_ffn;
     s.tied = m->tied_embeddings;
@@ -87,7 +93,16 @@ void model_shape_derive(const struct model_spec *m, double seq_len,
     s.dense_layers = s.L - s.moe_layers;
 
     /* Per-layer parameters (models.md section 1). */
-    s.attn_params = s.h * s.a * s.d + 2 * s.h * s.a_kv * s.d + s.a * s.d * s.h;
+    if (s.mla)
+        s.attn_params =
+            (s.q_lora > 0 ? s.h * s.q_lora + s.q_lora +
+                                s.q_lora * s.a * s.d_qk
+                          : s.h * s.a * s.d_qk) +
+            s.h * (s.kv_lora + s.rope) + s.kv_lora +
+            s.kv_lora * s.a * (s.d + s.d_v) + s.a * s.d_v * s.h;
+    else
+        s.attn_params =
+            s.h * s.a * s.d + 2 * s.h * s.a_kv * s.d + s.a * s.d * s.h;
     s.norm_params = 2 * s.h;
     s.ffn_params = (s.gated ? 3 : 2) * s.h * s.f;
     s.expert_params = (s.gated ? 3 : 2) * s.h * s.f_expert;
@@ -117,7 +132,7 @@ void model_shape_derive(const struct model_spec *m, double seq_len,
                       s.param_scale;
     /* PaLM appendix B: 6N per token for the weight matmuls (forward 2N,
      * backward 4N) plus 12 L a d s for attention scores and values. */
-    s.attn_flops_per_token = 12 * s.L * s.a * s.d * seq_len;
+    s.attn_flops_per_token = 6 * s.L * s.a * (s.d_qk + s.d_v) * seq_len;
     s.flops_per_token =
         6 * matmul_active * s.param_scale + s.attn_flops_per_token;
     *out = s;

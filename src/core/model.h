@@ -8,7 +8,12 @@
  * (Chowdhery et al. 2022, appendix B): 6 * N_matmul + 12 * L * a * d * s,
  * where N_matmul counts the weights used in matmuls for one token (layers
  * and the output projection, not the input embedding lookup; MoE counts
- * the top-k and shared experts only).  For GPT shapes this equals
+ * the top-k and shared experts only).  With MLA (DeepSeek-V2, Liu et al.
+ * 2024, section 2.1) the attention weights are the Q path (h x q_lora and
+ * q_lora x a(d + rope), or h x a(d + rope) uncompressed), the KV down
+ * projection h x (kv_lora + rope), its up projection kv_lora x 2ad and the
+ * output a d x h; attention FLOPs are 6 L a s (d_qk + d_v), PaLM's term
+ * with the two widths apart.  For GPT shapes this equals
  * Megatron's 72 B s L h^2 (1 + s/6h + V/12hL) per iteration (Narayanan et
  * al. 2021, eq. 3).
  */
@@ -21,8 +26,13 @@
 
 /* The shape the rest of the model works with, all as doubles. */
 struct model_shape {
-    double L, h, a, a_kv, d, f, V; /* d = h / a */
+    double L, h, a, a_kv, d, f, V; /* d: model.head_dim, else h / a */
     bool gated, tied;
+    /* Attention widths: a query-key dot product spans d_qk, a value d_v
+     * (both d, except MLA: d_qk = d + rope, d_v = d).  MLA's latents are
+     * 0 for MHA/GQA. */
+    bool mla;
+    double d_qk, d_v, q_lora, kv_lora, rope;
     double experts, top_k, shared, f_expert;
     double moe_layers, dense_layers; /* moe_layers + dense_layers == L */
     /* parameters */

@@ -32,6 +32,13 @@
 void scenario_defaults(struct scenario *sc)
 {
     memset(sc, 0, sizeof(*sc));
+    sc->stack.gemm_eff = 0.85;
+    sc->stack.attn_eff = 0.8;
+    sc->stack.fp8_eff = 1;
+    sc->stack.dp_overlap = 1;
+    sc->stack.zero3_prefetch = 1;
+    sc->stack.mem_reserve_bytes = 1073741824.0;
+    sc->stack.mem_frag_frac = 0.05;
     sc->train.seq_len = 4096;
     sc->train.global_batch = 1024;
     sc->train.precision = PREC_BF16;
@@ -101,9 +108,23 @@ static enum cp_status validate_model(const struct model_spec *m, struct diag *d)
         st = count_in(d, "model.expert_ffn", m->expert_ffn, 1, 16 * MAX_HIDDEN);
     if (!st && m->moe_every)
         st = count_in(d, "model.moe_every", m->moe_every, 1, MAX_LAYERS);
+    if (!st && m->head_dim)
+        st = count_in(d, "model.head_dim", m->head_dim, 1, MAX_HIDDEN);
+    if (!st && m->kv_lora_rank)
+        st = count_in(d, "model.kv_lora_rank", m->kv_lora_rank, 1, MAX_HIDDEN);
+    if (!st && m->q_lora_rank)
+        st = count_in(d, "model.q_lora_rank", m->q_lora_rank, 1, MAX_HIDDEN);
+    if (!st && m->rope_head_dim)
+        st = count_in(d, "model.rope_head_dim", m->rope_head_dim, 1,
+                      MAX_HIDDEN);
     if (st)
         return st;
-    if (m->hidden && m->heads && m->hidden % m->heads)
+    if ((unsigned)m->attention > MATTN_MLA)
+        return diag_set(d, CP_ERR_RANGE, "model.attention", "unknown kind");
+    if (m->attention == MATTN_MLA && !m->kv_lora_rank)
+        return diag_set(d, CP_ERR_RANGE, "model.kv_lora_rank",
+                        "missing: MLA needs the latent width of K and V");
+    if (!m->head_dim && m->hidden && m->heads && m->hidden % m->heads)
         return diag_set(d, CP_ERR_RANGE, "model.heads",
                         "%llu does not divide model.hidden (%llu)",
                         (unsigned long long)m->heads,
@@ -248,6 +269,7 @@ static enum cp_status validate_hardware(const struct scenario *sc,
                         "'%s' has no %s peak", a->id,
                         precision_name(sc->train.precision));
     if (!(a->gemm_frac > 0 && a->gemm_frac <= 1) ||
+        !(a->fp8_gemm_frac >= 0 && a->fp8_gemm_frac <= 1) ||
         !(a->hbm_frac > 0 && a->hbm_frac <= 1) ||
         !(a->attn_frac > 0 && a->attn_frac <= 1) ||
         !(a->power_frac >= 0 && a->power_frac <= 2) ||
@@ -289,6 +311,24 @@ static enum cp_status validate_hardware(const struct scenario *sc,
         !isfinite(sc->storage.capacity_tb) || sc->storage.capacity_tb < 0)
         return diag_set(d, CP_ERR_RANGE, "hardware.storage",
                         "'%s' has values out of range", sc->storage.id);
+    return CP_OK;
+}
+
+static enum cp_status validate_stack(const struct stack_spec *s,
+                                     struct diag *d)
+{
+    if (!(s->gemm_eff > 0 && s->gemm_eff <= 1) ||
+        !(s->attn_eff > 0 && s->attn_eff <= 1) ||
+        !(s->fp8_eff > 0 && s->fp8_eff <= 1) ||
+        !(s->tp_overlap >= 0 && s->tp_overlap <= 1) ||
+        !(s->dp_overlap >= 0 && s->dp_overlap <= 1) ||
+        !(s->zero3_prefetch >= 0 && s->zero3_prefetch <= 64) ||
+        !(s->kernel_s >= 0 && s->kernel_s < 1) ||
+        !(s->step_overhead_s >= 0 && s->step_overhead_s < 1e3) ||
+        !(s->mem_reserve_bytes >= 0 && s->mem_reserve_bytes < 1e13) ||
+        !(s->mem_frag_frac >= 0 && s->mem_frag_frac <= 1))
+        return diag_set(d, CP_ERR_RANGE, "software.stack",
+                        "'%s' has values out of range", s->id);
     return CP_OK;
 }
 
@@ -356,7 +396,9 @@ enum cp_status scenario_validate(const struct scenario *sc, struct diag *d)
     if (!st && ((unsigned)sc->train.precision >= PREC_COUNT ||
                 sc->train.precision == PREC_INT8))
         st = diag_set(d, CP_ERR_RANGE, "train.precision",
-                      "must be fp32, tf32, bf16, fp16 or fp8");
+                      "must be fp32, tf32, bf16, fp16, fp8, mxfp8 or fp4");
+    if (!st)
+        st = validate_stack(&sc->stack, d);
     if (!st && (unsigned)sc->train.optimizer >= OPT_COUNT)
         st = diag_set(d, CP_ERR_RANGE, "train.optimizer", "unknown optimizer");
     if (!st && sc->train.grad_dtype != PREC_FP32 &&

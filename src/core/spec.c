@@ -1,5 +1,6 @@
 /* spec.c - names of the enums in spec.h, as written in plan files. */
 #include <stddef.h>
+#include <string.h>
 
 #include "core/spec.h"
 
@@ -24,6 +25,8 @@ double precision_bytes(enum precision p)
     case PREC_BF16:
     case PREC_FP16:
         return 2;
+    case PREC_FP4:
+        return 0.5;
     default:
         return 1;
     }
@@ -63,4 +66,23 @@ const char *term_name(enum cloud_term t)
 const char *cooling_name(enum cooling c)
 {
     return c == COOLING_LIQUID ? "liquid" : "air";
+}
+
+const char *model_attention_name(enum model_attention a)
+{
+    static const char *const names[] = {"mha", "gqa", "mla"};
+
+    return (unsigned)a <= MATTN_MLA ? names[a] : NULL;
+}
+
+const char *workload_name(enum workload_kind w)
+{
+    return w == WORKLOAD_SERVE ? "serve" : "train";
+}
+
+bool attention_materialised(const struct scenario *sc)
+{
+    if (sc->train.attention == ATTN_AUTO)
+        return strcmp(sc->stack.attn_kernel, "unfused") == 0;
+    return sc->train.attention == ATTN_STANDARD;
 }

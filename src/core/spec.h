@@ -36,6 +36,8 @@
     X(BF16, "bf16")                                                            \
     X(FP16, "fp16")                                                            \
     X(FP8, "fp8")                                                              \
+    X(MXFP8, "mxfp8")                                                          \
+    X(FP4, "fp4")                                                              \
     X(INT8, "int8")
 
 enum precision {
@@ -45,7 +47,8 @@ enum precision {
         PREC_COUNT
 };
 
-/* Bytes per element of a precision (fp32/tf32 4, bf16/fp16 2, fp8/int8 1). */
+/* Bytes per element of a precision (fp32/tf32 4, bf16/fp16 2, fp8/mxfp8/int8
+ * 1, fp4 0.5; block scales are counted where they are used). */
 double precision_bytes(enum precision p);
 
 enum optimizer { OPT_ADAM, OPT_ADAM8BIT, OPT_SGD, OPT_COUNT };
@@ -77,6 +80,12 @@ enum cloud_term {
 
 enum cooling { COOLING_AIR, COOLING_LIQUID };
 
+/* Attention of the model: MHA and GQA differ only by kv_heads; MLA
+ * (DeepSeek-V2, Liu et al. 2024, section 2.1) projects keys and values
+ * through a latent of kv_lora_rank and caches that latent plus one shared
+ * RoPE key of rope_head_dim per token. */
+enum model_attention { MATTN_MHA, MATTN_GQA, MATTN_MLA };
+
 /* Model architecture.  params == 0 means "derive from the shape". */
 struct model_spec {
     char id[CP_ID_MAX];
@@ -94,6 +103,11 @@ struct model_spec {
     uint64_t shared_experts;
     uint64_t expert_ffn; /* width of one expert's FFN; 0 = ffn */
     uint64_t moe_every;  /* 1: every layer is MoE; 2: every other ... */
+    uint64_t head_dim;   /* width of one head; 0 = hidden / heads */
+    enum model_attention attention;
+    uint64_t kv_lora_rank;  /* MLA: latent width of K and V */
+    uint64_t q_lora_rank;   /* MLA: latent width of Q; 0 = Q not compressed */
+    uint64_t rope_head_dim; /* MLA: decoupled RoPE width of Q and K heads */
 };
 
 /* One accelerator (GPU, TPU chip, OAM).  Peaks are dense (no sparsity). */
@@ -106,13 +120,42 @@ struct accel_spec {
     double scaleup_bps;            /* per-GPU unidirectional scale-up B/s */
     double tdp_w;
     double price_usd;
-    /* Calibration knobs, fitted once per accelerator (see steptime.h). */
-    double gemm_frac;       /* achievable fraction of peak on large GEMMs */
+    /* Measured ceilings of the hardware, each from a public benchmark
+     * (data/accelerators.csv names it; see steptime.h for their use).
+     * What a framework reaches of them is its stack's business. */
+    double gemm_frac;       /* best measured 16-bit matmul / peak (MAMF) */
+    double fp8_gemm_frac;   /* best measured 8-bit matmul / 8-bit peak */
     double gemm_half_flops; /* GEMM size (FLOP) at which efficiency halves */
-    double attn_frac;       /* fused attention kernel, fraction of peak */
+    double attn_frac;       /* best fused attention kernel, fwd+bwd / peak */
     double hbm_frac;        /* achievable fraction of HBM bandwidth */
     double kernel_s;        /* fixed cost per kernel launch, seconds */
     double power_frac;      /* mean power while training, fraction of TDP */
+};
+
+enum workload_kind { WORKLOAD_TRAIN, WORKLOAD_SERVE };
+
+/*
+ * A software stack: the training framework (or serving engine) and what it
+ * achieves on the hardware's measured ceilings.  The hardware rows say what
+ * the silicon can do; a stack row says how close a framework's kernels,
+ * overlap and allocator come to it.  Knobs are fitted once on all published
+ * runs of the stack (README, Calibration), never per case.
+ */
+struct stack_spec {
+    char id[CP_ID_MAX];
+    char name[CP_NAME_MAX];
+    char attn_kernel[CP_ID_MAX]; /* fa2, fa3, cudnn, te, splash ...: a name */
+    enum workload_kind kind;     /* what the stack runs */
+    double gemm_eff;  /* of the measured matmul ceiling, inside a step */
+    double attn_eff;  /* of the measured fused-attention ceiling */
+    double fp8_eff;   /* 8-bit GEMMs: scaling recipe, relative to gemm_eff */
+    double tp_overlap;     /* share of TP communication hidden under GEMMs */
+    double dp_overlap;     /* share of DP gradient traffic under backward */
+    double zero3_prefetch; /* ZeRO-3 layer gathers in flight ahead (0: none) */
+    double kernel_s;        /* host dispatch per kernel on top of launch, s */
+    double step_overhead_s; /* framework work per step outside kernels, s */
+    double mem_reserve_bytes; /* CUDA context, NCCL buffers, workspaces */
+    double mem_frag_frac;     /* allocator slack, fraction of what it holds */
 };
 
 /* A node type (server or rack-scale system). */
@@ -219,7 +262,9 @@ struct reliability_spec {
 };
 
 struct scenario {
+    enum workload_kind workload;
     struct model_spec model;
+    struct stack_spec stack;
     struct train_spec train;
     struct accel_spec accel;
     struct system_spec system;
@@ -236,6 +281,12 @@ struct scenario {
     struct reliability_spec reliability;
 };
 
+/* True when the attention core writes the s x s scores to memory (timed as
+ * two batched GEMMs and softmax/dropout passes, kept for backward when not
+ * recomputed): train.attention standard, or auto under a stack whose
+ * kernel is `unfused` (Megatron-LM 2021-22, Korthikanti et al. 2022). */
+bool attention_materialised(const struct scenario *sc);
+
 /* Names for enums (lower case, as in plan files); NULL when out of range. */
 const char *precision_name(enum precision p);
 const char *optimizer_name(enum optimizer o);
@@ -243,5 +294,7 @@ const char *recompute_name(enum recompute r);
 const char *attention_name(enum attention a);
 const char *term_name(enum cloud_term t);
 const char *cooling_name(enum cooling c);
+const char *model_attention_name(enum model_attention a);
+const char *workload_name(enum workload_kind w);
 
 #endif

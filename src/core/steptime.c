@@ -51,11 +51,14 @@ double comm_allreduce_s(double bytes, double n, double beta, double alpha)
     return 2 * (n - 1) / n * bytes / beta + 2 * ring_latency(n, alpha);
 }
 
+/* NCCL runs reduce-scatter and all-gather as rings only (its trees serve
+ * all-reduce): n - 1 steps of latency (NCCL docs, "Collective
+ * Operations"; Thakur et al. 2005). */
 double comm_reduce_scatter_s(double bytes, double n, double beta, double alpha)
 {
     if (n <= 1 || bytes <= 0)
         return 0;
-    return (n - 1) / n * bytes / beta + ring_latency(n, alpha);
+    return (n - 1) / n * bytes / beta + (n - 1) * alpha;
 }
 
 double comm_all_gather_s(double bytes, double n, double beta, double alpha)
@@ -85,8 +88,15 @@ struct group {
 
 struct hw {
     const struct accel_spec *a;
+    const struct stack_spec *sw;
     double peak;      /* GEMM peak at the training precision */
-    double peak_attn; /* attention kernels: 16-bit even in fp8 training */
+    double peak16;    /* 16-bit peak: attention, the output layer */
+    double eta;       /* large-GEMM efficiency at `peak`: ceiling x stack */
+    double eta16;     /* the same at the 16-bit peak */
+    double attn_rate; /* fused attention FLOP/s */
+    double half;      /* GEMM size at which efficiency halves, FLOP */
+    double kernel;    /* launch + host dispatch per kernel, s */
+    double cast;      /* bytes moved per element cast to 8/4 bits; 0: none */
     double elem;      /* bytes per activation element */
     double bw;        /* achieved HBM bytes/s */
     double domain;    /* scale-up domain size */
@@ -100,15 +110,36 @@ static void hw_init(const struct scenario *sc, struct hw *hw)
         sc->system.scaleup_bps > 0 ? sc->system.scaleup_bps : a->scaleup_bps;
     double nic = sc->fabric.gbps_per_gpu * 1e9 / 8;
 
+    enum precision p = sc->train.precision;
+    bool low = p == PREC_FP8 || p == PREC_MXFP8 || p == PREC_FP4;
+
     hw->a = a;
-    hw->peak = a->peak_flops[sc->train.precision];
-    hw->peak_attn = hw->peak;
-    if (sc->train.precision == PREC_FP8 && a->peak_flops[PREC_BF16] > 0)
-        hw->peak_attn = a->peak_flops[PREC_BF16];
-    hw->elem =
-        (sc->train.precision == PREC_FP32 || sc->train.precision == PREC_TF32)
-            ? 4
-            : 2;
+    hw->sw = &sc->stack;
+    hw->peak = a->peak_flops[p];
+    hw->eta = a->gemm_frac * sc->stack.gemm_eff;
+    hw->peak16 = hw->peak;
+    hw->eta16 = hw->eta;
+    hw->cast = 0;
+    if (low) {
+        /* Transformer Engine runs the linear layers in 8 (or 4) bits and
+         * keeps attention, the embedding and the output layer in 16 bits;
+         * every GEMM input is cast (read 2 bytes, write the cast and its
+         * transpose: 4 bytes per element), MXFP8 and NVFP4 with a block
+         * scale per 32 or 16 elements (Micikevicius et al. 2022; OCP MX
+         * spec 2023). */
+        double frac = a->fp8_gemm_frac > 0 ? a->fp8_gemm_frac : a->gemm_frac;
+
+        hw->eta = frac * sc->stack.gemm_eff * sc->stack.fp8_eff;
+        if (a->peak_flops[PREC_BF16] > 0) {
+            hw->peak16 = a->peak_flops[PREC_BF16];
+            hw->eta16 = a->gemm_frac * sc->stack.gemm_eff;
+        }
+        hw->cast = p == PREC_FP4 ? 3.0 + 1.0 / 16 : p == PREC_MXFP8 ? 4.0 + 2.0 / 32 : 4.0;
+    }
+    hw->attn_rate = hw->peak16 * a->attn_frac * sc->stack.attn_eff;
+    hw->half = a->gemm_half_flops;
+    hw->kernel = a->kernel_s + sc->stack.kernel_s;
+    hw->elem = (p == PREC_FP32 || p == PREC_TF32) ? 4 : 2;
     hw->bw = a->hbm_bps * a->hbm_frac;
     hw->domain = (double)sc->system.scaleup_domain;
     hw->out.beta = nic * sc->fabric.bw_frac / sc->oversubscription;
@@ -170,35 +201,54 @@ static double group_all_to_all(const struct group *gr, double bytes)
 
 /* ---- compute --------------------------------------------------------- */
 
-bool steptime_standard_attention(const struct scenario *sc)
-{
-    if (sc->train.attention == ATTN_AUTO)
-        return sc->layout.recompute == RECOMPUTE_SELECTIVE;
-    return sc->train.attention == ATTN_STANDARD;
-}
-
-double steptime_gemm_s(const struct accel_spec *a, double peak, double M,
-                       double N, double K, double batch, double elem_bytes)
+double steptime_gemm_s(double rate, double half, double bw, double kernel,
+                       double M, double N, double K, double batch,
+                       double elem_bytes)
 {
     double flops = 2 * M * N * K * batch;
     double bytes = elem_bytes * (M * K + K * N + M * N) * batch;
-    double eta = a->gemm_frac * flops / (flops + a->gemm_half_flops);
     double t_c, t_m;
 
     if (flops <= 0)
         return 0;
-    t_c = flops / (peak * eta);
-    t_m = bytes / (a->hbm_bps * a->hbm_frac);
-    return (t_c > t_m ? t_c : t_m) + a->kernel_s;
+    t_c = flops / rate * (flops + half) / flops;
+    t_m = bytes / bw;
+    return (t_c > t_m ? t_c : t_m) + kernel;
 }
 
-/* A GEMM's forward time and its backward (data and weight gradients). */
+static double gemm_at(const struct hw *hw, bool low, double M, double N,
+                      double K, double batch)
+{
+    double rate = low ? hw->peak * hw->eta : hw->peak16 * hw->eta16;
+
+    return steptime_gemm_s(rate, hw->half, hw->bw, hw->kernel, M, N, K, batch,
+                           low && hw->cast > 0 ? 1 : hw->elem);
+}
+
+/* Casting a tensor of n elements to 8 or 4 bits (one fused kernel). */
+static double cast_s(const struct hw *hw, double n)
+{
+    return hw->cast > 0 ? n * hw->cast / hw->bw + hw->kernel : 0;
+}
+
+/* A linear layer's forward time and its backward (data and weight
+ * gradients), at the training precision: in 8 or 4 bits the activation
+ * and the weight are cast forward, the output gradient backward. */
 static void gemm_fb(const struct hw *hw, double M, double N, double K,
                     double batch, double *f, double *b)
 {
-    *f += steptime_gemm_s(hw->a, hw->peak, M, N, K, batch, hw->elem);
-    *b += steptime_gemm_s(hw->a, hw->peak, M, K, N, batch, hw->elem) +
-          steptime_gemm_s(hw->a, hw->peak, K, N, M, batch, hw->elem);
+    *f += gemm_at(hw, true, M, N, K, batch) + cast_s(hw, (M * K + K * N) * batch);
+    *b += gemm_at(hw, true, M, K, N, batch) + gemm_at(hw, true, K, N, M, batch) +
+          cast_s(hw, M * N * batch);
+}
+
+/* The same in 16 bits whatever the training precision (attention core,
+ * output layer). */
+static void gemm16_fb(const struct hw *hw, double M, double N, double K,
+                      double batch, double *f, double *b)
+{
+    *f += gemm_at(hw, false, M, N, K, batch);
+    *b += gemm_at(hw, false, M, K, N, batch) + gemm_at(hw, false, K, N, M, batch);
 }
 
 static double bytes_s(const struct hw *hw, double bytes)
@@ -222,41 +272,53 @@ static void layer_time(const struct scenario *sc, const struct model_shape *m,
     double t = (double)lay->tp, c = (double)lay->cp, e = (double)lay->ep;
     double b = (double)lay->microbatch, s = (double)sc->train.seq_len;
     double sc_len = s / c, T = b * sc_len;
-    double h = m->h, d = m->d, heads = m->a / t, kv = m->a_kv / t;
+    double h = m->h, heads = m->a / t, kv = (m->mla ? m->a : m->a_kv) / t;
+    double dq = m->d_qk, dv = m->d_v;
     double elem = hw->elem, repl = lay->sequence_parallel ? t : 1;
-    double attn_f = 0, attn_b = 0, ew_f, up_width, f_width;
+    double attn_f = 0, attn_b = 0, ew_f, up_width, f_width, tp_hide;
     double col_f = 0, col_b = 0; /* column-parallel GEMMs (QKV, FFN up) */
     struct group gr;
-    bool scores;
 
     lt->f = lt->b = 0;
-    /* QKV and output projections */
-    gemm_fb(hw, T, (heads + 2 * kv) * d, h, 1, &col_f, &col_b);
-    gemm_fb(hw, T, h, heads * d, 1, &lt->f, &lt->b);
+    /* Q, K, V and output projections; MLA goes through its latents (the
+     * down projections replicated across TP, the up projections split) */
+    if (m->mla) {
+        if (m->q_lora > 0) {
+            gemm_fb(hw, T, m->q_lora, h, 1, &lt->f, &lt->b);
+            gemm_fb(hw, T, heads * dq, m->q_lora, 1, &col_f, &col_b);
+        } else {
+            gemm_fb(hw, T, heads * dq, h, 1, &col_f, &col_b);
+        }
+        gemm_fb(hw, T, m->kv_lora + m->rope, h, 1, &lt->f, &lt->b);
+        gemm_fb(hw, T, heads * (m->d + dv), m->kv_lora, 1, &col_f, &col_b);
+    } else {
+        gemm_fb(hw, T, heads * dq + kv * (dq + dv), h, 1, &col_f, &col_b);
+    }
+    gemm_fb(hw, T, h, heads * dv, 1, &lt->f, &lt->b);
 
-    /* attention core: local queries against every key (ring with CP) */
-    scores = steptime_standard_attention(sc);
-    if (scores) {
+    /* attention core, 16-bit: local queries against every key (ring with
+     * CP) */
+    if (attention_materialised(sc)) {
         double n_scores = b * heads * sc_len * s;
 
-        gemm_fb(hw, sc_len, s, d, b * heads, &attn_f, &attn_b);
-        gemm_fb(hw, sc_len, d, s, b * heads, &attn_f, &attn_b);
+        gemm16_fb(hw, sc_len, s, dq, b * heads, &attn_f, &attn_b);
+        gemm16_fb(hw, sc_len, dv, s, b * heads, &attn_f, &attn_b);
         /* scale-mask-softmax (read 2, write 2) and dropout (read 2,
          * write 2, mask 1) forward; their backward about 11 bytes */
-        attn_f += bytes_s(hw, 9 * n_scores) + 2 * hw->a->kernel_s;
-        attn_b += bytes_s(hw, 11 * n_scores) + 2 * hw->a->kernel_s;
+        attn_f += bytes_s(hw, 9 * n_scores) + 2 * hw->kernel;
+        attn_b += bytes_s(hw, 11 * n_scores) + 2 * hw->kernel;
     } else {
-        double flops = 4 * b * heads * sc_len * s * d * CAUSAL_FRAC;
-        double rate = hw->peak_attn * hw->a->attn_frac;
+        double flops = 2 * b * heads * sc_len * s * (dq + dv) * CAUSAL_FRAC;
 
-        attn_f = flops / rate + hw->a->kernel_s;
-        attn_b = FLASH_BWD_RATIO * flops / rate + hw->a->kernel_s;
+        attn_f = flops / hw->attn_rate + hw->kernel;
+        attn_b = FLASH_BWD_RATIO * flops / hw->attn_rate + hw->kernel;
     }
     lt->attn_f = attn_f;
     lt->f += attn_f;
     lt->b += attn_b;
 
     /* FFN: dense, or router + routed experts + shared experts */
+    lt->ep_f = lt->ep_b = 0;
     if (!moe) {
         f_width = m->f;
         up_width = (m->gated ? 2 : 1) * f_width / t;
@@ -269,7 +331,7 @@ static void layer_time(const struct scenario *sc, const struct model_shape *m,
 
         f_width = m->f_expert;
         up_width = (m->gated ? 2 : 1) * f_width / t;
-        gemm_fb(hw, T, m->experts, h, 1, &lt->f, &lt->b);
+        gemm16_fb(hw, T, m->experts, h, 1, &lt->f, &lt->b);
         gemm_fb(hw, per_expert, up_width, h, local, &col_f, &col_b);
         gemm_fb(hw, per_expert, h, f_width / t, local, &lt->f, &lt->b);
         if (m->shared > 0) {
@@ -284,15 +346,13 @@ static void layer_time(const struct scenario *sc, const struct model_shape *m,
         lt->ep_f = 2 * group_all_to_all(&gr, T * m->top_k * h * elem);
         lt->ep_b = lt->ep_f;
     }
-    if (!moe)
-        lt->ep_f = lt->ep_b = 0;
 
     /* element-wise: 2 layernorms (read + write), 2 bias-dropout-residual
      * (read 2, write 1, mask 0.5) = 11 passes over s*b*h, split by TP only
      * with sequence parallelism; backward reads and writes about twice */
     ew_f += 11 * T * h * elem / repl;
-    lt->f += bytes_s(hw, ew_f) + ELEMWISE_KERNELS_FWD * hw->a->kernel_s;
-    lt->b += bytes_s(hw, 2 * ew_f) + 2 * ELEMWISE_KERNELS_FWD * hw->a->kernel_s;
+    lt->f += bytes_s(hw, ew_f) + ELEMWISE_KERNELS_FWD * hw->kernel;
+    lt->b += bytes_s(hw, 2 * ew_f) + 2 * ELEMWISE_KERNELS_FWD * hw->kernel;
 
     lt->f += col_f;
     lt->b += col_b;
@@ -302,15 +362,20 @@ static void layer_time(const struct scenario *sc, const struct model_shape *m,
      * parallel layer with its weight-gradient GEMM (and, with SP, the
      * re-gather of its input with the data-gradient GEMM), so only what
      * outlasts those GEMMs is exposed (Korthikanti 2022 Table 4: backward
-     * takes ~1.55x forward, not 2x). */
+     * takes ~1.55x forward, not 2x).  Forward, a stack with TP comm
+     * overlap (Transformer Engine userbuffers, async-TP) pipelines the
+     * collectives with the GEMMs around them for its share tp_overlap. */
     group_init(hw, t, 1, &gr);
     lt->tp_f = 2 * group_allreduce(&gr, T * h * elem);
-    lt->tp_b = exposed(lt->tp_f, col_b, 0);
+    tp_hide = hw->sw->tp_overlap;
+    lt->tp_b = (1 - tp_hide) * exposed(lt->tp_f, col_b, 0) +
+               tp_hide * exposed(lt->tp_f, lt->b, 0);
+    lt->tp_f = (1 - tp_hide) * lt->tp_f + tp_hide * exposed(lt->tp_f, lt->f, 0);
 
     /* CP: K and V chunks around the ring, overlapped with attention */
     lt->cp_f = lt->cp_b = 0;
     if (lay->cp > 1) {
-        double kv_bytes = 2 * T * kv * d * elem;
+        double kv_bytes = T * kv * (dq + dv) * elem;
         double ring;
 
         group_init(hw, c, t, &gr);
@@ -381,12 +446,12 @@ static void stage_head(const struct scenario *sc, const struct model_shape *m,
                        const struct hw *hw, double T, struct stage_time *st)
 {
     double t = (double)sc->layout.tp, elem = hw->elem;
-    double emb_f = bytes_s(hw, 2 * T * m->h * elem) + hw->a->kernel_s;
-    double ce = bytes_s(hw, 3 * 4 * T * m->V / t) + 2 * hw->a->kernel_s;
+    double emb_f = bytes_s(hw, 2 * T * m->h * elem) + hw->kernel;
+    double ce = bytes_s(hw, 3 * 4 * T * m->V / t) + 2 * hw->kernel;
     double head_f = 0, head_b = 0, ar;
     struct group gr;
 
-    gemm_fb(hw, T, m->V / t, m->h, 1, &head_f, &head_b);
+    gemm16_fb(hw, T, m->V / t, m->h, 1, &head_f, &head_b);
     head_f += ce;
     head_b += ce;
     /* vocabulary-parallel embedding and loss each reduce over TP */
@@ -445,13 +510,18 @@ static double local_params(const struct scenario *sc,
 }
 
 /* Exposed data-parallel / ZeRO communication per step over the dp*cp
- * group (tp ranks apart).  Gradient reduction overlaps the backward pass
- * of the microbatch that produces it except the last bucket (about one
- * layer's worth); ZeRO 0/1 reduce once per step (gradients accumulate
- * locally), ZeRO 2/3 every microbatch (the gradients are sharded); ZeRO 1/2
- * gather the updated 16-bit weights once per step, overlapped with the
- * next forward; ZeRO-3 gathers them for every forward and backward,
- * prefetched under the compute (FSDP). */
+ * group (tp ranks apart).  Gradient reduction can overlap the backward
+ * pass of the microbatch that produces it except the last bucket (about
+ * one layer's worth): a stack overlaps its share dp_overlap (Megatron-Core
+ * --overlap-grad-reduce; Megatron-LM 2021 reduced after the backward).
+ * ZeRO 0/1 reduce once per step (gradients accumulate locally), ZeRO 2/3
+ * every microbatch (the gradients are sharded); ZeRO 1/2 gather the
+ * updated 16-bit weights once per step, beside the next forward.  ZeRO-3
+ * gathers each layer's weights for its forward and again for its backward
+ * and reduce-scatters its gradients, layer by layer and microbatch by
+ * microbatch (DeepSpeed stage 3, FSDP): per-layer messages, each paying
+ * the ring's latency, hidden under that layer's compute only when the
+ * stack prefetches them (zero3_prefetch > 0). */
 static double dp_comm(const struct scenario *sc, const struct hw *hw,
                       const struct stage_time *st, double params, double mbs)
 {
@@ -460,7 +530,8 @@ static double dp_comm(const struct scenario *sc, const struct hw *hw,
     double grad = params * precision_bytes(sc->train.grad_dtype);
     double wt = params * hw->elem;
     double bwd = st->b + st->rec + st->head_b, fwd = st->f + st->head_f;
-    double bucket = 1 / fmax(1, st->layers);
+    double layers = fmax(1, st->layers), bucket = 1 / layers;
+    double o = hw->sw->dp_overlap;
     double rs, ag;
     struct group gr;
 
@@ -469,20 +540,24 @@ static double dp_comm(const struct scenario *sc, const struct hw *hw,
     group_init(hw, shard, (double)lay->tp, &gr);
     if (lay->zero == 0) {
         rs = group_allreduce(&gr, grad);
-        return exposed(rs, bwd, rs * bucket);
+        return (1 - o) * rs + o * exposed(rs, bwd, rs * bucket);
     }
-    rs = group_reduce_scatter(&gr, grad);
-    ag = group_reduce_scatter(&gr, wt); /* all-gather: same cost */
-    switch (lay->zero) {
-    case 1:
-        return exposed(rs, bwd, rs * bucket) + exposed(ag, fwd, ag * bucket);
-    case 2:
-        return mbs * exposed(rs, bwd, rs * bucket) +
-               exposed(ag, fwd, ag * bucket);
-    default:
-        return mbs * (exposed(ag, fwd, ag * bucket) +
-                      exposed(ag + rs, bwd, (ag + rs) * bucket));
+    if (lay->zero <= 2) {
+        double per_rs;
+
+        rs = group_reduce_scatter(&gr, grad);
+        ag = group_reduce_scatter(&gr, wt); /* all-gather: same cost */
+        per_rs = (1 - o) * rs + o * exposed(rs, bwd, rs * bucket);
+        ag = (1 - o) * ag + o * exposed(ag, fwd, ag * bucket);
+        return (lay->zero == 2 ? mbs : 1) * per_rs + ag;
     }
+    /* ZeRO-3, one layer at a time */
+    rs = group_reduce_scatter(&gr, grad / layers);
+    ag = group_reduce_scatter(&gr, wt / layers);
+    if (hw->sw->zero3_prefetch > 0)
+        return mbs * layers *
+               (exposed(ag, fwd / layers, 0) + exposed(ag + rs, bwd / layers, 0));
+    return mbs * layers * (2 * ag + rs);
 }
 
 /* Optimizer (Megatron's mixed-precision step), bandwidth-bound: read the
@@ -512,7 +587,7 @@ static double optimizer_time(const struct scenario *sc, const struct hw *hw,
     }
     grad_passes = 4 * gb * (lay->zero >= 2 ? sharded : params);
     return bytes_s(hw, sharded * per_param + grad_passes) +
-           10 * hw->a->kernel_s;
+           10 * hw->kernel;
 }
 
 /* The largest part of the step names the bottleneck. */
@@ -566,7 +641,8 @@ void steptime_estimate(const struct scenario *sc, const struct model_shape *m,
 
     /* 1F1B / interleaved schedule (Narayanan et al. 2021 section 2.2):
      * m microbatches plus a bubble of (p - 1)/v of one microbatch. */
-    step = mbs * t_mb + (p - 1) / v * t_mb + pp_s + dp_s + opt_s;
+    step = mbs * t_mb + (p - 1) / v * t_mb + pp_s + dp_s + opt_s +
+           sc->stack.step_overhead_s;
 
     /* Hardware FLOPs add what recomputation repeats: the forward
      * (a third of 6N + 12Las) for full, the attention core for selective
@@ -580,7 +656,7 @@ void steptime_estimate(const struct scenario *sc, const struct model_shape *m,
 
     tr->step_s = step;
     tr->microbatches = mbs;
-    tr->compute_s = mbs * comp_mb + opt_s;
+    tr->compute_s = mbs * comp_mb + opt_s + sc->stack.step_overhead_s;
     tr->optimizer_s = opt_s;
     tr->bubble_s = (p - 1) / v * t_mb;
     tr->tp_comm_s = mbs * (st.tp + st.head_tp);

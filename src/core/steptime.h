@@ -57,17 +57,13 @@ double comm_reduce_scatter_s(double bytes, double n, double beta, double alpha);
 double comm_all_gather_s(double bytes, double n, double beta, double alpha);
 double comm_all_to_all_s(double bytes, double n, double beta, double alpha);
 
-/* Roofline time of one GEMM [M x K] * [K x N] repeated `batch` times, with
- * elements of `elem_bytes`, on accelerator a at peak FLOP/s. */
-double steptime_gemm_s(const struct accel_spec *a, double peak, double M,
-                       double N, double K, double batch, double elem_bytes);
-
-/* Whether the time model computes attention with materialised scores
- * (Korthikanti 2022) rather than a fused kernel (Dao 2022).  train.attention
- * decides; `auto` means what the stacks behind the calibration runs did:
- * `selective` recomputation is Megatron's recompute of a materialised
- * attention core, while no or full recomputation runs the fused kernel. */
-bool steptime_standard_attention(const struct scenario *sc);
+/* Roofline time of one GEMM [M x K] * [K x N] repeated `batch` times with
+ * elements of `elem_bytes`: FLOPs at `rate` (peak x large-GEMM efficiency),
+ * slowed by (flops + half) / flops for small GEMMs, or bytes at HBM
+ * bandwidth `bw`, whichever is longer, plus `kernel` seconds. */
+double steptime_gemm_s(double rate, double half, double bw, double kernel,
+                       double M, double N, double K, double batch,
+                       double elem_bytes);
 
 /* Fill r->time (and r->bottleneck; warnings unless flags has EVAL_QUIET)
  * for validated sc with shape m; r->memory must be filled. */

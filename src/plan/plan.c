@@ -16,6 +16,7 @@
 /* Enums are stored through int (PS_INT). */
 _Static_assert(sizeof(enum precision) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum recompute) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum model_attention) == sizeof(int), "enum size");
 
 static const int grad_dtype_values[] = {PREC_FP32, PREC_BF16, PREC_FP16};
 
@@ -80,6 +81,31 @@ static const struct plan_key_info keys[PLAN_KEY_COUNT] = {
                             0, 1, 1000, NULL, NULL, 0, "1", PS_U64,
                             OFF(model.moe_every),
                             "every n-th layer is MoE (1: all)"},
+    [PK_MODEL_HEAD_DIM] = {"model.head_dim", "model", "head_dim", PT_COUNT, 0,
+                           1, 65536, NULL, NULL, 0, "hidden / heads", PS_U64,
+                           OFF(model.head_dim), "width of one attention head"},
+    [PK_MODEL_ATTENTION] = {"model.attention", "model", "attention", PT_ENUM,
+                            0, 0, 0, "mha|gqa|mla", NULL, 0, "preset's, else mha",
+                            PS_INT, OFF(model.attention),
+                            "attention kind (mla: DeepSeek latent KV)"},
+    [PK_MODEL_KV_LORA_RANK] = {"model.kv_lora_rank", "model", "kv_lora_rank",
+                               PT_COUNT, 0, 1, 1048576, NULL, NULL, 0,
+                               "preset's", PS_U64, OFF(model.kv_lora_rank),
+                               "MLA: latent width of keys and values"},
+    [PK_MODEL_Q_LORA_RANK] = {"model.q_lora_rank", "model", "q_lora_rank",
+                              PT_COUNT, 0, 0, 1048576, NULL, NULL, 0,
+                              "preset's, else 0 (uncompressed)", PS_U64,
+                              OFF(model.q_lora_rank),
+                              "MLA: latent width of queries"},
+    [PK_MODEL_ROPE_HEAD_DIM] = {"model.rope_head_dim", "model", "rope_head_dim",
+                                PT_COUNT, 0, 0, 65536, NULL, NULL, 0,
+                                "preset's", PS_U64, OFF(model.rope_head_dim),
+                                "MLA: decoupled RoPE width per head"},
+    [PK_SOFTWARE_STACK] = {"software.stack", "software", "stack", PT_ID, 0, 0,
+                           0, NULL, NULL, CATALOG_STACKS, "megatron-core",
+                           PS_NONE, 0,
+                           "training framework: kernels, FP8, overlap, "
+                           "allocator"},
     [PK_TRAIN_TOKENS] = {"train.tokens", "train", "tokens", PT_COUNT, 0, 1,
                          9e15, NULL, NULL, 0, "0 (run totals 0)", PS_F64,
                          OFF(train.tokens), "training tokens (15T)"},
@@ -91,7 +117,7 @@ static const struct plan_key_info keys[PLAN_KEY_COUNT] = {
                                PS_U64, OFF(train.global_batch),
                                "sequences per optimizer step"},
     [PK_TRAIN_PRECISION] = {"train.precision", "train", "precision", PT_ENUM, 0,
-                            0, 0, "fp32|tf32|bf16|fp16|fp8", NULL, 0,
+                            0, 0, "fp32|tf32|bf16|fp16|fp8|mxfp8|fp4", NULL, 0,
                             "bf16 (else fp16)", PS_INT, OFF(train.precision),
                             "matmul precision"},
     [PK_TRAIN_OPTIMIZER] = {"train.optimizer", "train", "optimizer", PT_ENUM, 0,
@@ -221,7 +247,7 @@ static const struct plan_key_info keys[PLAN_KEY_COUNT] = {
 };
 
 const char *const plan_sections[] = {
-    "model",   "train", "hardware",    "parallel", "site",
+    "model",   "software", "train", "hardware",    "parallel", "site",
     "finance", "cloud", "reliability", NULL,
 };
 

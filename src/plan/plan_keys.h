@@ -30,6 +30,12 @@
     X(MODEL_SHARED_EXPERTS, "model.shared_experts")                            \
     X(MODEL_EXPERT_FFN, "model.expert_ffn")                                    \
     X(MODEL_MOE_EVERY, "model.moe_every")                                      \
+    X(MODEL_HEAD_DIM, "model.head_dim")                                        \
+    X(MODEL_ATTENTION, "model.attention")                                      \
+    X(MODEL_KV_LORA_RANK, "model.kv_lora_rank")                                \
+    X(MODEL_Q_LORA_RANK, "model.q_lora_rank")                                  \
+    X(MODEL_ROPE_HEAD_DIM, "model.rope_head_dim")                              \
+    X(SOFTWARE_STACK, "software.stack")                                        \
     X(TRAIN_TOKENS, "train.tokens")                                            \
     X(TRAIN_SEQ_LEN, "train.seq_len")                                          \
     X(TRAIN_GLOBAL_BATCH, "train.global_batch")                                \

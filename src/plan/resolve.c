@@ -7,6 +7,7 @@
 #include "plan/resolve.h"
 
 #define DEFAULT_STORAGE "parallel-fs"
+#define DEFAULT_STACK "megatron-core"
 #define DEFAULT_SITE "us-average"
 
 static const char *where_of(const struct plan *p, enum plan_key k)
@@ -32,6 +33,7 @@ static enum cp_status lookup_failed(enum cp_status st, const struct plan *p,
         [CATALOG_SITES] = "site",
         [CATALOG_CLOUD] = "cloud offer",
         [CATALOG_MODELS] = "model",
+        [CATALOG_STACKS] = "stack",
     };
 
     if (st != CP_ERR_NOT_FOUND)
@@ -191,6 +193,13 @@ enum cp_status plan_resolve(const struct plan *p, struct catalog *cat,
             return lookup_failed(st, p, PK_MODEL_PRESET, mid, d);
         add_source(out, PK_MODEL_PRESET, mid, &meta);
     }
+    snprintf(id, sizeof(id), "%s",
+             p->v[PK_SOFTWARE_STACK].set ? p->v[PK_SOFTWARE_STACK].id
+                                         : DEFAULT_STACK);
+    st = catalog_get_stack(cat, id, &sc->stack, &meta, d);
+    if (st)
+        return lookup_failed(st, p, PK_SOFTWARE_STACK, id, d);
+    add_source(out, PK_SOFTWARE_STACK, id, &meta);
     st = catalog_get_accel(cat, p->v[PK_HW_ACCELERATOR].id, &sc->accel, &meta,
                            d);
     if (st)
@@ -489,6 +498,13 @@ void plan_echo_value(const struct scenario *sc, const struct result *r,
         break;
     case PK_HW_ACCELERATOR:
         out->s = sc->accel.id;
+        break;
+    case PK_SOFTWARE_STACK:
+        out->s = sc->stack.id;
+        break;
+    case PK_MODEL_HEAD_DIM:
+        if (!out->u && r && r->model.heads > 0)
+            out->u = (uint64_t)(r->model.hidden / r->model.heads + 0.5);
         break;
     case PK_HW_SYSTEM:
         out->s = sc->system.id;

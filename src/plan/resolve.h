@@ -29,7 +29,7 @@
 #include "plan/plan.h"
 #include "plan/search.h"
 
-#define PLAN_SOURCES_MAX 8
+#define PLAN_SOURCES_MAX 12
 #define PLAN_NOTES_MAX 4
 
 /* A catalog row the scenario was built from (for quote --explain). */

@@ -34,14 +34,18 @@ START_TEST(test_gemm_roofline)
     fixture_scenario(&sc, "h100-sxm");
     a = &sc.accel;
     peak = a->peak_flops[PREC_BF16];
-    big = steptime_gemm_s(a, peak, 16384, 16384, 16384, 1, 2);
+    big = steptime_gemm_s(peak * a->gemm_frac, a->gemm_half_flops,
+                          a->hbm_bps * a->hbm_frac, a->kernel_s, 16384, 16384,
+                          16384, 1, 2);
     ck_assert_rel(
         big,
         flops / (peak * a->gemm_frac * flops / (flops + a->gemm_half_flops)) +
             a->kernel_s,
         1e-12);
     /* a skinny GEMM (K = 8) is limited by memory traffic */
-    ck_assert(steptime_gemm_s(a, peak, 65536, 65536, 8, 1, 2) >=
+    ck_assert(steptime_gemm_s(peak * a->gemm_frac, a->gemm_half_flops,
+                              a->hbm_bps * a->hbm_frac, a->kernel_s, 65536,
+                              65536, 8, 1, 2) >=
               2.0 * 65536 * 65536 / (a->hbm_bps * a->hbm_frac));
 }
 END_TEST
