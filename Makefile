@@ -247,7 +247,7 @@ bench: all
 	$(Q)sh tests/bench/run.sh ./llmplan
 
 validate: all
-	$(Q)python3 tests/validate_table.py --bin ./llmplan --shared $(SHARED)
+	$(Q)python3 tests/validate_table.py --bin ./llmplan --shared $(SHARED) --loso
 
 # ---- lint ---------------------------------------------------------------
 lint:

@@ -95,6 +95,9 @@
     C(accel_spec, "fp8_gemm_frac", CATCOL_REAL, 0, 0, 1, NULL, FT_DBL,         \
       fp8_gemm_frac, 1, 0, 0,                                                  \
       "measured: best 8-bit matmul / 8-bit peak; empty = gemm_frac")           \
+    C(accel_spec, "attn_fa2_frac", CATCOL_REAL, 0, 0, 1, NULL, FT_DBL,         \
+      attn_fa2_frac, 1, 0, 0,                                                  \
+      "measured: FlashAttention-2 fwd+bwd / peak; empty = attn_frac")          \
     C(accel_spec, "ceiling_source", CATCOL_TEXT, 0, 0, 0, NULL, FT_NONE, id,   \
       1, 0, 0, "where the measured ceilings come from")
 
@@ -280,7 +283,7 @@
     MODEL_COUNT(C, "kv_lora_rank", 0, 0, kv_lora_rank, 0, 0,                   \
                 "MLA: latent width of keys and values")                        \
     MODEL_COUNT(C, "q_lora_rank", 0, 0, q_lora_rank, 0, 0,                     \
-                "MLA: latent width of queries; empty = not compressed")        \
+                "MLA: latent width of queries; empty = 3 x kv_lora_rank")      \
     MODEL_COUNT(C, "rope_head_dim", 0, 0, rope_head_dim, 0, 0,                 \
                 "MLA: decoupled RoPE width per head")
 
@@ -320,6 +323,8 @@
       "CUDA context, NCCL buffers, workspaces, GiB")                          \
     STACK_FRAC(C, "mem_frag_frac", mem_frag_frac, 0.05,                        \
                "allocator slack, fraction of activations")                    \
+    STACK_FRAC(C, "selective_keep", selective_keep, 1,                         \
+               "selective recompute keeps this share of Megatron's set")      \
     PROV_COLS(C, stack_spec)                                                   \
     NOTE_COLS(C, stack_spec)
 

@@ -65,6 +65,10 @@ double memory_layer_activation_bytes(const struct scenario *sc,
         return 2 * sbh / (lay->sequence_parallel ? t : 1);
 
     bytes = sbh * (repl / (lay->sequence_parallel ? t : 1) + split / t);
+    /* a stack's selective recompute may drop more than the attention core
+     * (TorchTitan's per-op policy recomputes every other matmul) */
+    if (lay->recompute == RECOMPUTE_SELECTIVE)
+        bytes *= sc->stack.selective_keep;
     if (scores)
         bytes += 5 * m->a * s * s * b / t;
     else if (!attention_materialised(sc))
@@ -94,12 +98,13 @@ static void stage_memory(const struct scenario *sc, const struct model_shape *m,
     double t = (double)lay->tp, p = (double)lay->pp,
            v = (double)lay->interleave;
     double e = (double)lay->ep, shard = (double)lay->dp * (double)lay->cp;
+    double etp = layout_expert_tp(lay);
     double layers = ceil(m->L / p); /* balanced: stages differ by <= 1 */
     double moe_frac = m->moe_layers / m->L;
     double moe_l = layers * moe_frac, dense_l = layers - moe_l;
     double dense_params, expert_params, params, m_in_flight, in_flight;
     double wb = weight_bytes(sc), gb = precision_bytes(sc->train.grad_dtype);
-    double ob = optimizer_bytes(sc), expert_shard = fmax(1, shard / e);
+    double ob = optimizer_bytes(sc), expert_shard = layout_expert_dp(lay);
     double act_layer_dense, act_layer_moe, working = 0;
     bool scores = memory_keeps_scores(sc);
     int zero = lay->zero;
@@ -114,7 +119,7 @@ static void stage_memory(const struct scenario *sc, const struct model_shape *m,
             (m->attn_params + m->norm_params + m->shared * m->expert_params) /
             t +
         moe_l * m->router_params;
-    expert_params = moe_l * m->experts * m->expert_params / (t * e);
+    expert_params = moe_l * m->experts * m->expert_params / (etp * e);
     if (first)
         dense_params += m->embed_params / t;
     if (!first || lay->pp == 1) {

@@ -71,7 +71,11 @@ void model_shape_derive(const struct model_spec *m, double seq_len,
     s.d = m->head_dim ? (double)m->head_dim : s.h / s.a;
     s.mla = m->attention == MATTN_MLA;
     s.rope = s.mla ? (double)m->rope_head_dim : 0;
-    s.q_lora = s.mla ? (double)m->q_lora_rank : 0;
+    /* Every published MLA model that compresses its queries does so at
+     * three times the KV latent (DeepSeek-V2 and V3: 1536 / 512; Kimi K2
+     * the same): the default when q_lora_rank is not given. */
+    s.q_lora = s.mla ? or_default(m->q_lora_rank, 3 * (double)m->kv_lora_rank)
+                     : 0;
     s.kv_lora = s.mla ? (double)m->kv_lora_rank : 0;
     s.d_qk = s.d + s.rope;
     s.d_v = s.d;

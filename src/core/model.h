@@ -10,7 +10,8 @@
  * and the output projection, not the input embedding lookup; MoE counts
  * the top-k and shared experts only).  With MLA (DeepSeek-V2, Liu et al.
  * 2024, section 2.1) the attention weights are the Q path (h x q_lora and
- * q_lora x a(d + rope), or h x a(d + rope) uncompressed), the KV down
+ * q_lora x a(d + rope); q_lora defaults to 3 kv_lora as in V2, V3 and
+ * Kimi K2), the KV down
  * projection h x (kv_lora + rope), its up projection kv_lora x 2ad and the
  * output a d x h; attention FLOPs are 6 L a s (d_qk + d_v), PaLM's term
  * with the two widths apart.  For GPT shapes this equals

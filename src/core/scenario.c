@@ -39,6 +39,7 @@ void scenario_defaults(struct scenario *sc)
     sc->stack.zero3_prefetch = 1;
     sc->stack.mem_reserve_bytes = 1073741824.0;
     sc->stack.mem_frag_frac = 0.05;
+    sc->stack.selective_keep = 1;
     sc->train.seq_len = 4096;
     sc->train.global_batch = 1024;
     sc->train.precision = PREC_BF16;
@@ -218,13 +219,14 @@ static enum cp_status validate_layout(const struct scenario *sc, struct diag *d)
     if (experts < 2 && lay->ep != 1)
         return diag_set(d, CP_ERR_LAYOUT, "parallel.ep",
                         "expert parallelism needs a mixture-of-experts model");
-    if (experts >= 2 && (fmod(experts, (double)lay->ep) != 0 ||
-                         ((lay->dp * lay->cp) % lay->ep) != 0))
+    if (experts >= 2 &&
+        (fmod(experts, (double)lay->ep) != 0 ||
+         ((lay->tp * lay->dp * lay->cp) % lay->ep) != 0))
         return diag_set(d, CP_ERR_LAYOUT, "parallel.ep",
-                        "%llu must divide model.experts (%.0f) and dp*cp "
+                        "%llu must divide model.experts (%.0f) and tp*dp*cp "
                         "(%llu)",
                         (unsigned long long)lay->ep, experts,
-                        (unsigned long long)(lay->dp * lay->cp));
+                        (unsigned long long)(lay->tp * lay->dp * lay->cp));
     if (sc->train.global_batch % (lay->dp * lay->microbatch))
         return diag_set(d, CP_ERR_LAYOUT, "train.global_batch",
                         "%llu is not a multiple of dp*microbatch (%llu*%llu)",
@@ -270,6 +272,7 @@ static enum cp_status validate_hardware(const struct scenario *sc,
                         precision_name(sc->train.precision));
     if (!(a->gemm_frac > 0 && a->gemm_frac <= 1) ||
         !(a->fp8_gemm_frac >= 0 && a->fp8_gemm_frac <= 1) ||
+        !(a->attn_fa2_frac >= 0 && a->attn_fa2_frac <= 1) ||
         !(a->hbm_frac > 0 && a->hbm_frac <= 1) ||
         !(a->attn_frac > 0 && a->attn_frac <= 1) ||
         !(a->power_frac >= 0 && a->power_frac <= 2) ||
@@ -326,7 +329,8 @@ static enum cp_status validate_stack(const struct stack_spec *s,
         !(s->kernel_s >= 0 && s->kernel_s < 1) ||
         !(s->step_overhead_s >= 0 && s->step_overhead_s < 1e3) ||
         !(s->mem_reserve_bytes >= 0 && s->mem_reserve_bytes < 1e13) ||
-        !(s->mem_frag_frac >= 0 && s->mem_frag_frac <= 1))
+        !(s->mem_frag_frac >= 0 && s->mem_frag_frac <= 1) ||
+        !(s->selective_keep >= 0 && s->selective_keep <= 1))
         return diag_set(d, CP_ERR_RANGE, "software.stack",
                         "'%s' has values out of range", s->id);
     return CP_OK;

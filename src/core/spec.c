@@ -80,6 +80,18 @@ const char *workload_name(enum workload_kind w)
     return w == WORKLOAD_SERVE ? "serve" : "train";
 }
 
+double layout_expert_tp(const struct layout *lay)
+{
+    return (lay->dp * lay->cp) % lay->ep == 0 ? (double)lay->tp : 1;
+}
+
+double layout_expert_dp(const struct layout *lay)
+{
+    double ranks = (double)lay->tp * (double)lay->dp * (double)lay->cp;
+
+    return ranks / (layout_expert_tp(lay) * (double)lay->ep);
+}
+
 bool attention_materialised(const struct scenario *sc)
 {
     if (sc->train.attention == ATTN_AUTO)

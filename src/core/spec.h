@@ -106,7 +106,7 @@ struct model_spec {
     uint64_t head_dim;   /* width of one head; 0 = hidden / heads */
     enum model_attention attention;
     uint64_t kv_lora_rank;  /* MLA: latent width of K and V */
-    uint64_t q_lora_rank;   /* MLA: latent width of Q; 0 = Q not compressed */
+    uint64_t q_lora_rank;   /* MLA: latent width of Q; 0 = 3 x kv_lora_rank */
     uint64_t rope_head_dim; /* MLA: decoupled RoPE width of Q and K heads */
 };
 
@@ -127,6 +127,7 @@ struct accel_spec {
     double fp8_gemm_frac;   /* best measured 8-bit matmul / 8-bit peak */
     double gemm_half_flops; /* GEMM size (FLOP) at which efficiency halves */
     double attn_frac;       /* best fused attention kernel, fwd+bwd / peak */
+    double attn_fa2_frac;   /* FlashAttention-2 (no Hopper/Blackwell paths) */
     double hbm_frac;        /* achievable fraction of HBM bandwidth */
     double kernel_s;        /* fixed cost per kernel launch, seconds */
     double power_frac;      /* mean power while training, fraction of TDP */
@@ -156,6 +157,8 @@ struct stack_spec {
     double step_overhead_s; /* framework work per step outside kernels, s */
     double mem_reserve_bytes; /* CUDA context, NCCL buffers, workspaces */
     double mem_frag_frac;     /* allocator slack, fraction of what it holds */
+    double selective_keep;    /* activations kept by selective recompute,
+                                 of what Megatron's keeps (1: Megatron) */
 };
 
 /* A node type (server or rack-scale system). */
@@ -286,6 +289,15 @@ struct scenario {
  * recomputed): train.attention standard, or auto under a stack whose
  * kernel is `unfused` (Megatron-LM 2021-22, Korthikanti et al. 2022). */
 bool attention_materialised(const struct scenario *sc);
+
+/* Expert tensor parallelism (Megatron-Core MoE "parallel folding", Liu et
+ * al. 2025, arXiv 2504.14960): the expert layers regroup the tp*dp*cp
+ * ranks of a stage as etp x ep x edp.  Experts split like the dense layers
+ * (etp = tp) when ep divides dp*cp; otherwise EP folds over the TP ranks
+ * and each expert is whole on its rank (etp = 1). */
+double layout_expert_tp(const struct layout *lay);
+/* The expert-data-parallel group: tp*dp*cp / (etp * ep). */
+double layout_expert_dp(const struct layout *lay);
 
 /* Names for enums (lower case, as in plan files); NULL when out of range. */
 const char *precision_name(enum precision p);

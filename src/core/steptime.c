@@ -1,5 +1,6 @@
 /* steptime.c - step time of one training iteration; model in steptime.h. */
 #include <math.h>
+#include <string.h>
 
 #include "core/scenario.h"
 #include "core/steptime.h"
@@ -11,6 +12,11 @@
 /* Element-wise kernels per layer, forward (norms, residuals, dropout,
  * activation, RoPE); backward runs about twice as many. */
 #define ELEMWISE_KERNELS_FWD 8.0
+/* A mixture-of-experts layer adds its routing, forward: router softmax and
+ * top-k, auxiliary loss, token counts, permute (sort + gather), unpermute
+ * (scatter + weighted sum) and the count exchange before the all-to-all
+ * (Megatron-Core MoE token dispatcher); backward about twice as many. */
+#define MOE_KERNELS_FWD 12.0
 /* Causal attention: a fused kernel skips the masked upper triangle. */
 #define CAUSAL_FRAC 0.5
 /* Flash attention backward: 5 matmuls against 2 forward (Dao 2023). */
@@ -122,11 +128,13 @@ static void hw_init(const struct scenario *sc, struct hw *hw)
     hw->cast = 0;
     if (low) {
         /* Transformer Engine runs the linear layers in 8 (or 4) bits and
-         * keeps attention, the embedding and the output layer in 16 bits;
-         * every GEMM input is cast (read 2 bytes, write the cast and its
-         * transpose: 4 bytes per element), MXFP8 and NVFP4 with a block
-         * scale per 32 or 16 elements (Micikevicius et al. 2022; OCP MX
-         * spec 2023). */
+         * keeps attention, the embedding and the output layer in 16 bits.
+         * Activation casts are fused into the op before (LayerNormLinear,
+         * the activation function), which then also writes the 8-bit copy
+         * and its transpose for the backward: 2 bytes per element more;
+         * MXFP8 and NVFP4 add a block scale per 32 or 16 elements
+         * (Micikevicius et al. 2022; OCP MX spec 2023).  Weights are cast
+         * once per step (fp8 weight caching), not per microbatch. */
         double frac = a->fp8_gemm_frac > 0 ? a->fp8_gemm_frac : a->gemm_frac;
 
         hw->eta = frac * sc->stack.gemm_eff * sc->stack.fp8_eff;
@@ -134,9 +142,18 @@ static void hw_init(const struct scenario *sc, struct hw *hw)
             hw->peak16 = a->peak_flops[PREC_BF16];
             hw->eta16 = a->gemm_frac * sc->stack.gemm_eff;
         }
-        hw->cast = p == PREC_FP4 ? 3.0 + 1.0 / 16 : p == PREC_MXFP8 ? 4.0 + 2.0 / 32 : 4.0;
+        hw->cast = p == PREC_FP4   ? 1.0 + 2.0 / 16
+                   : p == PREC_MXFP8 ? 2.0 + 2.0 / 32
+                                     : 2.0;
     }
-    hw->attn_rate = hw->peak16 * a->attn_frac * sc->stack.attn_eff;
+    /* FlashAttention-2 has no Hopper or Blackwell code path (TMA, wgmma,
+     * tcgen05): on those it reaches its own, lower ceiling (FA3 README:
+     * 370 / 322 TFLOP/s fwd / bwd on H100 against FA3's 648 / 561). */
+    hw->attn_rate = hw->peak16 * sc->stack.attn_eff *
+                    (strcmp(sc->stack.attn_kernel, "fa2") == 0 &&
+                             a->attn_fa2_frac > 0
+                         ? a->attn_fa2_frac
+                         : a->attn_frac);
     hw->half = a->gemm_half_flops;
     hw->kernel = a->kernel_s + sc->stack.kernel_s;
     hw->elem = (p == PREC_FP32 || p == PREC_TF32) ? 4 : 2;
@@ -237,7 +254,7 @@ static double cast_s(const struct hw *hw, double n)
 static void gemm_fb(const struct hw *hw, double M, double N, double K,
                     double batch, double *f, double *b)
 {
-    *f += gemm_at(hw, true, M, N, K, batch) + cast_s(hw, (M * K + K * N) * batch);
+    *f += gemm_at(hw, true, M, N, K, batch) + cast_s(hw, M * K * batch);
     *b += gemm_at(hw, true, M, K, N, batch) + gemm_at(hw, true, K, N, M, batch) +
           cast_s(hw, M * N * batch);
 }
@@ -326,25 +343,36 @@ static void layer_time(const struct scenario *sc, const struct model_shape *m,
         gemm_fb(hw, T, h, f_width / t, 1, &lt->f, &lt->b);
         ew_f = (m->gated ? 3 : 2) * T * f_width / t * elem;
     } else {
-        double local = m->experts / e;
-        double per_expert = T * m->top_k * e / m->experts;
+        /* Routed experts: E/ep on this rank, split etp ways; with EP folded
+         * over TP (etp = 1) each rank routes its 1/t share of the tokens
+         * (sequence parallel).  Grouped GEMMs, one per local expert. */
+        double etp = layout_expert_tp(lay), local = m->experts / e;
+        double T_moe = T * etp / t;
+        double per_expert = T_moe * m->top_k * e / m->experts;
+        double shared_up = (m->gated ? 2 : 1) * m->f_expert * m->shared / t;
 
         f_width = m->f_expert;
-        up_width = (m->gated ? 2 : 1) * f_width / t;
+        up_width = (m->gated ? 2 : 1) * f_width / etp;
         gemm16_fb(hw, T, m->experts, h, 1, &lt->f, &lt->b);
         gemm_fb(hw, per_expert, up_width, h, local, &col_f, &col_b);
-        gemm_fb(hw, per_expert, h, f_width / t, local, &lt->f, &lt->b);
+        gemm_fb(hw, per_expert, h, f_width / etp, local, &lt->f, &lt->b);
         if (m->shared > 0) {
-            gemm_fb(hw, T, up_width * m->shared, h, 1, &lt->f, &lt->b);
+            gemm_fb(hw, T, shared_up, h, 1, &lt->f, &lt->b);
             gemm_fb(hw, T, h, f_width * m->shared / t, 1, &lt->f, &lt->b);
         }
         /* activation on k routed copies, permute and unpermute copies */
-        ew_f = (m->gated ? 3 : 2) * T * (m->top_k + m->shared) * f_width / t *
+        ew_f = (m->gated ? 3 : 2) *
+                   (T_moe * m->top_k * f_width / etp +
+                    T * m->shared * f_width / t) *
                    elem +
-               4 * T * m->top_k * h * elem;
-        group_init(hw, e, t * c, &gr);
-        lt->ep_f = 2 * group_all_to_all(&gr, T * m->top_k * h * elem);
+               4 * T_moe * m->top_k * h * elem;
+        /* dispatch and combine: ep ranks etp apart (t*c apart when the
+         * experts split like the dense layers) */
+        group_init(hw, e, etp == t ? t * c : etp, &gr);
+        lt->ep_f = 2 * group_all_to_all(&gr, T_moe * m->top_k * h * elem);
         lt->ep_b = lt->ep_f;
+        lt->f += MOE_KERNELS_FWD * hw->kernel;
+        lt->b += 2 * MOE_KERNELS_FWD * hw->kernel;
     }
 
     /* element-wise: 2 layernorms (read + write), 2 bias-dropout-residual
@@ -430,8 +458,10 @@ static void stage_layers(const struct scenario *sc, const struct model_shape *m,
         st->ep += moe_l * moe.ep_f;
         break;
     case RECOMPUTE_SELECTIVE:
-        /* the attention core only (Korthikanti 2022 section 5) */
+        /* the attention core (Korthikanti 2022 section 5), and what the
+         * stack's policy does not keep of the rest of the forward */
         st->rec = dense_l * dense.attn_f + moe_l * moe.attn_f;
+        st->rec += (1 - sc->stack.selective_keep) * (st->f - st->rec);
         break;
     default:
         st->rec = 0;
@@ -504,7 +534,8 @@ static double local_params(const struct scenario *sc,
                 (m->attn_params + m->norm_params +
                  m->shared * m->expert_params) /
                 t +
-            moe_l * m->experts * m->expert_params / (t * (double)lay->ep) +
+            moe_l * m->experts * m->expert_params /
+                (layout_expert_tp(lay) * (double)lay->ep) +
             (m->embed_params + m->output_params) / (t * p)) *
            m->param_scale;
 }
@@ -652,7 +683,10 @@ void steptime_estimate(const struct scenario *sc, const struct model_shape *m,
     if (lay->recompute == RECOMPUTE_FULL)
         hw_flops += model_flops / 3;
     else if (lay->recompute == RECOMPUTE_SELECTIVE)
-        hw_flops += m->attn_flops_per_token * tokens_step / 3;
+        hw_flops += (m->attn_flops_per_token * tokens_step +
+                     (1 - sc->stack.selective_keep) *
+                         (model_flops - m->attn_flops_per_token * tokens_step)) /
+                    3;
 
     tr->step_s = step;
     tr->microbatches = mbs;

@@ -94,7 +94,7 @@ static const struct plan_key_info keys[PLAN_KEY_COUNT] = {
                                "MLA: latent width of keys and values"},
     [PK_MODEL_Q_LORA_RANK] = {"model.q_lora_rank", "model", "q_lora_rank",
                               PT_COUNT, 0, 0, 1048576, NULL, NULL, 0,
-                              "preset's, else 0 (uncompressed)", PS_U64,
+                              "preset's, else 3 x kv_lora_rank", PS_U64,
                               OFF(model.q_lora_rank),
                               "MLA: latent width of queries"},
     [PK_MODEL_ROPE_HEAD_DIM] = {"model.rope_head_dim", "model", "rope_head_dim",

@@ -360,7 +360,9 @@ enum cp_status plan_search(const struct scenario *base,
                 if (sp->ep)
                     neps = one(sp->ep, eps);
                 else if (m->experts >= 2)
-                    neps = divisors(m->experts, w.sc.layout.dp * w.sc.layout.cp,
+                    neps = divisors(m->experts,
+                                    w.sc.layout.tp * w.sc.layout.dp *
+                                        w.sc.layout.cp,
                                     eps);
                 else
                     neps = one(1, eps);

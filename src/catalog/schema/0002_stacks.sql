@@ -8,6 +8,7 @@
 ALTER TABLE accelerators ADD COLUMN mxfp8_tflops REAL;
 ALTER TABLE accelerators ADD COLUMN fp4_tflops REAL;
 ALTER TABLE accelerators ADD COLUMN fp8_gemm_frac REAL;
+ALTER TABLE accelerators ADD COLUMN attn_fa2_frac REAL;
 ALTER TABLE accelerators ADD COLUMN ceiling_source TEXT;
 
 ALTER TABLE models ADD COLUMN head_dim INTEGER;
@@ -31,6 +32,7 @@ CREATE TABLE stacks (
     step_overhead_ms REAL,
     mem_reserve_gib REAL,
     mem_frag_frac REAL,
+    selective_keep REAL,
     source TEXT NOT NULL,
     as_of TEXT NOT NULL,
     confidence TEXT,

@@ -160,7 +160,7 @@ START_TEST(test_get_accel_units)
         static const char *const row[] = {
             "knob-test", "Knob test", "x", "", "", "100", "", "", "",
             "10", "1", "", "", "", "0.5", "3", "0.25", "0.75", "6", "0.6",
-            "test", "2026", "", "", "", "", "", "", "0.4", "bench"};
+            "test", "2026", "", "", "", "", "", "", "0.4", "0.3", "bench"};
         size_t n;
 
         catalog_columns(CATALOG_ACCELERATORS, &n);
@@ -174,6 +174,7 @@ START_TEST(test_get_accel_units)
         ck_assert_rel(a.gemm_frac, 0.5, 1e-12);
         ck_assert_rel(a.gemm_half_flops, 3e9, 1e-12);
         ck_assert_rel(a.fp8_gemm_frac, 0.4, 1e-12);
+        ck_assert_rel(a.attn_fa2_frac, 0.3, 1e-12);
         ck_assert_rel(a.attn_frac, 0.25, 1e-12);
         ck_assert_rel(a.hbm_frac, 0.75, 1e-12);
         ck_assert_rel(a.kernel_s, 6e-6, 1e-12);
@@ -511,6 +512,36 @@ START_TEST(test_export_import_round_trip)
 }
 END_TEST
 
+/* The stacks the contract names, with their provenance and knobs in
+ * range; megatron-lm keeps the scores (unfused), megatron-core does not. */
+START_TEST(test_get_stacks)
+{
+    static const char *const ids[] = {
+        "megatron-core", "megatron-lm", "megatron-deepspeed", "deepspeed",
+        "llm-foundry",   "torchtitan",  "maxtext",            "tensorrt-llm",
+        "vllm",          "sglang",      "fastertransformer"};
+    struct catalog_meta meta;
+    struct stack_spec s;
+    size_t i;
+
+    for (i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+        ck_assert_int_eq(catalog_get_stack(cat, ids[i], &s, &meta, &d), CP_OK);
+        ck_assert_str_eq(s.id, ids[i]);
+        ck_assert(meta.source[0] && meta.as_of[0]);
+        ck_assert(s.gemm_eff > 0 && s.gemm_eff <= 1);
+        ck_assert(s.attn_eff > 0 && s.attn_eff <= 1);
+        ck_assert(s.mem_reserve_bytes > 0);
+    }
+    ck_assert_int_eq(catalog_get_stack(cat, "megatron-lm", &s, NULL, &d), CP_OK);
+    ck_assert_str_eq(s.attn_kernel, "unfused");
+    ck_assert_int_eq(s.kind, WORKLOAD_TRAIN);
+    ck_assert_int_eq(catalog_get_stack(cat, "vllm", &s, NULL, &d), CP_OK);
+    ck_assert_int_eq(s.kind, WORKLOAD_SERVE);
+    ck_assert_int_eq(catalog_get_stack(cat, "nope", &s, NULL, &d),
+                     CP_ERR_NOT_FOUND);
+}
+END_TEST
+
 START_TEST(test_injection_text_verbatim)
 {
     static const char evil[] = "x'); DROP TABLE plans;--";
@@ -661,6 +692,54 @@ static char *slurp(const char *path, size_t *len)
     return buf;
 }
 
+/* A catalog of schema 1 (before stacks) migrates to 2 and gets the
+ * built-in stacks; its own rows stay. */
+START_TEST(test_migrate_v1_seeds_stacks)
+{
+    static const char *const downgrade[] = {
+        "DROP TABLE stacks",
+        "ALTER TABLE accelerators DROP COLUMN mxfp8_tflops",
+        "ALTER TABLE accelerators DROP COLUMN fp4_tflops",
+        "ALTER TABLE accelerators DROP COLUMN fp8_gemm_frac",
+        "ALTER TABLE accelerators DROP COLUMN attn_fa2_frac",
+        "ALTER TABLE accelerators DROP COLUMN ceiling_source",
+        "ALTER TABLE models DROP COLUMN head_dim",
+        "ALTER TABLE models DROP COLUMN attention",
+        "ALTER TABLE models DROP COLUMN kv_lora_rank",
+        "ALTER TABLE models DROP COLUMN q_lora_rank",
+        "ALTER TABLE models DROP COLUMN rope_head_dim",
+        "DELETE FROM models WHERE id = 'bloom-176b'",
+        "PRAGMA user_version = 1",
+    };
+    char path[128];
+    struct catalog *c = NULL;
+    struct stack_spec st;
+    struct accel_spec a;
+    size_t i;
+
+    snprintf(path, sizeof(path), "%s/old.db", dir);
+    ck_assert_int_eq(catalog_open(path, 0, &c, &d), CP_OK);
+    for (i = 0; i < sizeof(downgrade) / sizeof(downgrade[0]); i++)
+        ck_assert_msg(sqlite3_exec(c->db, downgrade[i], NULL, NULL, NULL) ==
+                          SQLITE_OK,
+                      "%s: %s", downgrade[i], sqlite3_errmsg(c->db));
+    catalog_close(c);
+
+    ck_assert_int_eq(catalog_open(path, 0, &c, &d), CP_OK);
+    ck_assert_int_eq(catalog_get_stack(c, "megatron-core", &st, NULL, &d),
+                     CP_OK);
+    ck_assert_int_eq(catalog_get_accel(c, "h100-sxm", &a, NULL, &d), CP_OK);
+    ck_assert_double_eq(a.fp8_gemm_frac, 0); /* not in the old row */
+    {
+        struct model_spec mo;
+
+        ck_assert_int_eq(catalog_get_model(c, "bloom-176b", &mo, NULL, &d),
+                         CP_ERR_NOT_FOUND); /* the user's deletion stays */
+    }
+    catalog_close(c);
+}
+END_TEST
+
 START_TEST(test_create_file_fast_and_private)
 {
     char path[128];
@@ -803,6 +882,7 @@ Suite *suite_catalog(void)
     tcase_add_test(tc, test_every_accel_has_system);
     tcase_add_test(tc, test_get_accel_units);
     tcase_add_test(tc, test_get_others);
+    tcase_add_test(tc, test_get_stacks);
     tcase_add_test(tc, test_get_cloud);
     tcase_add_test(tc, test_columns_match_schema);
     tcase_add_test(tc, test_format_real_round_trips);
@@ -821,6 +901,7 @@ Suite *suite_catalog(void)
 
     tcase_add_checked_fixture(tf, file_setup, file_teardown);
     tcase_add_test(tf, test_create_file_fast_and_private);
+    tcase_add_test(tf, test_migrate_v1_seeds_stacks);
     tcase_add_test(tf, test_newer_schema_refused);
     tcase_add_test(tf, test_garbage_refused_untouched);
     tcase_add_test(tf, test_truncated_refused);
