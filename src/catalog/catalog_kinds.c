@@ -325,6 +325,8 @@
                "allocator slack, fraction of activations")                    \
     STACK_FRAC(C, "selective_keep", selective_keep, 1,                         \
                "selective recompute keeps this share of Megatron's set")      \
+    STACK_FRAC(C, "ep_overlap", ep_overlap, 0,                                 \
+               "share of the MoE all-to-all hidden under compute")            \
     PROV_COLS(C, stack_spec)                                                   \
     NOTE_COLS(C, stack_spec)
 

@@ -330,7 +330,8 @@ static enum cp_status validate_stack(const struct stack_spec *s,
         !(s->step_overhead_s >= 0 && s->step_overhead_s < 1e3) ||
         !(s->mem_reserve_bytes >= 0 && s->mem_reserve_bytes < 1e13) ||
         !(s->mem_frag_frac >= 0 && s->mem_frag_frac <= 1) ||
-        !(s->selective_keep >= 0 && s->selective_keep <= 1))
+        !(s->selective_keep >= 0 && s->selective_keep <= 1) ||
+        !(s->ep_overlap >= 0 && s->ep_overlap <= 1))
         return diag_set(d, CP_ERR_RANGE, "software.stack",
                         "'%s' has values out of range", s->id);
     return CP_OK;

@@ -151,6 +151,9 @@ struct stack_spec {
     double attn_eff;  /* of the measured fused-attention ceiling */
     double fp8_eff;   /* 8-bit GEMMs: scaling recipe, relative to gemm_eff */
     double tp_overlap;     /* share of TP communication hidden under GEMMs */
+    double ep_overlap;     /* share of the MoE all-to-all hidden (1F1B
+                              overlap of one microbatch's dispatch with
+                              another's compute) */
     double dp_overlap;     /* share of DP gradient traffic under backward */
     double zero3_prefetch; /* ZeRO-3 layer gathers in flight ahead (0: none) */
     double kernel_s;        /* host dispatch per kernel on top of launch, s */

@@ -366,10 +366,20 @@ static void layer_time(const struct scenario *sc, const struct model_shape *m,
                     T * m->shared * f_width / t) *
                    elem +
                4 * T_moe * m->top_k * h * elem;
-        /* dispatch and combine: ep ranks etp apart (t*c apart when the
-         * experts split like the dense layers) */
+        /* dispatch and combine: each rank sends its sequence-parallel
+         * share of the routed tokens (T/t of them, k copies) to ep ranks
+         * etp apart (t*c apart when the experts split like the dense
+         * layers, whose etp ranks then gather them over the scale-up
+         * domain); a stack that overlaps one microbatch's all-to-all with
+         * another's compute hides its share ep_overlap */
         group_init(hw, e, etp == t ? t * c : etp, &gr);
-        lt->ep_f = 2 * group_all_to_all(&gr, T_moe * m->top_k * h * elem);
+        lt->ep_f = 2 * group_all_to_all(&gr, T / t * m->top_k * h * elem);
+        if (etp > 1) {
+            struct group tpg;
+
+            group_init(hw, etp, 1, &tpg);
+            lt->ep_f += 2 * group_reduce_scatter(&tpg, T * m->top_k * h * elem);
+        }
         lt->ep_b = lt->ep_f;
         lt->f += MOE_KERNELS_FWD * hw->kernel;
         lt->b += 2 * MOE_KERNELS_FWD * hw->kernel;
@@ -384,6 +394,12 @@ static void layer_time(const struct scenario *sc, const struct model_shape *m,
 
     lt->f += col_f;
     lt->b += col_b;
+    if (moe) {
+        double o = hw->sw->ep_overlap;
+
+        lt->ep_f = (1 - o) * lt->ep_f + o * exposed(lt->ep_f, lt->f, 0);
+        lt->ep_b = (1 - o) * lt->ep_b + o * exposed(lt->ep_b, lt->b, 0);
+    }
 
     /* TP: two all-reduces (or RS + AG pairs with SP) each way.  Backward,
      * Megatron overlaps the input-gradient reduction of each column-

@@ -37,6 +37,7 @@ KNOBS = {
     'fp8_eff': (0.50, 1.00, 1.00),
     'kernel_us': (0.0, 20.0, 0.0),  # host dispatch: eager PyTorch ~10-20 us
     'selective_keep': (0.20, 1.00, 1.00),
+    'ep_overlap': (0.0, 1.00, 0.0),
     'mem_reserve_gib': (0.25, 8.0, 1.0),
 }
 

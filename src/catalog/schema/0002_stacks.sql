@@ -33,6 +33,7 @@ CREATE TABLE stacks (
     mem_reserve_gib REAL,
     mem_frag_frac REAL,
     selective_keep REAL,
+    ep_overlap REAL,
     source TEXT NOT NULL,
     as_of TEXT NOT NULL,
     confidence TEXT,
