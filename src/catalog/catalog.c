@@ -39,6 +39,9 @@ static const struct {
     const char *set_version;
 } migrations[] = {
     {"src/catalog/schema/0001_init.sql", "PRAGMA user_version = 1"},
+    /* MERGE: the lead's 0002 goes before this one, which then sets
+     * user_version 3. */
+    {"src/catalog/schema/0003_finance.sql", "PRAGMA user_version = 2"},
 };
 #define SCHEMA_VERSION ((int)(sizeof(migrations) / sizeof(migrations[0])))
 

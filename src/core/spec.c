@@ -62,5 +62,12 @@ const char *term_name(enum cloud_term t)
 
 const char *cooling_name(enum cooling c)
 {
-    return c == COOLING_LIQUID ? "liquid" : "air";
+    switch (c) {
+    case COOLING_LIQUID:
+        return "liquid";
+    case COOLING_REAR_DOOR:
+        return "rear_door";
+    default:
+        return "air";
+    }
 }

@@ -17,11 +17,14 @@
 static const char *metric_cell(const struct metric *m, const struct result *r,
                                char *buf, size_t n)
 {
+    if (!metric_known(m, r))
+        return ""; /* no value: an empty cell, never a zero */
     switch (m->kind) {
     case MK_TEXT:
         return metric_text(m, r);
     case MK_BOOL:
-        return metric_value(m, r) != 0 ? "true" : "false";
+        /* The plan echo's spelling, so a sheet has one yes/no. */
+        return metric_value(m, r) != 0 ? "yes" : "no";
     case MK_U64:
     case MK_INT:
         snprintf(buf, n, "%.0f", metric_value(m, r));

@@ -51,6 +51,10 @@ const char *export_human_number(double v, char *buf, size_t n)
 static const char *metric_human(const struct metric *m, const struct result *r,
                                 char *buf, size_t n)
 {
+    if (!metric_known(m, r)) {
+        snprintf(buf, n, "-");
+        return buf;
+    }
     switch (m->kind) {
     case MK_TEXT:
         snprintf(buf, n, "%s", metric_text(m, r));
@@ -104,6 +108,9 @@ static void mark_best(const struct metric *m, const struct export_item *items,
         best[i] = 0;
     if (n < 2 || m->better == MB_NONE || m->kind != MK_F64)
         return;
+    for (i = 0; i < n; i++)
+        if (!metric_known(m, items[i].r))
+            return;
     for (i = 0; i < n; i++) {
         double v = metric_value(m, items[i].r);
 

@@ -4,7 +4,9 @@
 #  * the hybrid pair compares;
 #  * a price changed in the catalog (catalog import) changes the quote by
 #    exactly that factor, and --explain lists it with source and as_of;
-#  * facility = IT x PUE; cloud run cost = GPU-hours / goodput x price;
+#  * facility = IT x PUE; a reserved term costs GPUs x term hours x rate
+#    (issue 12: 1,024 x 8,760 h x $7.8656 = $70.56M), on-demand GPU-hours
+#    / goodput x price;
 #  * bad finance input exits 2 naming the key, with nothing on stdout.
 # Prints "ok <what>" / "FAIL <what>".
 set -u
@@ -49,12 +51,64 @@ if python3 - "$tmp/a.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 e, c, r, t = d['energy'], d['cost'], d['reliability'], d['time']
-pue = d['plan']['site']['pue']
-assert abs(e['facility_kw'] - e['it_kw'] * pue) <= 1e-9 * e['facility_kw'], 'facility != IT x PUE'
+assert abs(e['facility_kw'] - e['it_kw'] * e['pue']) <= 1e-9 * e['facility_kw'], 'facility != IT x PUE'
+assert d['plan']['cloud']['term'] == 'reserved_1y'
+want = 1024 * 8760 * c['cloud']['usd_per_gpu_hour']
+assert abs(c['cloud']['run_usd'] - want) <= 1e-9 * want, 'reserved run != GPUs x term hours x rate'
+assert abs(want - 70.56e6) < 0.01e6, want
+PY
+then ok "facility = IT x PUE; a 1-year reservation commits \$70.56M"; else fail "finance identities"; fi
+run quote data/plans/azure-nd-h100-v5.ini --set cloud.term=on_demand --format json >"$tmp/od.json" 2>/dev/null
+if python3 - "$tmp/od.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+c, r, t = d['cost'], d['reliability'], d['time']
 want = t['gpu_hours'] / r['goodput'] * c['cloud']['usd_per_gpu_hour']
 assert abs(c['cloud']['run_usd'] - want) <= 1e-9 * want, 'cloud run != GPU-hours x price'
 PY
-then ok "facility = IT x PUE; cloud run = GPU-hours x price"; else fail "finance identities"; fi
+then ok "on-demand cloud run = GPU-hours x price"; else fail "on-demand identity"; fi
+
+# Issue 12, on equal footing: the reserved 3-year term at $1.93 is paid
+# for idle hours too, so at utilization 0.9 a busy hour costs $2.14, and
+# that is what the owned cluster's busy hour is compared with.
+run quote data/plans/hybrid-owned.ini --format json >"$tmp/h.json" 2>/dev/null
+if python3 - "$tmp/h.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))['cost']
+b, cl = c['build'], c['cloud']
+assert abs(cl['run_usd'] - 512 * 26280 * 1.93) < 1, cl['run_usd']
+assert abs(cl['usd_per_used_gpu_hour'] - 1.93 / 0.9) < 1e-9
+assert b['usd_per_gpu_hour'] < cl['usd_per_used_gpu_hour'], (b, cl)
+assert c['cheaper'] == 'build'
+PY
+then ok "hybrid: reserved and owned compared at the same utilization"; else fail "hybrid equal footing"; fi
+
+# Missing prices: no verdict, empty cells, null in JSON, a warning.
+run quote --model llama3-8b --accel trainium2 --gpus 64 --tokens 1T --format json >"$tmp/t.json" 2>/dev/null
+run quote --model llama3-8b --accel trainium2 --gpus 64 --tokens 1T --format csv >"$tmp/t.csv" 2>/dev/null
+if python3 - "$tmp/t.json" "$tmp/t.csv" <<'PY'
+import csv, json, sys
+d = json.load(open(sys.argv[1]))
+c = d['cost']
+assert c['cheaper'] is None and c['breakeven_months'] is None
+assert c['build']['usd_per_gpu_hour'] is None and c['build']['capex_usd'] is None
+assert c['breakeven_reason']
+assert any('has no price' in w for w in d['warnings'])
+rows = {(r[0], r[1]): r[3] for r in csv.reader(open(sys.argv[2])) if len(r) > 3}
+assert rows[('cost', 'cheaper')] == '' and rows[('cost', 'breakeven_months')] == ''
+assert rows[('cost.build', 'capex_nodes_usd')] == ''
+PY
+then ok "a missing price is a warning and an empty cell"; else fail "missing price"; fi
+
+# "Never" is null with its reason, not a horizon.
+run quote data/plans/hybrid-owned.ini --set finance.depreciation_years=3 --set cloud.term=on_demand --set cloud.usd_per_gpu_hour=1.2 --format json >"$tmp/n.json" 2>/dev/null
+if python3 - "$tmp/n.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))['cost']
+assert c['breakeven_months'] is None and c['breakeven_utilization'] is None, c
+assert 'utilization' in c['breakeven_reason'] and c['cheaper'] == 'cloud'
+PY
+then ok "no payback is null with a reason"; else fail "never"; fi
 
 # A negotiated price imported into the catalog changes the quote.
 run catalog export cloud "$tmp/cloud.csv" 2>/dev/null
