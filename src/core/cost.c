@@ -99,7 +99,7 @@ static void build_side(const struct scenario *sc, const struct result *r,
     /* Spare nodes are bought with the cluster (reference 7.2: keep 5-10%
      * spare nodes; NCSA Delta ~5% overprovisioning). */
     if (sc->finance.spares_frac > 0)
-        spares = ceil(nodes * sc->finance.spares_frac);
+        spares = floor(nodes * sc->finance.spares_frac + 0.5);
     b->capex_nodes_usd = clamp_pos(nodes * sc->system.node_price_usd);
     b->capex_spares_usd = clamp_pos(spares * sc->system.node_price_usd);
     b->capex_network_usd = clamp_pos(r->network.capex_usd);
@@ -309,10 +309,10 @@ static void breakeven_util(const struct money *mo, struct cost_result *cr)
     }
     if (d0 + d1 >= 0 && d0 >= 0)
         add_reason(cr->breakeven_reason, sizeof(cr->breakeven_reason),
-                   "utilization", "the cloud costs less at any utilization");
+                   "utilization", "the cloud is cheaper at any");
     else
         add_reason(cr->breakeven_reason, sizeof(cr->breakeven_reason),
-                   "utilization", "owning costs less at any utilization");
+                   "utilization", "owning is cheaper at any");
 }
 
 /* Discounted payback of the net capital from the monthly saving. */
@@ -330,8 +330,8 @@ static void payback(const struct money *mo, struct cost_result *cr)
     }
     if (!(s > 0)) {
         snprintf(why, sizeof(why),
-                 "owning costs %.0f USD a month to run, the cloud %.0f",
-                 opex_m, mo->c0 + mo->c1 * mo->u);
+                 "running costs %.0f USD a month, the cloud %.0f", opex_m,
+                 mo->c0 + mo->c1 * mo->u);
         add_reason(cr->breakeven_reason, sizeof(cr->breakeven_reason),
                    "payback", why);
         return;
@@ -339,9 +339,9 @@ static void payback(const struct money *mo, struct cost_result *cr)
     x = k * mo->im / s;
     if (x >= 1) {
         snprintf(why, sizeof(why),
-                 "the monthly saving (%.0f USD) does not cover the interest "
-                 "on the capital (%.0f USD)",
-                 s, k * mo->im);
+                 "the saving (%.0f USD a month) is below the interest on "
+                 "the capital",
+                 s);
         add_reason(cr->breakeven_reason, sizeof(cr->breakeven_reason),
                    "payback", why);
         return;
@@ -350,9 +350,7 @@ static void payback(const struct money *mo, struct cost_result *cr)
     m = mo->im > 1e-15 ? -log1p(-x) / log1p(mo->im) : k / s;
     if (!(m <= mo->life_m * (1 + 1e-12))) {
         snprintf(why, sizeof(why),
-                 "owning pays back after %.1f months, beyond the "
-                 "%.0f-month life of the hardware",
-                 m, mo->life_m);
+                 "%.1f months, beyond the %.0f-month life", m, mo->life_m);
         add_reason(cr->breakeven_reason, sizeof(cr->breakeven_reason),
                    "payback", why);
         return;

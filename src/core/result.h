@@ -80,7 +80,12 @@ struct storage_result {
     double checkpoint_bytes;
     double checkpoint_write_s;
     double ingest_bytes_per_s;
-    double capacity_bytes; /* checkpoints kept + dataset */
+    double capacity_bytes;    /* raw capacity the job needs (storage.h) */
+    double checkpoints_bytes; /* the checkpoints kept */
+    double dataset_bytes;     /* text and tokens */
+    double scratch_bytes;
+    double provisioned_bytes; /* what is bought and powered: the plan's
+                                 hardware.storage_tb, else capacity */
 };
 
 /* Network bill of materials for the scale-out fabric. */

@@ -259,7 +259,8 @@ enum cp_status plan_resolve(const struct plan *p, struct catalog *cat,
         snprintf(id, sizeof(id), "%s", p->v[PK_CLOUD_OFFER].id);
         st = CP_OK;
     } else {
-        st = catalog_default_cloud(cat, sc->accel.id, term, id, d);
+        st = catalog_default_cloud_for(cat, sc->accel.id, term,
+                                       p->v[PK_HW_GPUS].u, id, d);
         if (st && st != CP_ERR_NOT_FOUND)
             return st;
     }

@@ -165,3 +165,20 @@ assert abs(d['cost']['cloud']['run_usd'] - 5.576e6) < 1e-3, d['cost']['cloud']
 assert abs(d['reliability']['effective_train_days'] * 24 * 2048 - 2.788e6) < 1e-3
 PY
 then ok "DeepSeek-V3: 2.788M GPU-hours at \$2 is \$5.576M"; else fail "DeepSeek-V3 arithmetic" "$(cat "$tmp/err")"; fi
+
+# An offer states how many GPUs it can supply: the default (cheapest)
+# offer passes over one too small for the job, and naming it warns.
+printf 'id,term,provider,instance,accel_id,gpus_per_instance,region,usd_per_gpu_hour,source,as_of,capacity_gpus\ntiny-h100,on_demand,Tiny,t8,h100-sxm,8,x,0.5,test row,2026,64\n' >"$tmp/tiny.csv"
+if run catalog import cloud "$tmp/tiny.csv" >/dev/null 2>"$tmp/err" &&
+    run quote --model llama3-8b --accel h100-sxm --gpus 16 --tokens 1T --format json >"$tmp/c16.json" 2>/dev/null &&
+    run quote --model llama3-8b --accel h100-sxm --gpus 1024 --tokens 1T --format json >"$tmp/c1k.json" 2>/dev/null &&
+    run quote --model llama3-8b --accel h100-sxm --gpus 1024 --tokens 1T --cloud tiny-h100 --format json >"$tmp/cn.json" 2>/dev/null &&
+    python3 - "$tmp/c16.json" "$tmp/c1k.json" "$tmp/cn.json" <<'PY'
+import json, sys
+a, b, c = (json.load(open(p)) for p in sys.argv[1:4])
+assert a['cost']['cloud']['offer'] == 'tiny-h100', a['cost']['cloud']['offer']
+assert b['cost']['cloud']['offer'] != 'tiny-h100', b['cost']['cloud']['offer']
+assert any('supplies at most 64 GPUs' in w for w in c['warnings']), c['warnings']
+PY
+then ok "the default offer can supply the job; a too-small offer warns"
+else fail "offer capacity" "$(cat "$tmp/err")"; fi
