@@ -699,8 +699,7 @@ enum cp_status catalog_default_cloud(struct catalog *cat, const char *accel_id,
 enum cp_status catalog_default_cloud_for(struct catalog *cat,
                                          const char *accel_id,
                                          enum cloud_term term, uint64_t gpus,
-                                         char out_id[CP_ID_MAX],
-                                         struct diag *d)
+                                         char out_id[CP_ID_MAX], struct diag *d)
 {
     const char *tn = term_name(term);
     sqlite3_stmt *st = NULL;
@@ -721,16 +720,16 @@ enum cp_status catalog_default_cloud_for(struct catalog *cat,
         return rc;
     sqlite3_bind_text(st, 1, accel_id ? accel_id : "", -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, tn, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 3, gpus > (uint64_t)INT64_MAX ? INT64_MAX
-                                                         : (sqlite3_int64)gpus);
+    sqlite3_bind_int64(
+        st, 3, gpus > (uint64_t)INT64_MAX ? INT64_MAX : (sqlite3_int64)gpus);
     step = catalog_step(st);
     if (step == SQLITE_ROW)
         snprintf(out_id, CP_ID_MAX, "%s",
                  (const char *)sqlite3_column_text(st, 0));
     else if (step == SQLITE_DONE)
-        rc = diag_set(d, CP_ERR_NOT_FOUND, "cloud",
-                      "no %s cloud offer for '%s'", tn,
-                      accel_id ? accel_id : "");
+        rc =
+            diag_set(d, CP_ERR_NOT_FOUND, "cloud", "no %s cloud offer for '%s'",
+                     tn, accel_id ? accel_id : "");
     else
         rc = catalog_db_error(cat, d, NULL, "cannot read catalog");
     sqlite3_finalize(st);

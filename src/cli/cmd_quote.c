@@ -39,9 +39,8 @@ int cli_emit_metrics(const struct cli_args *a, const struct export_item *items,
 
     diag_clear(&d);
     if (a->schedule && a->format != FMT_CSV)
-        return cli_error(diag_set(&d, CP_ERR_USAGE, "--schedule",
-                                  "needs --format csv"),
-                         &d);
+        return cli_error(
+            diag_set(&d, CP_ERR_USAGE, "--schedule", "needs --format csv"), &d);
     st = cli_out_open(&o, &d);
     if (st)
         return cli_error(st, &d);

@@ -87,8 +87,8 @@ static void build_side(const struct scenario *sc, const struct result *r,
 {
     double gpn =
         sc->system.gpus_per_node >= 1 ? (double)sc->system.gpus_per_node : 1;
-    double nodes = r->network.nodes >= 1 ? (double)r->network.nodes
-                                         : ceil(mo->gpus / gpn);
+    double nodes =
+        r->network.nodes >= 1 ? (double)r->network.nodes : ceil(mo->gpus / gpn);
     double plate_kw = r->energy.nameplate_it_kw > 0 ? r->energy.nameplate_it_kw
                                                     : r->energy.it_kw;
     double pue = r->energy.pue > 0 ? r->energy.pue : sc->site.pue;
@@ -164,15 +164,14 @@ static void build_side(const struct scenario *sc, const struct result *r,
                   : 0;
     mo->res_it = res_it;
     b->residual_usd = clamp_pos(res_it + res_fac);
-    mo->net_capital = clamp_pos(b->capex_usd - b->residual_usd *
-                                                   discount(mo->im,
-                                                            mo->life_m));
+    mo->net_capital = clamp_pos(b->capex_usd -
+                                b->residual_usd * discount(mo->im, mo->life_m));
     /* Level monthly payments repay the IT net of its discounted resale
      * value over its life and the hall over its own. */
-    mo->capital_m = clamp_pos(
-        (mo->capex_it - res_it * discount(mo->im, mo->life_m)) *
-            cost_crf(mo->im, mo->life_m) +
-        mo->capex_fac * cost_crf(mo->im, mo->fac_m));
+    mo->capital_m =
+        clamp_pos((mo->capex_it - res_it * discount(mo->im, mo->life_m)) *
+                      cost_crf(mo->im, mo->life_m) +
+                  mo->capex_fac * cost_crf(mo->im, mo->fac_m));
     b->annual_capital_usd = clamp_pos(12 * mo->capital_m);
 
     /* Electricity: facility power busy for u of the hours, idle the rest
@@ -189,19 +188,18 @@ static void build_side(const struct scenario *sc, const struct result *r,
     /* OpEx lines that do not scale with use. */
     b->maintenance_usd_per_year =
         clamp_pos(sc->finance.maintenance_frac * mo->capex_it);
-    b->support_usd_per_year =
-        clamp_pos(sc->finance.support_frac *
-                  (b->capex_nodes_usd + b->capex_spares_usd));
+    b->support_usd_per_year = clamp_pos(
+        sc->finance.support_frac * (b->capex_nodes_usd + b->capex_spares_usd));
     b->insurance_usd_per_year =
         clamp_pos(sc->finance.insurance_frac * b->capex_usd);
     b->staff_usd_per_year =
         clamp_pos(sc->finance.staff_usd_per_mw_year * plate_kw / 1000);
     b->software_usd_per_year =
         clamp_pos(sc->finance.software_usd_per_gpu_year * mo->gpus);
-    mo->other_year = clamp_pos(
-        b->maintenance_usd_per_year + b->support_usd_per_year +
-        b->insurance_usd_per_year + b->staff_usd_per_year +
-        b->software_usd_per_year + b->colocation_usd_per_year);
+    mo->other_year =
+        clamp_pos(b->maintenance_usd_per_year + b->support_usd_per_year +
+                  b->insurance_usd_per_year + b->staff_usd_per_year +
+                  b->software_usd_per_year + b->colocation_usd_per_year);
     b->opex_usd_per_year =
         clamp_pos(b->electricity_usd_per_year + mo->other_year);
 
@@ -209,11 +207,10 @@ static void build_side(const struct scenario *sc, const struct result *r,
     mo->b1 = clamp_pos(mo->elec1 / 12);
     /* Every busy GPU-hour carries the month's capital and operating cost
      * (models.md 7). */
-    b->usd_per_gpu_hour =
-        clamp_pos(12 * (mo->b0 + mo->b1 * mo->u) /
-                  (mo->gpus * COST_HOURS_PER_YEAR * mo->u));
-    b->npv_usd = clamp_pos((mo->b0 + mo->b1 * mo->u) *
-                           annuity(mo->im, mo->life_m));
+    b->usd_per_gpu_hour = clamp_pos(12 * (mo->b0 + mo->b1 * mo->u) /
+                                    (mo->gpus * COST_HOURS_PER_YEAR * mo->u));
+    b->npv_usd =
+        clamp_pos((mo->b0 + mo->b1 * mo->u) * annuity(mo->im, mo->life_m));
 }
 
 static void cloud_side(const struct scenario *sc, struct result *r,
@@ -274,8 +271,7 @@ static void cloud_side(const struct scenario *sc, struct result *r,
     } else {
         cl->run_usd = clamp_pos(billed * hours * c);
     }
-    if (sc->cloud.capacity_gpus > 0 &&
-        billed > (double)sc->cloud.capacity_gpus)
+    if (sc->cloud.capacity_gpus > 0 && billed > (double)sc->cloud.capacity_gpus)
         result_warn(r,
                     "cloud offer '%s' supplies at most %llu GPUs; the job "
                     "needs %.0f",
@@ -349,8 +345,8 @@ static void payback(const struct money *mo, struct cost_result *cr)
     /* s a(m) = k with a(m) = (1 - (1+i)^-m) / i. */
     m = mo->im > 1e-15 ? -log1p(-x) / log1p(mo->im) : k / s;
     if (!(m <= mo->life_m * (1 + 1e-12))) {
-        snprintf(why, sizeof(why),
-                 "%.1f months, beyond the %.0f-month life", m, mo->life_m);
+        snprintf(why, sizeof(why), "%.1f months, beyond the %.0f-month life", m,
+                 mo->life_m);
         add_reason(cr->breakeven_reason, sizeof(cr->breakeven_reason),
                    "payback", why);
         return;
@@ -391,8 +387,7 @@ static void schedule(const struct money *mo, struct cost_result *cr)
         row[k].depreciation_usd =
             clamp_pos((mo->capex_it - mo->res_it) / years * frac +
                       mo->capex_fac / fac_years * frac);
-        row[k].energy_usd =
-            clamp_pos((mo->elec0 + mo->elec1 * mo->u) * frac);
+        row[k].energy_usd = clamp_pos((mo->elec0 + mo->elec1 * mo->u) * frac);
         row[k].other_opex_usd = clamp_pos(mo->other_year * frac);
         row[k].cloud_usd = clamp_pos(12 * cloud_m * frac);
         row[k].build_usd = row[k].energy_usd + row[k].other_opex_usd;
@@ -491,8 +486,7 @@ void cost_estimate(const struct scenario *sc, struct result *r)
     if (cr->unpriced) {
         /* A missing price is no verdict. */
         cr->verdict = VERDICT_NONE;
-        snprintf(cr->breakeven_reason, sizeof(cr->breakeven_reason),
-                 "%s",
+        snprintf(cr->breakeven_reason, sizeof(cr->breakeven_reason), "%s",
                  cr->unpriced & COST_UNPRICED_CLOUD
                      ? "no cloud price to compare with"
                      : "the build has a missing price");

@@ -46,8 +46,8 @@ void energy_estimate(const struct scenario *sc, struct result *r)
      * every node at its maximum (accelerators at TDP plus host), the
      * fabric and storage at their rated power. */
     node_peak_kw = (gpn * tdp + host) / 1000;
-    e->nameplate_it_kw = clamp_pos(nodes * node_peak_kw + e->network_kw +
-                                   e->storage_kw);
+    e->nameplate_it_kw =
+        clamp_pos(nodes * node_peak_kw + e->network_kw + e->storage_kw);
     if (e->nameplate_it_kw < e->it_kw)
         e->nameplate_it_kw = e->it_kw;
     /* A powered but idle cluster still draws ENERGY_IDLE_FRAC of its

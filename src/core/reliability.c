@@ -70,8 +70,7 @@ double reliability_node_mtbf_h(const struct scenario *sc)
 }
 
 double reliability_goodput_with(const struct scenario *sc,
-                                 const struct result *r,
-                                 double extra_per_h)
+                                const struct result *r, double extra_per_h)
 {
     double gpn =
         sc->system.gpus_per_node >= 1 ? (double)sc->system.gpus_per_node : 1;
@@ -88,9 +87,9 @@ double reliability_goodput_with(const struct scenario *sc,
     m_s = clamp_pos(3600 / rate);
     delta = clamp_pos(r->storage.checkpoint_write_s);
     tau = reliability_daly_s(delta, m_s);
-    return 1 - reliability_lost_frac(delta, tau, m_s,
-                                     clamp_pos(sc->reliability.restart_min *
-                                               60));
+    return 1 -
+           reliability_lost_frac(delta, tau, m_s,
+                                 clamp_pos(sc->reliability.restart_min * 60));
 }
 
 void reliability_estimate(const struct scenario *sc, struct result *r)

@@ -49,7 +49,7 @@ double reliability_node_mtbf_h(const struct scenario *sc);
  * mean hours between preemptions of one instance).  Reads r->network and
  * r->storage like reliability_estimate(); in (0, 1]. */
 double reliability_goodput_with(const struct scenario *sc,
-                                 const struct result *r, double extra_per_h);
+                                const struct result *r, double extra_per_h);
 
 /* Fill r->reliability.  Reads r->time (train_days), r->storage
  * (checkpoint_write_s) and r->network (nodes; computed from sc when 0).

@@ -202,8 +202,8 @@ struct cost_result {
     char breakeven_reason[RESULT_REASON_MAX];
     unsigned unpriced; /* enum cost_unpriced bits */
     enum cost_verdict verdict;
-    bool build_cheaper; /* verdict == VERDICT_BUILD */
-    double horizon_months; /* the IT life the NPVs cover */
+    bool build_cheaper;      /* verdict == VERDICT_BUILD */
+    double horizon_months;   /* the IT life the NPVs cover */
     uint64_t schedule_years; /* rows used in schedule[] (years 0..n) */
     struct cost_year schedule[RESULT_YEARS_MAX];
     /* Cumulative cost of running the same work back to back, month by

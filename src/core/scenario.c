@@ -51,9 +51,9 @@ void scenario_defaults(struct scenario *sc)
     sc->finance.cost_of_capital = 0.08;
     sc->finance.utilization = 0.8;
     sc->finance.maintenance_frac = 0.05;
-    sc->finance.facility_years = 15;   /* cost.h: COST_FACILITY_YEARS */
-    sc->finance.residual_frac = 0.15;  /* Epoch: 0.68^5 after 5 years */
-    sc->finance.spares_frac = 0.05;    /* reference 7.2: 5-10% spares */
+    sc->finance.facility_years = 15;  /* cost.h: COST_FACILITY_YEARS */
+    sc->finance.residual_frac = 0.15; /* Epoch: 0.68^5 after 5 years */
+    sc->finance.spares_frac = 0.05;   /* reference 7.2: 5-10% spares */
     sc->reliability.restart_min = 10;
     sc->cloud_term = TERM_ON_DEMAND;
 }
@@ -330,19 +330,18 @@ static enum cp_status validate_money(const struct scenario *sc, struct diag *d)
         st = real_in(d, "finance.maintenance_frac",
                      sc->finance.maintenance_frac, 0, 1);
     if (!st)
-        st = real_in(d, "finance.facility_years", sc->finance.facility_years,
-                     0, 100);
+        st = real_in(d, "finance.facility_years", sc->finance.facility_years, 0,
+                     100);
     if (!st)
         st = real_in(d, "finance.residual_frac", sc->finance.residual_frac, 0,
                      1);
     if (!st)
         st = real_in(d, "finance.spares_frac", sc->finance.spares_frac, 0, 1);
     if (!st)
-        st = real_in(d, "finance.support_frac", sc->finance.support_frac, 0,
-                     1);
+        st = real_in(d, "finance.support_frac", sc->finance.support_frac, 0, 1);
     if (!st)
-        st = real_in(d, "finance.insurance_frac", sc->finance.insurance_frac,
-                     0, 1);
+        st = real_in(d, "finance.insurance_frac", sc->finance.insurance_frac, 0,
+                     1);
     if (!st)
         st = real_in(d, "finance.staff_usd_per_mw_year",
                      sc->finance.staff_usd_per_mw_year, 0, 1e9);

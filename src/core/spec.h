@@ -227,7 +227,7 @@ struct finance_spec {
     double support_frac;       /* vendor support per year, of server CapEx */
     double insurance_frac;     /* property insurance per year, of CapEx */
     double spares_frac;        /* spare nodes bought up front, of nodes */
-    double staff_usd_per_mw_year;    /* operations staff per MW of IT */
+    double staff_usd_per_mw_year;     /* operations staff per MW of IT */
     double software_usd_per_gpu_year; /* licences (cluster manager, OS) */
 };
 

@@ -76,11 +76,11 @@ void storage_estimate(const struct scenario *sc, struct result *r)
     s->checkpoints_bytes = clamp_pos(STORAGE_CHECKPOINTS_KEPT * ckpt);
     s->dataset_bytes =
         clamp_pos(tokens * (per_token + STORAGE_RAW_BYTES_PER_TOKEN));
-    s->scratch_bytes = clamp_pos(
-        STORAGE_SCRATCH_FRAC * (s->checkpoints_bytes + s->dataset_bytes));
-    need = clamp_pos((s->checkpoints_bytes + s->dataset_bytes +
-                      s->scratch_bytes) /
-                     STORAGE_USABLE_FRAC);
+    s->scratch_bytes = clamp_pos(STORAGE_SCRATCH_FRAC *
+                                 (s->checkpoints_bytes + s->dataset_bytes));
+    need =
+        clamp_pos((s->checkpoints_bytes + s->dataset_bytes + s->scratch_bytes) /
+                  STORAGE_USABLE_FRAC);
     s->capacity_bytes = need;
     s->provisioned_bytes = storage_provisioned_tb(sc, r) * 1e12;
     have = sc->storage.capacity_tb * 1e12;

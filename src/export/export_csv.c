@@ -245,7 +245,8 @@ static const struct plan_source *source_of(const struct export_item *it,
     if (!it->res)
         return NULL;
     for (i = 0; i < it->res->nsources; i++)
-        if (it->res->sources[i].key && strcmp(it->res->sources[i].key, key) == 0)
+        if (it->res->sources[i].key &&
+            strcmp(it->res->sources[i].key, key) == 0)
             return &it->res->sources[i];
     return NULL;
 }
@@ -364,9 +365,9 @@ enum cp_status export_csv_finance(FILE *out, const struct export_item *items,
 
                 cells[3 + i] = "";
                 if (m < c->series_months && !unknown)
-                    cells[3 + i] = csv_number(
-                        k ? c->series_cloud_usd[m] : c->series_build_usd[m],
-                        bufs[i], CELL_MAX);
+                    cells[3 + i] = csv_number(k ? c->series_cloud_usd[m]
+                                                : c->series_build_usd[m],
+                                              bufs[i], CELL_MAX);
             }
             st = row(out, cells, n + 3, d);
         }

@@ -286,13 +286,12 @@ START_TEST(test_payback_consistent)
                 sc.finance.residual_frac = 0.15;
                 sc.cloud_usd_per_gpu_hour = prices[k];
                 chain(&sc, &r);
-                ck_assert_msg(c->breakeven_months_known ==
-                                  (c->build.npv_usd <=
-                                   c->cloud.npv_usd * (1 + 1e-12)),
-                              "rate %g u %g price %g: payback %d, npv %g vs %g",
-                              rates[i], utils[j], prices[k],
-                              c->breakeven_months_known, c->build.npv_usd,
-                              c->cloud.npv_usd);
+                ck_assert_msg(
+                    c->breakeven_months_known ==
+                        (c->build.npv_usd <= c->cloud.npv_usd * (1 + 1e-12)),
+                    "rate %g u %g price %g: payback %d, npv %g vs %g", rates[i],
+                    utils[j], prices[k], c->breakeven_months_known,
+                    c->build.npv_usd, c->cloud.npv_usd);
                 ck_assert(c->build_cheaper ==
                           (c->build.npv_usd < c->cloud.npv_usd));
                 if (c->breakeven_utilization_known) {
@@ -335,8 +334,7 @@ START_TEST(test_schedule)
     ck_assert_rel(c->schedule[5].cloud_npv_usd, c->cloud.npv_usd, 1e-9);
     ck_assert_rel(c->schedule[5].residual_usd, c->build.residual_usd, 0);
     ck_assert_rel(c->schedule[1].cloud_usd, c->cloud.usd_per_year, 1e-12);
-    ck_assert_rel(c->schedule[5].cloud_usd, c->cloud.usd_per_year / 2,
-                  1e-12);
+    ck_assert_rel(c->schedule[5].cloud_usd, c->cloud.usd_per_year / 2, 1e-12);
 }
 END_TEST
 
