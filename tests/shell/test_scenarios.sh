@@ -182,3 +182,26 @@ assert any('supplies at most 64 GPUs' in w for w in c['warnings']), c['warnings'
 PY
 then ok "the default offer can supply the job; a too-small offer warns"
 else fail "offer capacity" "$(cat "$tmp/err")"; fi
+
+# The README's public-figure table, within 25% (issue 12).
+# (a fresh catalog: the one above holds an imported negotiated price)
+"$BIN" --catalog "$tmp/fresh.db" quote data/plans/azure-nd-h100-v5.ini --format json >"$tmp/az.json" 2>/dev/null
+"$BIN" --catalog "$tmp/fresh.db" quote data/plans/meta-rsc.ini --format json >"$tmp/rsc.json" 2>/dev/null
+if python3 - "$tmp/az.json" "$tmp/rsc.json" <<'PY'
+import json, sys
+az, rsc = (json.load(open(p)) for p in sys.argv[1:3])
+def near(x, want, what):
+    assert abs(x - want) <= 0.25 * want, (what, x, want)
+b = az['cost']['build']
+near(az['cost']['cloud']['commitment_usd'], 70.56e6, 'Azure 1-year reservation')
+near(az['energy']['nameplate_it_kw'], 128 * 10.2, 'ND H100 v5 node power')
+share = b['capex_network_usd'] / (b['capex_nodes_usd'] + b['capex_network_usd'])
+assert 0.07 <= share <= 0.15, ('network share of IT CapEx', share)
+b = rsc['cost']['build']
+near(b['capex_nodes_usd'], 2000 * 199e3, 'RSC: 2,000 DGX A100 at launch price')
+near(rsc['network']['nodes'] * (8 * 400 + 3300) / 1000, 13000, 'RSC: DGX A100 nameplate')
+near(rsc['storage']['provisioned_tb'], 231000, 'RSC storage 231 PB')
+near(b['capex_storage_usd'], 231000 * 300, 'RSC storage priced per TB')
+PY
+then ok "seed plans within 25% of the README's public figures"
+else fail "public figures"; fi
