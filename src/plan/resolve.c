@@ -281,8 +281,8 @@ enum cp_status plan_resolve(const struct plan *p, struct catalog *cat,
         }
     } else if (!p->v[PK_CLOUD_USD_PER_GPU_HOUR].set) {
         add_note(out,
-                 "no cloud offer for %s at %s in the catalog: cloud cost is "
-                 "0 (set cloud.usd_per_gpu_hour)",
+                 "no cloud offer for %s at %s in the catalog: no cloud cost "
+                 "(set cloud.usd_per_gpu_hour)",
                  sc->accel.id, term_name(term));
     }
     sc->reliability.node_mtbf_h = sc->system.node_mtbf_h;
