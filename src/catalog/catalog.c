@@ -40,6 +40,7 @@ static const struct {
 } migrations[] = {
     {"src/catalog/schema/0001_init.sql", "PRAGMA user_version = 1"},
     {"src/catalog/schema/0002_stacks.sql", "PRAGMA user_version = 2"},
+    {"src/catalog/schema/0003_finance.sql", "PRAGMA user_version = 3"},
 };
 #define SCHEMA_VERSION ((int)(sizeof(migrations) / sizeof(migrations[0])))
 
@@ -726,19 +727,47 @@ enum cp_status catalog_default_cloud(struct catalog *cat, const char *accel_id,
                                      enum cloud_term term,
                                      char out_id[CP_ID_MAX], struct diag *d)
 {
+    return catalog_default_cloud_for(cat, accel_id, term, 0, out_id, d);
+}
+
+enum cp_status catalog_default_cloud_for(struct catalog *cat,
+                                         const char *accel_id,
+                                         enum cloud_term term, uint64_t gpus,
+                                         char out_id[CP_ID_MAX], struct diag *d)
+{
     const char *tn = term_name(term);
-    enum cp_status st;
+    sqlite3_stmt *st = NULL;
+    enum cp_status rc;
+    int step;
 
     if (!tn)
         return diag_set(d, CP_ERR_RANGE, "cloud.term", "unknown term");
-    st = first_id(cat,
-                  "SELECT id FROM cloud WHERE accel_id = ? AND term = ? "
-                  "ORDER BY usd_per_gpu_hour, id LIMIT 1",
-                  accel_id, tn, out_id, d);
-    if (st == CP_ERR_NOT_FOUND)
-        return diag_set(d, st, "cloud", "no %s cloud offer for '%s'", tn,
-                        accel_id ? accel_id : "");
-    return st;
+    /* The cheapest offer that can supply the job: an offer whose stated
+     * capacity is below the GPU count is passed over (0 or NULL: not
+     * known, taken as enough). */
+    rc = prepare(cat,
+                 "SELECT id FROM cloud WHERE accel_id = ? AND term = ? "
+                 "AND (coalesce(capacity_gpus, 0) = 0 OR capacity_gpus >= ?) "
+                 "ORDER BY usd_per_gpu_hour, id LIMIT 1",
+                 &st, d);
+    if (rc)
+        return rc;
+    sqlite3_bind_text(st, 1, accel_id ? accel_id : "", -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, tn, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(
+        st, 3, gpus > (uint64_t)INT64_MAX ? INT64_MAX : (sqlite3_int64)gpus);
+    step = catalog_step(st);
+    if (step == SQLITE_ROW)
+        snprintf(out_id, CP_ID_MAX, "%s",
+                 (const char *)sqlite3_column_text(st, 0));
+    else if (step == SQLITE_DONE)
+        rc =
+            diag_set(d, CP_ERR_NOT_FOUND, "cloud", "no %s cloud offer for '%s'",
+                     tn, accel_id ? accel_id : "");
+    else
+        rc = catalog_db_error(cat, d, NULL, "cannot read catalog");
+    sqlite3_finalize(st);
+    return rc;
 }
 
 /* ---- rows as text ------------------------------------------------------ */

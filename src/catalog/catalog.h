@@ -148,6 +148,13 @@ enum cp_status catalog_default_system(struct catalog *cat, const char *accel_id,
 enum cp_status catalog_default_cloud(struct catalog *cat, const char *accel_id,
                                      enum cloud_term term,
                                      char out_id[CP_ID_MAX], struct diag *d);
+/* The same, passing over offers whose capacity_gpus is known and below
+ * gpus (0: no limit asked). */
+enum cp_status catalog_default_cloud_for(struct catalog *cat,
+                                         const char *accel_id,
+                                         enum cloud_term term, uint64_t gpus,
+                                         char out_id[CP_ID_MAX],
+                                         struct diag *d);
 
 /* Rows as text, in column order, ordered by the key; for list, show,
  * export and the TUI.  id == NULL visits every row; an id without rows is

@@ -233,6 +233,12 @@ enum cp_status catalog_check_cell(const struct kind_def *kd, size_t i,
     case CATCOL_TEXT:
         if (!valid_utf8(v))
             return diag_set(d, CP_ERR_RANGE, c->name, "is not valid UTF-8");
+        /* Catalog text is names, sources and notes: never a formula a
+         * spreadsheet would run (OWASP CSV injection). */
+        if (csvio_formula_like(v))
+            return diag_set(d, CP_ERR_RANGE, c->name,
+                            "starts with = + - @, a tab or a CR: a "
+                            "spreadsheet would read it as a formula");
         if (strlen(v) > max)
             return diag_set(d, CP_ERR_RANGE, c->name,
                             "longer than %zu characters", max);

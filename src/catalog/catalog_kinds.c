@@ -134,7 +134,10 @@
       node_mtbf_h, 1, 6336, DF, "mean time between node interruptions, hours") \
     PROV_COLS(C, system_spec)                                                  \
     PRICE_PROV_COLS(C, system_spec)                                            \
-    NOTE_COLS(C, system_spec)
+    NOTE_COLS(C, system_spec)                                                  \
+    C(system_spec, "nics_included", CATCOL_BOOL, 0, 0, 0, NULL, FT_BOOL,       \
+      nics_included, 1, 1, DF,                                                 \
+      "the node price includes its scale-out NICs (yes/no)")
 
 #define FABRIC_USD(C, name, member, help)                                      \
     C(fabric_spec, name, CATCOL_REAL, 0, 0, 1e8, NULL, FT_DBL, member, 1, 0,   \
@@ -216,7 +219,18 @@
       "facility build cost per MW of IT load, USD")                            \
     PROV_COLS(C, site_spec)                                                    \
     PRICE_PROV_COLS(C, site_spec)                                              \
-    NOTE_COLS(C, site_spec)
+    NOTE_COLS(C, site_spec)                                                    \
+    C(site_spec, "rear_door_kw_per_rack", CATCOL_REAL, 0, 0, 1e4, NULL,        \
+      FT_DBL, rear_door_kw_per_rack, 1, 50, DF,                                \
+      "most a rack behind a rear-door heat exchanger may draw, kW; 0 = none")  \
+    C(site_spec, "rear_door_usd_per_kw", CATCOL_REAL, 0, 0, 1e6, NULL, FT_DBL, \
+      rear_door_usd_per_kw, 1, 400, DF | PF_PRICE,                             \
+      "rear-door cooling CapEx per kW of nameplate IT, USD")                   \
+    C(site_spec, "liquid_usd_per_kw", CATCOL_REAL, 0, 0, 1e6, NULL, FT_DBL,    \
+      liquid_usd_per_kw, 1, 1000, DF | PF_PRICE,                               \
+      "direct-liquid cooling CapEx per kW of nameplate IT, USD")               \
+    C(site_spec, "liquid_pue", CATCOL_REAL, 0, 0, 5, NULL, FT_DBL, liquid_pue, \
+      1, 1.15, DF, "PUE of a direct-liquid-cooled hall; 0 = the site's")
 
 /* The cloud price lands in usd_per_gpu_hour[term]: catalog.c does that by
  * hand, so both columns are FT_NONE here.  A cloud row is a price, so its
@@ -240,7 +254,13 @@
     C(cloud_offer, "usd_per_gpu_hour", CATCOL_REAL, REQ, 0, 1e4, NULL,         \
       FT_NONE, id, 1, 0, PF_BRIEF, "price per accelerator-hour, USD")          \
     PROV_COLS(C, cloud_offer)                                                  \
-    NOTE_COLS(C, cloud_offer)
+    NOTE_COLS(C, cloud_offer)                                                  \
+    C(cloud_offer, "capacity_gpus", CATCOL_COUNT, 0, 0, 1e9, NULL, FT_U64,     \
+      capacity_gpus, 1, 0, 0,                                                  \
+      "most accelerators the offer can supply to one customer; 0 = unknown")   \
+    C(cloud_offer, "spot_mtbi_h", CATCOL_REAL, 0, 0, 1e7, NULL, FT_DBL,        \
+      spot_mtbi_h, 1, 0, 0,                                                    \
+      "spot: mean hours between preemptions of one instance; 0 = default")
 
 #define MODEL_COUNT(C, name, flags, min, member, dflt, pf, help)               \
     C(model_spec, name, CATCOL_COUNT, flags, min, BIG, NULL, FT_U64, member,   \

@@ -38,6 +38,8 @@ static const struct cli_opt opts[] = {
     {"--pp", "N", OPT_SHORTCUT, PK_PAR_PP, PLANS, NULL},
     {"--precision", "P", OPT_SHORTCUT, PK_TRAIN_PRECISION, PLANS, NULL},
     {"--recompute", "MODE", OPT_SHORTCUT, PK_PAR_RECOMPUTE, PLANS, NULL},
+    {"--schedule", NULL, OPT_SCHEDULE, -1, CMD_QUOTE | CMD_COMPARE,
+     "csv: add sources, the yearly finance schedule and monthly series"},
     {"--seq-len", "N", OPT_SHORTCUT, PK_TRAIN_SEQ_LEN, PLANS, NULL},
     {"--set", "SECTION.KEY=VALUE", OPT_SET, -1, PLANS,
      "any plan key (repeatable; see the keys below)"},
@@ -109,6 +111,9 @@ static enum cp_status apply(const struct cli_opt *o, const char *value,
         return CP_OK;
     case OPT_EXPLAIN:
         a->explain = true;
+        return CP_OK;
+    case OPT_SCHEDULE:
+        a->schedule = true;
         return CP_OK;
     case OPT_HELP:
         a->help = true;

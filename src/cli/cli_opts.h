@@ -37,6 +37,7 @@ enum cli_opt_id {
     OPT_OBJECTIVE,
     OPT_EXPLAIN,
     OPT_HELP,
+    OPT_SCHEDULE,
 };
 
 struct cli_opt {
@@ -62,6 +63,7 @@ struct cli_args {
     size_t top;
     enum objective objective;
     bool explain;
+    bool schedule; /* --schedule: the finance CSV */
     bool help;
     int npos;
     const char *pos[CLI_POS_MAX];

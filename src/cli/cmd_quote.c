@@ -1,12 +1,33 @@
 /*
  * cmd_quote.c - `llmplan quote [PLAN]`: evaluate one plan.
  */
+#include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "cli/cli_opts.h"
 #include "export/export.h"
 #include "plan/resolve.h"
 #include "util/xalloc.h"
+
+/* Today (UTC) as YYYY-MM-DD, or the day of SOURCE_DATE_EPOCH when set
+ * (reproducible-builds.org), so tests and archives can pin it. */
+static void today(char *buf, size_t n)
+{
+    const char *env = getenv("SOURCE_DATE_EPOCH");
+    time_t t = time(NULL);
+    struct tm tm;
+    char *end;
+
+    if (env && *env) {
+        long long v = strtoll(env, &end, 10);
+
+        if (!*end && v >= 0)
+            t = (time_t)v;
+    }
+    if (!gmtime_r(&t, &tm) || !strftime(buf, n, "%Y-%m-%d", &tm))
+        snprintf(buf, n, "unknown");
+}
 
 int cli_emit_metrics(const struct cli_args *a, const struct export_item *items,
                      size_t n, bool compare)
@@ -14,8 +35,12 @@ int cli_emit_metrics(const struct cli_args *a, const struct export_item *items,
     struct cli_out o;
     struct diag d;
     enum cp_status st;
+    char by[64], date[32];
 
     diag_clear(&d);
+    if (a->schedule && a->format != FMT_CSV)
+        return cli_error(
+            diag_set(&d, CP_ERR_USAGE, "--schedule", "needs --format csv"), &d);
     st = cli_out_open(&o, &d);
     if (st)
         return cli_error(st, &d);
@@ -25,7 +50,13 @@ int cli_emit_metrics(const struct cli_args *a, const struct export_item *items,
                       : export_json_compare(o.fp, items, n, &d);
         break;
     case FMT_CSV:
-        st = export_csv_metrics(o.fp, items, n, &d);
+        if (a->schedule) {
+            snprintf(by, sizeof(by), "llmplan %s", LLMPLAN_VERSION);
+            today(date, sizeof(date));
+            st = export_csv_finance(o.fp, items, n, by, date, &d);
+        } else {
+            st = export_csv_metrics(o.fp, items, n, &d);
+        }
         break;
     default:
         st = export_text_metrics(o.fp, items, n,

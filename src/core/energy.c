@@ -28,7 +28,7 @@ void energy_estimate(const struct scenario *sc, struct result *r)
     double pf = sc->accel.power_frac > 0 ? sc->accel.power_frac
                                          : ENERGY_DEFAULT_POWER_FRAC;
     double host = clamp_pos(sc->system.host_power_w);
-    double days, hours, node_peak_kw, air, liquid;
+    double days, hours, node_peak_kw, air, liquid, rear;
 
     memset(e, 0, sizeof(*e));
 
@@ -42,8 +42,53 @@ void energy_estimate(const struct scenario *sc, struct result *r)
                               sc->storage.watts_per_tb / 1000);
     e->it_kw =
         clamp_pos(e->gpu_kw + e->host_kw + e->network_kw + e->storage_kw);
-    /* PUE is defined as facility power / IT power (The Green Grid). */
-    e->facility_kw = clamp_pos(e->it_kw * sc->site.pue);
+    /* The provisioned draw the hall, its power and cooling are built for:
+     * every node at its maximum (accelerators at TDP plus host), the
+     * fabric and storage at their rated power. */
+    node_peak_kw = (gpn * tdp + host) / 1000;
+    e->nameplate_it_kw =
+        clamp_pos(nodes * node_peak_kw + e->network_kw + e->storage_kw);
+    if (e->nameplate_it_kw < e->it_kw)
+        e->nameplate_it_kw = e->it_kw;
+    /* A powered but idle cluster still draws ENERGY_IDLE_FRAC of its
+     * nameplate. */
+    e->idle_it_kw = clamp_pos(e->nameplate_it_kw * ENERGY_IDLE_FRAC);
+    if (e->idle_it_kw > e->it_kw)
+        e->idle_it_kw = e->it_kw;
+
+    /* Rack density at nameplate power (what cooling is built for): room
+     * air up to the site's air limit, air-cooled servers behind rear-door
+     * heat exchangers up to its rear-door limit, direct liquid above. */
+    e->rack_kw = clamp_pos(node_peak_kw * (nodes < npr ? nodes : npr));
+    air = sc->site.air_kw_per_rack;
+    rear = sc->site.rear_door_kw_per_rack;
+    liquid = sc->site.liquid_kw_per_rack;
+    e->cooling = COOLING_AIR;
+    if (air > 0 && e->rack_kw > air) {
+        if (rear > air && e->rack_kw <= rear) {
+            e->cooling = COOLING_REAR_DOOR;
+        } else {
+            e->cooling = COOLING_LIQUID;
+            if (!(liquid > 0))
+                result_warn(r,
+                            "racks draw %.1f kW, above the site's %.0f kW "
+                            "air limit, and the site has no liquid cooling",
+                            e->rack_kw, rear > air ? rear : air);
+            else if (e->rack_kw > liquid)
+                result_warn(r,
+                            "racks draw %.1f kW, above the site's %.0f kW "
+                            "liquid-cooling limit",
+                            e->rack_kw, liquid);
+        }
+    }
+    /* PUE is defined as facility power / IT power (The Green Grid).  A
+     * direct-liquid hall moves most heat without chillers or room fans:
+     * site.liquid_pue when it is lower than the site's. */
+    e->pue = clamp_pos(sc->site.pue);
+    if (e->cooling == COOLING_LIQUID && sc->site.liquid_pue >= 1 &&
+        sc->site.liquid_pue < e->pue)
+        e->pue = sc->site.liquid_pue;
+    e->facility_kw = clamp_pos(e->it_kw * e->pue);
 
     /* Energy over the wall-clock run, failures and restarts included. */
     days = r->reliability.effective_train_days > 0
@@ -54,24 +99,4 @@ void energy_estimate(const struct scenario *sc, struct result *r)
     e->facility_mwh = clamp_pos(e->facility_kw * hours / 1000);
     /* MWh x kg/kWh = 1000 kWh x kg/kWh = 1000 kg = t. */
     e->tco2e = clamp_pos(e->facility_mwh * sc->site.kgco2_per_kwh);
-
-    /* Rack density at nameplate power (what cooling is built for). */
-    node_peak_kw = (gpn * tdp + host) / 1000;
-    e->rack_kw = clamp_pos(node_peak_kw * (nodes < npr ? nodes : npr));
-    air = sc->site.air_kw_per_rack;
-    liquid = sc->site.liquid_kw_per_rack;
-    e->cooling = COOLING_AIR;
-    if (air > 0 && e->rack_kw > air) {
-        e->cooling = COOLING_LIQUID;
-        if (!(liquid > 0))
-            result_warn(r,
-                        "racks draw %.1f kW, above the site's %.0f kW air "
-                        "limit, and the site has no liquid cooling",
-                        e->rack_kw, air);
-        else if (e->rack_kw > liquid)
-            result_warn(r,
-                        "racks draw %.1f kW, above the site's %.0f kW "
-                        "liquid-cooling limit",
-                        e->rack_kw, liquid);
-    }
 }

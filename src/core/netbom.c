@@ -73,7 +73,7 @@ void netbom_estimate(const struct scenario *sc, struct result *r)
     double nodes = ceil_div(gpus, gpn);
     double endpoints, down, up, leaves, spines = 0, cores = 0;
     double isl = 0; /* switch-to-switch links */
-    double tiers, cables, xcvrs, switches;
+    double tiers, cables, xcvrs, switches, nic_usd, nic_w;
     const struct fabric_spec *f = &sc->fabric;
 
     memset(n, 0, sizeof(*n));
@@ -153,10 +153,16 @@ void netbom_estimate(const struct scenario *sc, struct result *r)
     n->core_switches = count_of(cores);
     n->cables = count_of(cables);
     n->transceivers = count_of(xcvrs);
-    n->capex_usd =
-        endpoints * f->nic_price_usd + switches * f->switch_price_usd +
-        xcvrs * f->transceiver_price_usd + cables * f->cable_price_usd;
-    n->power_w = endpoints * f->nic_power_w + switches * f->switch_power_w +
+    /* NICs are bought (and powered) here only when the node price and
+     * host power leave them out: a DGX H100's price and 10.2 kW include
+     * its 8 ConnectX-7 (reference 2), and Epoch's x1.64 server multiplier
+     * is derived from such whole-system prices. */
+    nic_usd = sc->system.nics_included ? 0 : f->nic_price_usd;
+    nic_w = sc->system.nics_included ? 0 : f->nic_power_w;
+    n->capex_usd = endpoints * nic_usd + switches * f->switch_price_usd +
+                   xcvrs * f->transceiver_price_usd +
+                   cables * f->cable_price_usd;
+    n->power_w = endpoints * nic_w + switches * f->switch_power_w +
                  xcvrs * f->transceiver_power_w;
     n->capex_usd = clamp_money(n->capex_usd);
     n->power_w = clamp_money(n->power_w);

@@ -27,8 +27,8 @@
  *     same count as the plain tree whenever the nodes fill whole scalable
  *     units, and a little higher for a partial one.
  *
- * The node price is taken to exclude the scale-out NICs (set the fabric's
- * nic price to 0 when a node price includes them).
+ * NIC price and power are counted only when system.nics_included is
+ * false: whole-system prices (DGX) and host power already include them.
  *
  * Pure: no I/O, no allocation.  Every count is capped at 2^62 so absurd
  * inputs never wrap around.

@@ -69,6 +69,29 @@ double reliability_node_mtbf_h(const struct scenario *sc)
     return RELIABILITY_DEFAULT_NODE_MTBF_H;
 }
 
+double reliability_goodput_with(const struct scenario *sc,
+                                const struct result *r, double extra_per_h)
+{
+    double gpn =
+        sc->system.gpus_per_node >= 1 ? (double)sc->system.gpus_per_node : 1;
+    double nodes = r->network.nodes >= 1 ? (double)r->network.nodes
+                                         : ceil((double)sc->gpus / gpn);
+    double rate, m_s, delta, tau;
+
+    if (nodes < 1)
+        nodes = 1;
+    /* Independent interruptions add their rates: node failures plus the
+     * extra source (spot preemptions); the same Young/Daly interval and
+     * lost-work model then applies to the combined rate. */
+    rate = nodes / reliability_node_mtbf_h(sc) + clamp_pos(extra_per_h);
+    m_s = clamp_pos(3600 / rate);
+    delta = clamp_pos(r->storage.checkpoint_write_s);
+    tau = reliability_daly_s(delta, m_s);
+    return 1 -
+           reliability_lost_frac(delta, tau, m_s,
+                                 clamp_pos(sc->reliability.restart_min * 60));
+}
+
 void reliability_estimate(const struct scenario *sc, struct result *r)
 {
     struct reliability_result *rel = &r->reliability;

@@ -44,6 +44,13 @@ double reliability_lost_frac(double delta_s, double tau_s, double mtbf_s,
 /* The node MTBF in hours that sc implies (see above); always > 0. */
 double reliability_node_mtbf_h(const struct scenario *sc);
 
+/* Goodput of the same job when interruptions come extra_per_h more often
+ * per hour than node failures alone (spot preemptions: instances /
+ * mean hours between preemptions of one instance).  Reads r->network and
+ * r->storage like reliability_estimate(); in (0, 1]. */
+double reliability_goodput_with(const struct scenario *sc,
+                                const struct result *r, double extra_per_h);
+
 /* Fill r->reliability.  Reads r->time (train_days), r->storage
  * (checkpoint_write_s) and r->network (nodes; computed from sc when 0).
  * May warn when the checkpoint write exceeds 10% of the interval or the

@@ -22,6 +22,8 @@
 #define RESULT_MAX_WARNINGS 16
 #define RESULT_WARNING_MAX 160
 #define RESULT_SERIES_MAX 61 /* months 0..60 of the cost-over-time series */
+#define RESULT_YEARS_MAX 31  /* years 0..30 of the finance schedule */
+#define RESULT_REASON_MAX 160
 
 struct model_result {
     double params;               /* total parameters */
@@ -78,7 +80,12 @@ struct storage_result {
     double checkpoint_bytes;
     double checkpoint_write_s;
     double ingest_bytes_per_s;
-    double capacity_bytes; /* checkpoints kept + dataset */
+    double capacity_bytes;    /* raw capacity the job needs (storage.h) */
+    double checkpoints_bytes; /* the checkpoints kept */
+    double dataset_bytes;     /* text and tokens */
+    double scratch_bytes;
+    double provisioned_bytes; /* what is bought and powered: the plan's
+                                 hardware.storage_tb, else capacity */
 };
 
 /* Network bill of materials for the scale-out fabric. */
@@ -108,38 +115,97 @@ struct energy_result {
     double tco2e;
     double rack_kw;
     enum cooling cooling;
+    double nameplate_it_kw; /* provisioned draw: what the hall is built for */
+    double idle_it_kw;      /* draw of the powered cluster when idle */
+    double pue;             /* the PUE used (liquid halls: site.liquid_pue) */
 };
 
 struct build_cost {
-    double capex_usd;
+    double capex_usd; /* everything bought up front, the sum of the lines */
     double capex_nodes_usd;
+    double capex_spares_usd; /* spare nodes */
     double capex_network_usd;
     double capex_storage_usd;
-    double capex_facility_usd;
-    double annual_capital_usd; /* capex x capital recovery factor */
-    double opex_usd_per_year;
+    double capex_facility_usd; /* the hall, sized on nameplate IT power */
+    double capex_cooling_usd;  /* rear doors or direct-liquid plant */
+    double residual_usd;       /* value left at the end of the IT life */
+    double annual_capital_usd; /* level payments that repay the capital */
+    double opex_usd_per_year;  /* at finance.utilization */
     double electricity_usd_per_year;
     double maintenance_usd_per_year;
     double colocation_usd_per_year;
-    double usd_per_gpu_hour;
+    double support_usd_per_year;
+    double insurance_usd_per_year;
+    double staff_usd_per_year;
+    double software_usd_per_year;
+    double usd_per_gpu_hour; /* per busy GPU-hour */
     double run_usd;
     double usd_per_mtok; /* per million training tokens */
+    double npv_usd;      /* present cost over the IT life */
 };
 
 struct cloud_cost {
     char offer[CP_ID_MAX];
     enum cloud_term term;
-    double usd_per_gpu_hour;
+    double usd_per_gpu_hour;      /* the list rate for the term */
+    uint64_t billed_gpus;         /* whole instances */
+    double usd_per_used_gpu_hour; /* what a busy GPU-hour costs at the
+                                     plan's utilization */
+    double commitment_usd;        /* one reserved term, used or not */
+    double goodput;               /* spot: preemptions included */
     double run_usd;
     double usd_per_mtok;
+    double usd_per_year; /* at finance.utilization */
+    double npv_usd;      /* present cost over the IT life */
+};
+
+/* Inputs the money could not be priced from (cost_result.unpriced). */
+enum cost_unpriced {
+    COST_UNPRICED_NODES = 1 << 0,
+    COST_UNPRICED_NETWORK = 1 << 1,
+    COST_UNPRICED_STORAGE = 1 << 2,
+    COST_UNPRICED_FACILITY = 1 << 3,
+    COST_UNPRICED_CLOUD = 1 << 4,
+};
+#define COST_UNPRICED_BUILD                                                    \
+    (COST_UNPRICED_NODES | COST_UNPRICED_NETWORK | COST_UNPRICED_STORAGE |     \
+     COST_UNPRICED_FACILITY)
+
+/* Verdict of the build-vs-cloud comparison. */
+enum cost_verdict { VERDICT_NONE, VERDICT_BUILD, VERDICT_CLOUD };
+
+/* One year of the finance schedule (year 0: the purchase). */
+struct cost_year {
+    double capex_usd;
+    double depreciation_usd; /* straight line to the residual */
+    double energy_usd;
+    double other_opex_usd;
+    double residual_usd; /* resale value recovered (last year) */
+    double build_usd;    /* cash out this year */
+    double cloud_usd;
+    double build_cumulative_usd;
+    double cloud_cumulative_usd;
+    double build_npv_usd; /* present value of the cash so far */
+    double cloud_npv_usd;
 };
 
 struct cost_result {
     struct build_cost build;
     struct cloud_cost cloud;
+    /* Utilization at which owning and renting cost the same over the
+     * life, and the discounted payback; each is valid only when its
+     * *_known flag is set, else breakeven_reason says why. */
     double breakeven_utilization;
     double breakeven_months;
-    bool build_cheaper;
+    bool breakeven_utilization_known;
+    bool breakeven_months_known;
+    char breakeven_reason[RESULT_REASON_MAX];
+    unsigned unpriced; /* enum cost_unpriced bits */
+    enum cost_verdict verdict;
+    bool build_cheaper;      /* verdict == VERDICT_BUILD */
+    double horizon_months;   /* the IT life the NPVs cover */
+    uint64_t schedule_years; /* rows used in schedule[] (years 0..n) */
+    struct cost_year schedule[RESULT_YEARS_MAX];
     /* Cumulative cost of running the same work back to back, month by
      * month: build (CapEx up front + OpEx) and cloud. */
     uint64_t series_months;

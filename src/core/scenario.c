@@ -59,6 +59,9 @@ void scenario_defaults(struct scenario *sc)
     sc->finance.cost_of_capital = 0.08;
     sc->finance.utilization = 0.8;
     sc->finance.maintenance_frac = 0.05;
+    sc->finance.facility_years = 15;  /* cost.h: COST_FACILITY_YEARS */
+    sc->finance.residual_frac = 0.15; /* Epoch: 0.68^5 after 5 years */
+    sc->finance.spares_frac = 0.05;   /* reference 7.2: 5-10% spares */
     sc->reliability.restart_min = 10;
     sc->cloud_term = TERM_ON_DEMAND;
 }
@@ -352,7 +355,11 @@ static enum cp_status validate_money(const struct scenario *sc, struct diag *d)
         (!isfinite(s->air_kw_per_rack) || s->air_kw_per_rack < 0 ||
          !isfinite(s->liquid_kw_per_rack) || s->liquid_kw_per_rack < 0 ||
          !isfinite(s->colo_usd_per_kw_month) || s->colo_usd_per_kw_month < 0 ||
-         !isfinite(s->build_usd_per_mw) || s->build_usd_per_mw < 0))
+         !isfinite(s->build_usd_per_mw) || s->build_usd_per_mw < 0 ||
+         !isfinite(s->rear_door_kw_per_rack) || s->rear_door_kw_per_rack < 0 ||
+         !isfinite(s->rear_door_usd_per_kw) || s->rear_door_usd_per_kw < 0 ||
+         !isfinite(s->liquid_usd_per_kw) || s->liquid_usd_per_kw < 0 ||
+         !isfinite(s->liquid_pue) || s->liquid_pue < 0 || s->liquid_pue > 5))
         st = diag_set(d, CP_ERR_RANGE, "site.id",
                       "'%s' has values out of range", s->id);
     if (!st)
@@ -367,6 +374,25 @@ static enum cp_status validate_money(const struct scenario *sc, struct diag *d)
     if (!st)
         st = real_in(d, "finance.maintenance_frac",
                      sc->finance.maintenance_frac, 0, 1);
+    if (!st)
+        st = real_in(d, "finance.facility_years", sc->finance.facility_years, 0,
+                     100);
+    if (!st)
+        st = real_in(d, "finance.residual_frac", sc->finance.residual_frac, 0,
+                     1);
+    if (!st)
+        st = real_in(d, "finance.spares_frac", sc->finance.spares_frac, 0, 1);
+    if (!st)
+        st = real_in(d, "finance.support_frac", sc->finance.support_frac, 0, 1);
+    if (!st)
+        st = real_in(d, "finance.insurance_frac", sc->finance.insurance_frac, 0,
+                     1);
+    if (!st)
+        st = real_in(d, "finance.staff_usd_per_mw_year",
+                     sc->finance.staff_usd_per_mw_year, 0, 1e9);
+    if (!st)
+        st = real_in(d, "finance.software_usd_per_gpu_year",
+                     sc->finance.software_usd_per_gpu_year, 0, 1e6);
     if (!st)
         st = real_in(d, "cloud.usd_per_gpu_hour", sc->cloud_usd_per_gpu_hour, 0,
                      1e4);

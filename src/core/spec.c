@@ -65,7 +65,14 @@ const char *term_name(enum cloud_term t)
 
 const char *cooling_name(enum cooling c)
 {
-    return c == COOLING_LIQUID ? "liquid" : "air";
+    switch (c) {
+    case COOLING_LIQUID:
+        return "liquid";
+    case COOLING_REAR_DOOR:
+        return "rear_door";
+    default:
+        return "air";
+    }
 }
 
 const char *model_attention_name(enum model_attention a)

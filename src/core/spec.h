@@ -78,7 +78,9 @@ enum cloud_term {
         TERM_COUNT
 };
 
-enum cooling { COOLING_AIR, COOLING_LIQUID };
+/* How racks are cooled, by density: room air, air-cooled servers behind a
+ * rear-door heat exchanger, or direct-to-chip liquid (energy.h). */
+enum cooling { COOLING_AIR, COOLING_LIQUID, COOLING_REAR_DOOR };
 
 /* Attention of the model: MHA and GQA differ only by kv_heads; MLA
  * (DeepSeek-V2, Liu et al. 2024, section 2.1) projects keys and values
@@ -178,6 +180,7 @@ struct system_spec {
     double node_price_usd;     /* whole node incl. accelerators */
     uint64_t nodes_per_rack;
     double node_mtbf_h; /* mean time between node interruptions */
+    bool nics_included; /* node_price_usd includes the scale-out NICs */
 };
 
 /* Scale-out fabric. */
@@ -220,6 +223,11 @@ struct site_spec {
     double liquid_kw_per_rack; /* most a liquid-cooled rack may draw; 0 none */
     double colo_usd_per_kw_month; /* 0: the owner builds the facility */
     double build_usd_per_mw;      /* facility build cost per MW of IT load */
+    double rear_door_kw_per_rack; /* most a rear-door-cooled rack may draw;
+                                     0 = site_defaults */
+    double rear_door_usd_per_kw;  /* rear-door CapEx per kW of nameplate IT */
+    double liquid_usd_per_kw;     /* direct-liquid CapEx per kW (CDUs, loops) */
+    double liquid_pue;            /* PUE of a direct-liquid hall; 0 = pue */
 };
 
 /* A cloud instance offer, all terms; 0 = term not offered. */
@@ -231,6 +239,9 @@ struct cloud_offer {
     char region[CP_NAME_MAX];
     uint64_t gpus_per_instance;
     double usd_per_gpu_hour[TERM_COUNT];
+    uint64_t capacity_gpus; /* most GPUs the offer can supply; 0 unknown */
+    double spot_mtbi_h;     /* mean hours between spot preemptions of one
+                               instance; 0 = COST_SPOT_MTBI_H */
 };
 
 struct train_spec {
@@ -256,10 +267,17 @@ struct layout {
 };
 
 struct finance_spec {
-    double depreciation_years;
-    double cost_of_capital;  /* annual rate, e.g. 0.08 */
-    double utilization;      /* in (0, 1] */
-    double maintenance_frac; /* of CapEx per year */
+    double depreciation_years; /* life of the IT equipment */
+    double cost_of_capital;    /* annual rate, e.g. 0.08 */
+    double utilization;        /* in (0, 1] */
+    double maintenance_frac;   /* of CapEx per year */
+    double facility_years;     /* life of building, power and cooling plant */
+    double residual_frac;      /* IT resale value at end of life, of its cost */
+    double support_frac;       /* vendor support per year, of server CapEx */
+    double insurance_frac;     /* property insurance per year, of CapEx */
+    double spares_frac;        /* spare nodes bought up front, of nodes */
+    double staff_usd_per_mw_year;     /* operations staff per MW of IT */
+    double software_usd_per_gpu_year; /* licences (cluster manager, OS) */
 };
 
 struct reliability_spec {

@@ -45,7 +45,7 @@ void storage_estimate(const struct scenario *sc, struct result *r)
     double params = clamp_pos(r->model.params);
     double per_token = storage_bytes_per_token(sc->model.vocab);
     double tokens = clamp_pos(sc->train.tokens);
-    double ckpt, dataset, need, have;
+    double ckpt, need, have;
 
     memset(s, 0, sizeof(*s));
     ckpt = clamp_pos(params *
@@ -71,10 +71,18 @@ void storage_estimate(const struct scenario *sc, struct result *r)
                     s->ingest_bytes_per_s / 1e9, sc->storage.read_bps / 1e9);
 
     /* Keep the last checkpoints (one may be half-written when a failure
-     * strikes) plus the tokenized dataset. */
-    dataset = tokens * per_token;
-    need = clamp_pos(STORAGE_CHECKPOINTS_KEPT * ckpt + dataset);
+     * strikes); the dataset as text and tokenized; scratch on top; all
+     * on a file system of which only part is usable. */
+    s->checkpoints_bytes = clamp_pos(STORAGE_CHECKPOINTS_KEPT * ckpt);
+    s->dataset_bytes =
+        clamp_pos(tokens * (per_token + STORAGE_RAW_BYTES_PER_TOKEN));
+    s->scratch_bytes = clamp_pos(STORAGE_SCRATCH_FRAC *
+                                 (s->checkpoints_bytes + s->dataset_bytes));
+    need =
+        clamp_pos((s->checkpoints_bytes + s->dataset_bytes + s->scratch_bytes) /
+                  STORAGE_USABLE_FRAC);
     s->capacity_bytes = need;
+    s->provisioned_bytes = storage_provisioned_tb(sc, r) * 1e12;
     have = sc->storage.capacity_tb * 1e12;
     if (have > 0 && need > have)
         result_warn(r,

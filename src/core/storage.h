@@ -16,8 +16,11 @@
  *   - ingest = tokens/s x bytes per stored token: 2 bytes (uint16 ids, as
  *     Megatron's indexed datasets store them) when the vocabulary fits in
  *     65,536 ids, else 4.
- *   - capacity = STORAGE_CHECKPOINTS_KEPT checkpoints + the tokenized
- *     dataset (tokens x bytes per token).
+ *   - capacity (raw TB bought) = (STORAGE_CHECKPOINTS_KEPT checkpoints +
+ *     the dataset, tokens x (bytes per stored token + raw text bytes per
+ *     token) + scratch) / STORAGE_USABLE_FRAC.  A plan states the whole
+ *     shared tier with hardware.storage_tb when it serves more than this
+ *     job (Meta's RSC: 231 PB for every team).
  *
  * The warning "checkpoint write exceeds 10% of the interval" needs the
  * Young/Daly interval, so reliability_estimate() issues it.
@@ -29,6 +32,15 @@
 #include "spec.h"
 
 #define STORAGE_CHECKPOINTS_KEPT 2
+/* The source text of the dataset, kept next to its tokens: about 4
+ * characters (bytes of UTF-8 English) per BPE token (OpenAI tokenizer
+ * guide: "1 token ~= 4 chars in English"). */
+#define STORAGE_RAW_BYTES_PER_TOKEN 4.0
+/* Scratch (shuffles, evaluation outputs, logs) as a fraction of the rest:
+ * an llmplan ESTIMATE. */
+#define STORAGE_SCRATCH_FRAC 0.2
+/* Lustre usable capacity ~80% of raw (stas00, reference 4). */
+#define STORAGE_USABLE_FRAC 0.8
 
 /* Bytes per parameter in a checkpoint (16-bit weights + optimizer state)
  * for optimizer o: adam 14, adam8bit 8, sgd 10. */

@@ -1,7 +1,10 @@
 /*
- * export_csv.c - CSV through util/csvio (libcsv quoting).  Numbers use the
- * shortest text that reads back exactly, with '.' decimals.
+ * export_csv.c - CSV through util/csvio (libcsv quoting; formula-like text
+ * neutralised).  Numbers use the shortest text that reads back exactly,
+ * as plain decimals with '.' (never e-notation: a spreadsheet must read a
+ * number, and 1e+15 is text in some locales).  Every row has a unit.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,24 +14,114 @@
 #include "util/csvio.h"
 #include "util/xalloc.h"
 
-#define CELL_MAX 64
+#define CELL_MAX 400 /* 1e-300 written out in full */
+
+/* The shortest decimal that reads back as v, without an exponent. */
+static const char *csv_number(double v, char *buf, size_t n)
+{
+    char *e, *c;
+    int prec, exp10, dec;
+
+    for (prec = 1; prec <= 17; prec++) {
+        snprintf(buf, n, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    e = strchr(buf, 'e');
+    if (e) {
+        /* Same significant digits, as a fixed-point number. */
+        exp10 = (int)strtol(e + 1, NULL, 10);
+        dec = prec - 1 - exp10;
+        if (dec < 0)
+            dec = 0;
+        if (dec > 340)
+            dec = 340;
+        snprintf(buf, n, "%.*f", dec, v);
+    }
+    for (c = buf; *c; c++)
+        if (*c == ',')
+            *c = '.';
+    return buf;
+}
+
+/* The unit of a metric row: its own, else what kind of value it is. */
+static const char *metric_unit(const struct metric *m)
+{
+    if (m->unit[0])
+        return m->unit;
+    switch (m->kind) {
+    case MK_BOOL:
+        return "yes/no";
+    case MK_TEXT:
+        return "text";
+    case MK_U64:
+    case MK_INT:
+        return "count";
+    default:
+        return "1"; /* a ratio */
+    }
+}
+
+/* The unit of a plan key's row, from its type and its name. */
+static const char *plan_unit(const struct plan_key_info *ki)
+{
+    static const struct {
+        const char *suffix, *unit;
+    } by_name[] = {
+        {"usd_per_gpu_hour", "USD/GPU-h"},
+        {"usd_per_kwh", "USD/kWh"},
+        {"kgco2_per_kwh", "kgCO2e/kWh"},
+        {"usd_per_mw_year", "USD/MW-y"},
+        {"usd_per_gpu_year", "USD/GPU-y"},
+        {"_years", "years"},
+        {"_frac", "1"},
+        {"cost_of_capital", "1/y"},
+        {"utilization", "1"},
+        {"_min", "min"},
+        {"_h", "h"},
+        {"_tb", "TB"},
+        {"gpu_hours", "GPU-h"},
+    };
+    size_t i, len = strlen(ki->name), sl;
+
+    switch (ki->type) {
+    case PT_COUNT:
+        return "count";
+    case PT_BOOL:
+        return "yes/no";
+    case PT_ENUM:
+        return "choice";
+    case PT_ID:
+        return "id";
+    default:
+        break;
+    }
+    for (i = 0; i < sizeof(by_name) / sizeof(by_name[0]); i++) {
+        sl = strlen(by_name[i].suffix);
+        if (len >= sl && strcmp(ki->name + len - sl, by_name[i].suffix) == 0)
+            return by_name[i].unit;
+    }
+    return "1";
+}
 
 /* The cell text of metric m for r. */
 static const char *metric_cell(const struct metric *m, const struct result *r,
                                char *buf, size_t n)
 {
+    if (!metric_known(m, r))
+        return ""; /* no value: an empty cell, never a zero */
     switch (m->kind) {
     case MK_TEXT:
         return metric_text(m, r);
     case MK_BOOL:
-        return metric_value(m, r) != 0 ? "true" : "false";
+        /* The plan echo's spelling, so a sheet has one yes/no. */
+        return metric_value(m, r) != 0 ? "yes" : "no";
     case MK_U64:
     case MK_INT:
         snprintf(buf, n, "%.0f", metric_value(m, r));
         return buf;
     default:
-        plan_format_number(metric_value(m, r), buf, n);
-        return buf;
+        return csv_number(metric_value(m, r), buf, n);
     }
 }
 
@@ -43,8 +136,7 @@ static const char *echo_cell(const struct export_item *it, enum plan_key k,
         snprintf(buf, n, "%llu", (unsigned long long)e.u);
         return buf;
     case PT_NUMBER:
-        plan_format_number(e.d, buf, n);
-        return buf;
+        return csv_number(e.d, buf, n);
     case PT_BOOL:
         return e.u ? "yes" : "no";
     default:
@@ -61,8 +153,9 @@ static enum cp_status row(FILE *out, const char **cells, size_t n,
     return CP_OK;
 }
 
-enum cp_status export_csv_metrics(FILE *out, const struct export_item *items,
-                                  size_t n, struct diag *d)
+static enum cp_status metrics_rows(FILE *out, const struct export_item *items,
+                                   size_t n, const char *generated_by,
+                                   const char *date, struct diag *d)
 {
     const char **cells = xcalloc(n + 3, sizeof(*cells));
     char(*bufs)[CELL_MAX] = xcalloc(n, CELL_MAX);
@@ -78,6 +171,21 @@ enum cp_status export_csv_metrics(FILE *out, const struct export_item *items,
     for (i = 0; i < n; i++)
         cells[3 + i] = items[i].name;
     st = row(out, cells, n + 3, d);
+    if (!st && generated_by) {
+        /* Who made the file and when, for the finance sheet's audit. */
+        cells[0] = "generated";
+        cells[1] = "by";
+        cells[2] = "text";
+        for (i = 0; i < n; i++)
+            cells[3 + i] = generated_by;
+        st = row(out, cells, n + 3, d);
+        cells[1] = "on";
+        cells[2] = "date";
+        for (i = 0; !st && i < n; i++)
+            cells[3 + i] = date;
+        if (!st)
+            st = row(out, cells, n + 3, d);
+    }
     /* The resolved inputs. */
     for (s = 0; !st && plan_sections[s]; s++) {
         snprintf(section, sizeof(section), "plan.%s", plan_sections[s]);
@@ -88,7 +196,7 @@ enum cp_status export_csv_metrics(FILE *out, const struct export_item *items,
                 continue;
             cells[0] = section;
             cells[1] = ki->key;
-            cells[2] = "";
+            cells[2] = plan_unit(ki);
             for (i = 0; i < n; i++)
                 cells[3 + i] =
                     echo_cell(&items[i], (enum plan_key)k, bufs[i], CELL_MAX);
@@ -99,7 +207,7 @@ enum cp_status export_csv_metrics(FILE *out, const struct export_item *items,
     for (k = 0; !st && k < ntab; k++) {
         cells[0] = tab[k].section;
         cells[1] = tab[k].key;
-        cells[2] = tab[k].unit;
+        cells[2] = metric_unit(&tab[k]);
         for (i = 0; i < n; i++)
             cells[3 + i] = metric_cell(&tab[k], items[i].r, bufs[i], CELL_MAX);
         st = row(out, cells, n + 3, d);
@@ -111,12 +219,158 @@ enum cp_status export_csv_metrics(FILE *out, const struct export_item *items,
         snprintf(label, sizeof(label), "%zu", k + 1);
         cells[0] = "warnings";
         cells[1] = label;
-        cells[2] = "";
+        cells[2] = "text";
         for (i = 0; i < n; i++)
             cells[3 + i] =
                 k < items[i].r->nwarnings ? items[i].r->warnings[k] : "";
         st = row(out, cells, n + 3, d);
     }
+    free(bufs);
+    free(cells);
+    return st;
+}
+
+enum cp_status export_csv_metrics(FILE *out, const struct export_item *items,
+                                  size_t n, struct diag *d)
+{
+    return metrics_rows(out, items, n, NULL, NULL, d);
+}
+
+/* The catalog row behind plan key `key` in item it, or NULL. */
+static const struct plan_source *source_of(const struct export_item *it,
+                                           const char *key)
+{
+    size_t i;
+
+    if (!it->res)
+        return NULL;
+    for (i = 0; i < it->res->nsources; i++)
+        if (it->res->sources[i].key &&
+            strcmp(it->res->sources[i].key, key) == 0)
+            return &it->res->sources[i];
+    return NULL;
+}
+
+/* One schedule value of year y: a field of struct cost_year. */
+struct sched_col {
+    const char *metric, *unit;
+    size_t offset;
+};
+
+#define SCHED(name, field)                                                     \
+    {                                                                          \
+        name, "USD", offsetof(struct cost_year, field)                         \
+    }
+
+static const struct sched_col sched_cols[] = {
+    SCHED("capex_usd", capex_usd),
+    SCHED("depreciation_usd", depreciation_usd),
+    SCHED("energy_usd", energy_usd),
+    SCHED("other_opex_usd", other_opex_usd),
+    SCHED("residual_usd", residual_usd),
+    SCHED("build_cash_usd", build_usd),
+    SCHED("cloud_cash_usd", cloud_usd),
+    SCHED("build_cumulative_usd", build_cumulative_usd),
+    SCHED("cloud_cumulative_usd", cloud_cumulative_usd),
+    SCHED("build_npv_usd", build_npv_usd),
+    SCHED("cloud_npv_usd", cloud_npv_usd),
+};
+
+enum cp_status export_csv_finance(FILE *out, const struct export_item *items,
+                                  size_t n, const char *generated_by,
+                                  const char *date, struct diag *d)
+{
+    static const char *const fields[] = {"source", "as_of", "price_source",
+                                         "price_as_of"};
+    const char **cells = xcalloc(n + 3, sizeof(*cells));
+    char(*bufs)[CELL_MAX] = xcalloc(n, CELL_MAX);
+    char section[48], metric[96];
+    uint64_t y, maxy = 0, m, maxm = 0;
+    size_t i, k, f;
+    enum cp_status st;
+
+    st = metrics_rows(out, items, n, generated_by, date, d);
+    /* Where every catalog row (and so every price) came from. */
+    for (k = 0; !st && k < PLAN_KEY_COUNT; k++) {
+        const struct plan_key_info *ki = plan_key_info((enum plan_key)k);
+        bool any = false;
+
+        if (ki->type != PT_ID)
+            continue;
+        for (i = 0; i < n; i++)
+            any = any || source_of(&items[i], ki->name);
+        for (f = 0; any && !st && f < 4; f++) {
+            /* hardware.system.price_source, ... */
+            snprintf(metric, sizeof(metric), "%s.%s", ki->name, fields[f]);
+            cells[0] = "sources";
+            cells[1] = metric;
+            cells[2] = f % 2 ? "date" : "text";
+            for (i = 0; i < n; i++) {
+                const struct plan_source *src = source_of(&items[i], ki->name);
+                const char *v = "";
+
+                if (src)
+                    v = f == 0   ? src->meta.source
+                        : f == 1 ? src->meta.as_of
+                        : f == 2 ? src->meta.price_source
+                                 : src->meta.price_as_of;
+                cells[3 + i] = v;
+            }
+            st = row(out, cells, n + 3, d);
+        }
+    }
+    /* Year by year over the IT life, then the monthly cash series. */
+    for (i = 0; i < n; i++) {
+        if (items[i].r->cost.schedule_years > maxy)
+            maxy = items[i].r->cost.schedule_years;
+        if (items[i].r->cost.series_months > maxm)
+            maxm = items[i].r->cost.series_months;
+    }
+    for (y = 0; !st && y < maxy; y++)
+        for (k = 0; !st && k < sizeof(sched_cols) / sizeof(sched_cols[0]);
+             k++) {
+            snprintf(section, sizeof(section), "schedule.year_%llu",
+                     (unsigned long long)y);
+            cells[0] = section;
+            cells[1] = sched_cols[k].metric;
+            cells[2] = sched_cols[k].unit;
+            for (i = 0; i < n; i++) {
+                const struct cost_result *c = &items[i].r->cost;
+                double v;
+
+                bool cloud_col = strncmp(sched_cols[k].metric, "cloud", 5) == 0;
+                unsigned need =
+                    cloud_col ? COST_UNPRICED_CLOUD : COST_UNPRICED_BUILD;
+
+                cells[3 + i] = "";
+                if (y >= c->schedule_years || (c->unpriced & need))
+                    continue;
+                memcpy(&v, (const char *)&c->schedule[y] + sched_cols[k].offset,
+                       sizeof(v));
+                cells[3 + i] = csv_number(v, bufs[i], CELL_MAX);
+            }
+            st = row(out, cells, n + 3, d);
+        }
+    for (m = 0; !st && m < maxm; m++)
+        for (k = 0; !st && k < 2; k++) {
+            snprintf(section, sizeof(section), "series.month_%llu",
+                     (unsigned long long)m);
+            cells[0] = section;
+            cells[1] = k ? "cloud_cumulative_usd" : "build_cumulative_usd";
+            cells[2] = "USD";
+            for (i = 0; i < n; i++) {
+                const struct cost_result *c = &items[i].r->cost;
+                bool unknown = k ? (c->unpriced & COST_UNPRICED_CLOUD)
+                                 : (c->unpriced & COST_UNPRICED_BUILD);
+
+                cells[3 + i] = "";
+                if (m < c->series_months && !unknown)
+                    cells[3 + i] = csv_number(k ? c->series_cloud_usd[m]
+                                                : c->series_build_usd[m],
+                                              bufs[i], CELL_MAX);
+            }
+            st = row(out, cells, n + 3, d);
+        }
     free(bufs);
     free(cells);
     return st;

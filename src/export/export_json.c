@@ -123,6 +123,13 @@ static json_t *quote_object(const struct export_item *it)
 
         if (!sec)
             goto fail;
+        if (!metric_known(m, it->r)) {
+            /* No value (a missing price, no break-even): null, never a
+             * number that reads like one. */
+            if (set_new(sec, m->key, json_null()) != 0)
+                goto fail;
+            continue;
+        }
         switch (m->kind) {
         case MK_U64:
         case MK_INT:

@@ -13,6 +13,7 @@
 
 #define KEY_W 26
 #define VAL_MIN_W 18
+#define VAL_MAX 160 /* a cell: numbers, ids, a break-even reason */
 
 /* "1234567" -> "1,234,567" for a whole number. */
 static void grouped(double v, char *buf, size_t n)
@@ -51,6 +52,10 @@ const char *export_human_number(double v, char *buf, size_t n)
 static const char *metric_human(const struct metric *m, const struct result *r,
                                 char *buf, size_t n)
 {
+    if (!metric_known(m, r)) {
+        snprintf(buf, n, "-");
+        return buf;
+    }
     switch (m->kind) {
     case MK_TEXT:
         snprintf(buf, n, "%s", metric_text(m, r));
@@ -104,6 +109,9 @@ static void mark_best(const struct metric *m, const struct export_item *items,
         best[i] = 0;
     if (n < 2 || m->better == MB_NONE || m->kind != MK_F64)
         return;
+    for (i = 0; i < n; i++)
+        if (!metric_known(m, items[i].r))
+            return;
     for (i = 0; i < n; i++) {
         double v = metric_value(m, items[i].r);
 
@@ -127,7 +135,7 @@ struct table {
     int err;
 };
 
-static void line(struct table *t, const char *key, char (*vals)[64],
+static void line(struct table *t, const char *key, char (*vals)[VAL_MAX],
                  const int *best, const char *unit)
 {
     char buf[1024];
@@ -175,7 +183,7 @@ enum cp_status export_text_metrics(FILE *out, const struct export_item *items,
                                    size_t n, unsigned flags, struct diag *d)
 {
     struct table t = {out, n, VAL_MIN_W, 0};
-    char(*vals)[64] = xcalloc(n ? n : 1, 64);
+    char(*vals)[VAL_MAX] = xcalloc(n ? n : 1, VAL_MAX);
     int *best = xcalloc(n ? n : 1, sizeof(int));
     const struct metric *tab;
     const char *prev = "";
@@ -188,12 +196,16 @@ enum cp_status export_text_metrics(FILE *out, const struct export_item *items,
         if ((int)strlen(items[i].name) > t.w)
             t.w = (int)strlen(items[i].name);
         for (k = 0; k < PLAN_KEY_COUNT; k++) {
-            echo_human(&items[i], (enum plan_key)k, vals[0], 64);
+            echo_human(&items[i], (enum plan_key)k, vals[0], VAL_MAX);
             if ((int)strlen(vals[0]) > t.w)
                 t.w = (int)strlen(vals[0]);
         }
         for (k = 0; k < ntab; k++) {
-            metric_human(&tab[k], items[i].r, vals[0], 64);
+            /* A sentence (why there is no break-even) overflows its
+             * column rather than widening every other one. */
+            if (strcmp(tab[k].key, "breakeven_reason") == 0)
+                continue;
+            metric_human(&tab[k], items[i].r, vals[0], VAL_MAX);
             if ((int)strlen(vals[0]) > t.w)
                 t.w = (int)strlen(vals[0]);
         }
@@ -220,7 +232,7 @@ enum cp_status export_text_metrics(FILE *out, const struct export_item *items,
             if (strcmp(ki->section, plan_sections[s]) != 0)
                 continue;
             for (i = 0; i < n; i++)
-                echo_human(&items[i], (enum plan_key)k, vals[i], 64);
+                echo_human(&items[i], (enum plan_key)k, vals[i], VAL_MAX);
             line(&t, ki->key, vals, NULL, "");
         }
     }
@@ -232,7 +244,7 @@ enum cp_status export_text_metrics(FILE *out, const struct export_item *items,
             prev = m->section;
         }
         for (i = 0; i < n; i++)
-            metric_human(m, items[i].r, vals[i], 64);
+            metric_human(m, items[i].r, vals[i], VAL_MAX);
         mark_best(m, items, n, best);
         snprintf(key, sizeof(key), "%s", m->key);
         line(&t, key, vals, best, m->unit);

@@ -26,7 +26,69 @@ static const char *cooling_text(const struct result *r)
 
 static const char *cheaper_text(const struct result *r)
 {
-    return r->cost.build_cheaper ? "build" : "cloud";
+    switch (r->cost.verdict) {
+    case VERDICT_BUILD:
+        return "build";
+    case VERDICT_CLOUD:
+        return "cloud";
+    default:
+        return "";
+    }
+}
+
+static const char *reason_text(const struct result *r)
+{
+    return r->cost.breakeven_reason;
+}
+
+static bool build_known(const struct result *r)
+{
+    return !(r->cost.unpriced & COST_UNPRICED_BUILD);
+}
+
+static bool cloud_known(const struct result *r)
+{
+    return !(r->cost.unpriced & COST_UNPRICED_CLOUD);
+}
+
+static bool nodes_known(const struct result *r)
+{
+    return !(r->cost.unpriced & COST_UNPRICED_NODES);
+}
+
+static bool network_known(const struct result *r)
+{
+    return !(r->cost.unpriced & COST_UNPRICED_NETWORK);
+}
+
+static bool storage_known(const struct result *r)
+{
+    return !(r->cost.unpriced & COST_UNPRICED_STORAGE);
+}
+
+static bool facility_known(const struct result *r)
+{
+    return !(r->cost.unpriced & COST_UNPRICED_FACILITY);
+}
+
+static bool verdict_known(const struct result *r)
+{
+    return r->cost.verdict != VERDICT_NONE;
+}
+
+static bool be_util_known(const struct result *r)
+{
+    return r->cost.breakeven_utilization_known;
+}
+
+static bool be_months_known(const struct result *r)
+{
+    return r->cost.breakeven_months_known;
+}
+
+static bool reason_known(const struct result *r)
+{
+    return r->cost.breakeven_reason[0] != '\0';
 }
 
 static const char *offer_text(const struct result *r)
@@ -48,19 +110,24 @@ static const char *bottleneck_text(const struct result *r)
 
 #define F(sec, key, unit, field, scale, better, formula)                       \
     {                                                                          \
-        sec, key, unit, MK_F64, OFF(field), scale, NULL, better, formula       \
+        sec, key, unit, MK_F64, OFF(field), scale, NULL, better, formula, NULL \
     }
 #define U(sec, key, unit, field, better, formula)                              \
     {                                                                          \
-        sec, key, unit, MK_U64, OFF(field), 1, NULL, better, formula           \
+        sec, key, unit, MK_U64, OFF(field), 1, NULL, better, formula, NULL     \
     }
 #define B(sec, key, field, formula)                                            \
     {                                                                          \
-        sec, key, "", MK_BOOL, OFF(field), 1, NULL, MB_NONE, formula           \
+        sec, key, "", MK_BOOL, OFF(field), 1, NULL, MB_NONE, formula, NULL     \
     }
 #define T(sec, key, fn, formula)                                               \
     {                                                                          \
-        sec, key, "", MK_TEXT, 0, 1, fn, MB_NONE, formula                      \
+        sec, key, "", MK_TEXT, 0, 1, fn, MB_NONE, formula, NULL                \
+    }
+/* A money metric that exists only when `known` says so. */
+#define FK(sec, key, unit, field, better, known, formula)                      \
+    {                                                                          \
+        sec, key, unit, MK_F64, OFF(field), 1, NULL, better, formula, known    \
     }
 
 /* MUST keep sections contiguous, in design/cli.md's JSON order. */
@@ -87,7 +154,7 @@ static const struct metric table[] = {
     B("layout", "sequence_parallel", layout.sequence_parallel,
       "Megatron sequence parallelism"),
     {"layout", "zero", "", MK_INT, OFF(layout.zero), 1, NULL, MB_NONE,
-     "ZeRO stage over the data-parallel group"},
+     "ZeRO stage over the data-parallel group", NULL},
 
     F("memory", "weights_gib", "GiB", memory.weights_bytes, GIB, MB_LOWER,
       "params per GPU x bytes per weight (sharded by tp, pp, ep, ZeRO-3)"),
@@ -162,7 +229,15 @@ static const struct metric table[] = {
     F("storage", "ingest_gb_per_s", "GB/s", storage.ingest_bytes_per_s, 1e-9,
       MB_NONE, "tokens_per_s x bytes per token"),
     F("storage", "capacity_tb", "TB", storage.capacity_bytes, 1e-12, MB_NONE,
-      "checkpoints kept + dataset"),
+      "(checkpoints kept + dataset + scratch) / 0.8 usable"),
+    F("storage", "provisioned_tb", "TB", storage.provisioned_bytes, 1e-12,
+      MB_NONE, "hardware.storage_tb when given, else capacity_tb"),
+    F("storage", "checkpoints_tb", "TB", storage.checkpoints_bytes, 1e-12,
+      MB_NONE, "2 checkpoints kept"),
+    F("storage", "dataset_tb", "TB", storage.dataset_bytes, 1e-12, MB_NONE,
+      "tokens x (bytes per token + 4 bytes of text)"),
+    F("storage", "scratch_tb", "TB", storage.scratch_bytes, 1e-12, MB_NONE,
+      "0.2 x (checkpoints + dataset)"),
 
     U("network", "nodes", "", network.nodes, MB_NONE, "gpus / gpus_per_node"),
     U("network", "racks", "", network.racks, MB_NONE,
@@ -206,53 +281,114 @@ static const struct metric table[] = {
       "fabric power"),
     F("energy", "storage_kw", "kW", energy.storage_kw, 1, MB_LOWER,
       "TB x W/TB"),
+    F("energy", "nameplate_it_kw", "kW", energy.nameplate_it_kw, 1, MB_LOWER,
+      "nodes x (GPUs x TDP + host) + network + storage: what the hall is "
+      "built for"),
+    F("energy", "idle_it_kw", "kW", energy.idle_it_kw, 1, MB_LOWER,
+      "nameplate x 0.3 (Barroso et al. 2013)"),
+    F("energy", "pue", "", energy.pue, 1, MB_LOWER,
+      "site PUE; site liquid_pue for a direct-liquid hall when lower"),
 
-    F("cost.build", "capex_usd", "USD", cost.build.capex_usd, 1, MB_LOWER,
-      "servers + network + storage + facility"),
-    F("cost.build", "opex_usd_per_year", "USD/y", cost.build.opex_usd_per_year,
-      1, MB_LOWER, "electricity + maintenance + colocation per year"),
-    F("cost.build", "usd_per_gpu_hour", "USD", cost.build.usd_per_gpu_hour, 1,
-      MB_LOWER, "(capital recovery + opex) / (gpus x 8760 x utilization)"),
-    F("cost.build", "run_usd", "USD", cost.build.run_usd, 1, MB_LOWER,
-      "usd_per_gpu_hour x gpus x effective run hours"),
-    F("cost.build", "capex_nodes_usd", "USD", cost.build.capex_nodes_usd, 1,
-      MB_LOWER, "nodes x node price (GPUs and servers)"),
-    F("cost.build", "capex_network_usd", "USD", cost.build.capex_network_usd, 1,
-      MB_LOWER, "the fabric's bill of materials"),
-    F("cost.build", "capex_storage_usd", "USD", cost.build.capex_storage_usd, 1,
-      MB_LOWER, "TB x USD/TB"),
-    F("cost.build", "capex_facility_usd", "USD", cost.build.capex_facility_usd,
-      1, MB_LOWER, "IT MW x build cost per MW (0 in colocation)"),
-    F("cost.build", "annual_capital_usd", "USD/y",
-      cost.build.annual_capital_usd, 1, MB_LOWER,
-      "capex x capital recovery factor (cost of capital, years)"),
-    F("cost.build", "electricity_usd_per_year", "USD/y",
-      cost.build.electricity_usd_per_year, 1, MB_LOWER,
-      "facility_kw x 8760 x utilization x USD/kWh"),
-    F("cost.build", "maintenance_usd_per_year", "USD/y",
-      cost.build.maintenance_usd_per_year, 1, MB_LOWER,
-      "capex x maintenance_frac"),
-    F("cost.build", "colocation_usd_per_year", "USD/y",
-      cost.build.colocation_usd_per_year, 1, MB_LOWER,
-      "IT kW x colocation USD/kW-month x 12"),
-    F("cost.build", "usd_per_mtok", "USD", cost.build.usd_per_mtok, 1, MB_LOWER,
-      "run_usd / (tokens / 1e6)"),
+    FK("cost.build", "capex_usd", "USD", cost.build.capex_usd, MB_LOWER,
+       build_known,
+       "servers + spares + network + storage + facility + cooling"),
+    FK("cost.build", "opex_usd_per_year", "USD/y", cost.build.opex_usd_per_year,
+       MB_LOWER, build_known,
+       "electricity + maintenance + support + insurance + staff + software + "
+       "colocation per year"),
+    FK("cost.build", "usd_per_gpu_hour", "USD", cost.build.usd_per_gpu_hour,
+       MB_LOWER, build_known,
+       "(capital payments + opex) / (gpus x 8760 x utilization)"),
+    FK("cost.build", "run_usd", "USD", cost.build.run_usd, MB_LOWER,
+       build_known, "usd_per_gpu_hour x gpus x effective run hours"),
+    FK("cost.build", "capex_nodes_usd", "USD", cost.build.capex_nodes_usd,
+       MB_LOWER, nodes_known, "nodes x node price (GPUs and servers)"),
+    FK("cost.build", "capex_spares_usd", "USD", cost.build.capex_spares_usd,
+       MB_LOWER, nodes_known, "round(nodes x spares_frac) x node price"),
+    FK("cost.build", "capex_network_usd", "USD", cost.build.capex_network_usd,
+       MB_LOWER, network_known, "the fabric's bill of materials"),
+    FK("cost.build", "capex_storage_usd", "USD", cost.build.capex_storage_usd,
+       MB_LOWER, storage_known, "TB x USD/TB"),
+    FK("cost.build", "capex_facility_usd", "USD", cost.build.capex_facility_usd,
+       MB_LOWER, facility_known,
+       "nameplate IT MW x build cost per MW (0 in colocation)"),
+    FK("cost.build", "capex_cooling_usd", "USD", cost.build.capex_cooling_usd,
+       MB_LOWER, build_known,
+       "nameplate IT kW x rear-door or direct-liquid USD/kW"),
+    FK("cost.build", "residual_usd", "USD", cost.build.residual_usd, MB_NONE,
+       build_known,
+       "IT x residual_frac + the unpaid part of the hall at end of life"),
+    FK("cost.build", "annual_capital_usd", "USD/y",
+       cost.build.annual_capital_usd, MB_LOWER, build_known,
+       "12 x level monthly payments: IT net of residual over its life, the "
+       "hall over facility_years"),
+    FK("cost.build", "electricity_usd_per_year", "USD/y",
+       cost.build.electricity_usd_per_year, MB_LOWER, NULL,
+       "(facility_kw x utilization + idle x PUE x (1 - utilization)) x 8760 "
+       "x USD/kWh"),
+    FK("cost.build", "maintenance_usd_per_year", "USD/y",
+       cost.build.maintenance_usd_per_year, MB_LOWER, build_known,
+       "IT capex x maintenance_frac"),
+    FK("cost.build", "support_usd_per_year", "USD/y",
+       cost.build.support_usd_per_year, MB_LOWER, build_known,
+       "server capex x support_frac"),
+    FK("cost.build", "insurance_usd_per_year", "USD/y",
+       cost.build.insurance_usd_per_year, MB_LOWER, build_known,
+       "capex x insurance_frac"),
+    FK("cost.build", "staff_usd_per_year", "USD/y",
+       cost.build.staff_usd_per_year, MB_LOWER, NULL,
+       "nameplate IT MW x staff USD per MW-year"),
+    FK("cost.build", "software_usd_per_year", "USD/y",
+       cost.build.software_usd_per_year, MB_LOWER, NULL,
+       "gpus x software USD per GPU-year"),
+    FK("cost.build", "colocation_usd_per_year", "USD/y",
+       cost.build.colocation_usd_per_year, MB_LOWER, NULL,
+       "nameplate IT kW x colocation USD/kW-month x 12"),
+    FK("cost.build", "usd_per_mtok", "USD", cost.build.usd_per_mtok, MB_LOWER,
+       build_known, "run_usd / (tokens / 1e6)"),
+    FK("cost.build", "npv_usd", "USD", cost.build.npv_usd, MB_LOWER,
+       build_known,
+       "present cost over the IT life at cost_of_capital, net of residual"),
 
     T("cost.cloud", "offer", offer_text, "cloud offer compared against"),
     T("cost.cloud", "term", term_text, "pricing term"),
-    F("cost.cloud", "usd_per_gpu_hour", "USD", cost.cloud.usd_per_gpu_hour, 1,
-      MB_LOWER, "the offer's price at the term (or cloud.usd_per_gpu_hour)"),
-    F("cost.cloud", "run_usd", "USD", cost.cloud.run_usd, 1, MB_LOWER,
-      "usd_per_gpu_hour x gpus x effective run hours"),
-    F("cost.cloud", "usd_per_mtok", "USD", cost.cloud.usd_per_mtok, 1, MB_LOWER,
-      "run_usd / (tokens / 1e6)"),
+    FK("cost.cloud", "usd_per_gpu_hour", "USD", cost.cloud.usd_per_gpu_hour,
+       MB_LOWER, cloud_known,
+       "the offer's list rate for the term (or cloud.usd_per_gpu_hour)"),
+    FK("cost.cloud", "run_usd", "USD", cost.cloud.run_usd, MB_LOWER,
+       cloud_known,
+       "billed GPUs x run hours x rate; reserved: whole terms x commitment"),
+    FK("cost.cloud", "usd_per_mtok", "USD", cost.cloud.usd_per_mtok, MB_LOWER,
+       cloud_known, "run_usd / (tokens / 1e6)"),
+    U("cost.cloud", "billed_gpus", "", cost.cloud.billed_gpus, MB_LOWER,
+      "whole instances: ceil(gpus / gpus_per_instance) x gpus_per_instance"),
+    FK("cost.cloud", "usd_per_used_gpu_hour", "USD",
+       cost.cloud.usd_per_used_gpu_hour, MB_LOWER, cloud_known,
+       "rate x billed / gpus; reserved / utilization; spot x goodput loss"),
+    FK("cost.cloud", "commitment_usd", "USD", cost.cloud.commitment_usd,
+       MB_LOWER, cloud_known,
+       "reserved: billed GPUs x term hours x rate, used or not"),
+    F("cost.cloud", "goodput", "", cost.cloud.goodput, 1, MB_HIGHER,
+      "reliability goodput; spot adds preemptions as interruptions"),
+    FK("cost.cloud", "usd_per_year", "USD/y", cost.cloud.usd_per_year, MB_LOWER,
+       cloud_known, "cloud spend a year at the plan's utilization"),
+    FK("cost.cloud", "npv_usd", "USD", cost.cloud.npv_usd, MB_LOWER,
+       cloud_known, "present cost over the IT life at cost_of_capital"),
 
-    F("cost", "breakeven_utilization", "", cost.breakeven_utilization, 1,
-      MB_NONE, "utilization at which build and cloud cost the same per hour"),
-    F("cost", "breakeven_months", "months", cost.breakeven_months, 1, MB_NONE,
-      "months of back-to-back runs until the build is paid back"),
-    T("cost", "cheaper", cheaper_text,
-      "build when its run cost is below the cloud's"),
+    FK("cost", "breakeven_utilization", "", cost.breakeven_utilization, MB_NONE,
+       be_util_known,
+       "utilization at which owning and renting cost the same over the life"),
+    FK("cost", "breakeven_months", "months", cost.breakeven_months, MB_NONE,
+       be_months_known,
+       "discounted payback: months until the saving repays the net capital"),
+    {"cost", "breakeven_reason", "", MK_TEXT, 0, 1, reason_text, MB_NONE,
+     "why there is no break-even (empty when both exist)", reason_known},
+    {"cost", "cheaper", "", MK_TEXT, 0, 1, cheaper_text, MB_NONE,
+     "build when its cost per busy GPU-hour is below the cloud's at the "
+     "same utilization",
+     verdict_known},
+    F("cost", "horizon_months", "months", cost.horizon_months, 1, MB_NONE,
+      "the IT life the present values cover"),
 };
 
 const struct metric *metrics_table(size_t *n)
@@ -291,6 +427,11 @@ double metric_value(const struct metric *m, const struct result *r)
     }
     assert(isfinite(x));
     return x;
+}
+
+bool metric_known(const struct metric *m, const struct result *r)
+{
+    return !m->known || m->known(r);
 }
 
 const char *metric_text(const struct metric *m, const struct result *r)

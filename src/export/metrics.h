@@ -15,6 +15,7 @@
 #ifndef LLMPLAN_EXPORT_METRICS_H
 #define LLMPLAN_EXPORT_METRICS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "core/result.h"
@@ -39,6 +40,9 @@ struct metric {
     const char *(*text)(const struct result *r); /* MK_TEXT */
     enum metric_better better;
     const char *formula; /* one line for --explain */
+    /* NULL, or false when the value does not exist for r (a missing
+     * price, no break-even): JSON null, an empty CSV cell, "-". */
+    bool (*known)(const struct result *r);
 };
 
 /* The table and its length. */
@@ -47,6 +51,9 @@ const struct metric *metrics_table(size_t *n /* OUT */);
 /* The numeric value (booleans 0/1); 0 for MK_TEXT.  Finite for results of
  * scenario_eval (asserted). */
 double metric_value(const struct metric *m, const struct result *r);
+
+/* Whether m has a value for r (see struct metric.known). */
+bool metric_known(const struct metric *m, const struct result *r);
 
 /* The text of an MK_TEXT metric ("" otherwise); never NULL. */
 const char *metric_text(const struct metric *m, const struct result *r);

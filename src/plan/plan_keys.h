@@ -50,6 +50,7 @@
     X(HW_FABRIC, "hardware.fabric")                                            \
     X(HW_OVERSUBSCRIPTION, "hardware.oversubscription")                        \
     X(HW_STORAGE, "hardware.storage")                                          \
+    X(HW_STORAGE_TB, "hardware.storage_tb")                                    \
     X(PAR_TP, "parallel.tp")                                                   \
     X(PAR_PP, "parallel.pp")                                                   \
     X(PAR_DP, "parallel.dp")                                                   \
@@ -68,6 +69,13 @@
     X(FIN_COST_OF_CAPITAL, "finance.cost_of_capital")                          \
     X(FIN_UTILIZATION, "finance.utilization")                                  \
     X(FIN_MAINTENANCE_FRAC, "finance.maintenance_frac")                        \
+    X(FIN_FACILITY_YEARS, "finance.facility_years")                            \
+    X(FIN_RESIDUAL_FRAC, "finance.residual_frac")                              \
+    X(FIN_SPARES_FRAC, "finance.spares_frac")                                  \
+    X(FIN_SUPPORT_FRAC, "finance.support_frac")                                \
+    X(FIN_INSURANCE_FRAC, "finance.insurance_frac")                            \
+    X(FIN_STAFF_USD_PER_MW_YEAR, "finance.staff_usd_per_mw_year")              \
+    X(FIN_SOFTWARE_USD_PER_GPU_YEAR, "finance.software_usd_per_gpu_year")      \
     X(CLOUD_OFFER, "cloud.offer")                                              \
     X(CLOUD_TERM, "cloud.term")                                                \
     X(CLOUD_USD_PER_GPU_HOUR, "cloud.usd_per_gpu_hour")                        \

@@ -268,7 +268,8 @@ enum cp_status plan_resolve(const struct plan *p, struct catalog *cat,
         snprintf(id, sizeof(id), "%s", p->v[PK_CLOUD_OFFER].id);
         st = CP_OK;
     } else {
-        st = catalog_default_cloud(cat, sc->accel.id, term, id, d);
+        st = catalog_default_cloud_for(cat, sc->accel.id, term,
+                                       p->v[PK_HW_GPUS].u, id, d);
         if (st && st != CP_ERR_NOT_FOUND)
             return st;
     }
@@ -289,8 +290,8 @@ enum cp_status plan_resolve(const struct plan *p, struct catalog *cat,
         }
     } else if (!p->v[PK_CLOUD_USD_PER_GPU_HOUR].set) {
         add_note(out,
-                 "no cloud offer for %s at %s in the catalog: cloud cost is "
-                 "0 (set cloud.usd_per_gpu_hour)",
+                 "no cloud offer for %s at %s in the catalog: no cloud cost "
+                 "(set cloud.usd_per_gpu_hour)",
                  sc->accel.id, term_name(term));
     }
     sc->reliability.node_mtbf_h = sc->system.node_mtbf_h;

@@ -6,10 +6,43 @@
 #include "util/csvio.h"
 #include "util/xalloc.h"
 
+bool csvio_formula_like(const char *s)
+{
+    const char *p = s;
+    int digits = 0;
+
+    if (!strchr("=+-@\t\r", s[0]) || !s[0])
+        return false;
+    /* A plain decimal: [+-]digits[.digits] - data, not a formula. */
+    if (*p == '-' || *p == '+')
+        p++;
+    while (*p >= '0' && *p <= '9') {
+        p++;
+        digits++;
+    }
+    if (*p == '.' && digits) {
+        p++;
+        while (*p >= '0' && *p <= '9')
+            p++;
+    }
+    return !(digits && *p == '\0');
+}
+
 int csvio_write_field(FILE *out, const char *s)
 {
     size_t n = strlen(s);
     size_t i;
+
+    if (csvio_formula_like(s)) {
+        /* OWASP: prefix a single quote and quote the cell. */
+        if (fputs("\"'", out) == EOF)
+            return -1;
+        for (i = 0; i < n; i++)
+            if ((s[i] == '"' && fputc('"', out) == EOF) ||
+                fputc(s[i], out) == EOF)
+                return -1;
+        return fputc('"', out) == EOF ? -1 : 0;
+    }
     /* libcsv trims unquoted blanks (space and tab) on reading: quote a
      * field that starts or ends with one, so that it reads back as is */
     int quote = n == 0 ? 0

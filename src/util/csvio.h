@@ -11,12 +11,19 @@
 #ifndef LLMPLAN_UTIL_CSVIO_H
 #define LLMPLAN_UTIL_CSVIO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
 #include "core/diag.h"
 
-/* Write one field (no separator). */
+/* Whether s would be read as a formula by a spreadsheet: it starts with
+ * '=', '+', '-', '@', a tab or a CR (OWASP, "CSV Injection") and is not a
+ * plain decimal number such as -12.5. */
+bool csvio_formula_like(const char *s);
+
+/* Write one field (no separator).  A formula-like field is neutralised
+ * with a leading apostrophe (OWASP's advice), so it reads as text. */
 int csvio_write_field(FILE *out, const char *s);
 /* Write n fields separated by ',' and a final '\n'.  0 or -1 (errno). */
 int csvio_write_row(FILE *out, const char *const *fields, size_t n);

@@ -29,7 +29,7 @@ make_csv() {
     echo "$SITES_HDR"
     n=1
     while [ $n -le 25 ]; do
-        echo "conc-$2-$1-$n,Writer $1 row $n,1.$n,0.0$n,0.3,30,140,0,1e7,test,2025,test,2025,C,"
+        echo "conc-$2-$1-$n,Writer $1 row $n,1.$n,0.0$n,0.3,30,140,0,1e7,test,2025,test,2025,C,,,,,"
         n=$((n + 1))
     done
 }

@@ -65,7 +65,7 @@ L catalog export sites >"$tmp/sites.csv"
     sed -n '2p' "$tmp/sites.csv" | sed 's/^\([^,]*\),[^,]*,/\1,CHANGED BY THE KILLED IMPORT,/'
     i=1
     while [ $i -le 3000 ]; do
-        echo "kill-$i,Killed import row $i,1.2,0.1,0.3,30,140,0,1e7,test,2025,test,2025,C,"
+        echo "kill-$i,Killed import row $i,1.2,0.1,0.3,30,140,0,1e7,test,2025,test,2025,C,,,,,"
         i=$((i + 1))
     done
 } >"$tmp/big.csv"
@@ -97,7 +97,7 @@ L catalog reset >/dev/null 2>&1
     head -n 1 "$tmp/sites.csv"
     i=1
     while [ $i -le 40000 ]; do
-        echo "rnd-$i,Random kill row $i,1.2,0.1,0.3,30,140,0,1e7,test,2025,test,2025,C,"
+        echo "rnd-$i,Random kill row $i,1.2,0.1,0.3,30,140,0,1e7,test,2025,test,2025,C,,,,,"
         i=$((i + 1))
     done
 } >"$tmp/huge.csv"

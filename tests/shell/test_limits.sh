@@ -152,13 +152,13 @@ refused "tp beyond the heads" quote --model llama3-8b --accel h100-sxm \
 # found and named by its line
 hdr=$(head -n 1 "$(dirname "$0")/../../data/sites.csv")
 awk -v h="$hdr" 'BEGIN { print h; for (i = 1; i <= 200000; i++)
-    printf "big-%d,Big %d,1.2,0.1,0.3,30,140,0,1e7,test,2025,test,2025,C,\n", i, i }' \
+    printf "big-%d,Big %d,1.2,0.1,0.3,30,140,0,1e7,test,2025,test,2025,C,,,,,\n", i, i }' \
     >"$tmp/big.csv"
 timeout 10 "$BIN" --catalog "$DB" catalog import sites "$tmp/big.csv" >/dev/null 2>"$tmp/i.err"
 check "200000-row import within 10 s" test $? -eq 0
 check "all 200000 rows are there" \
     test "$("$BIN" --catalog "$DB" catalog list sites --format csv | grep -c '^big-')" -eq 200000
-{ cat "$tmp/big.csv"; echo "big-7,Again,1.2,0.1,0.3,30,140,0,1e7,test,2025,test,2025,C,"; } >"$tmp/dup.csv"
+{ cat "$tmp/big.csv"; echo "big-7,Again,1.2,0.1,0.3,30,140,0,1e7,test,2025,test,2025,C,,,,,"; } >"$tmp/dup.csv"
 timeout 10 "$BIN" --catalog "$DB" catalog import sites "$tmp/dup.csv" >/dev/null 2>"$tmp/i.err"
 check "a duplicate key among 200001 rows: exit 2 within 10 s, naming its line" \
     sh -c "test $? -eq 2 && grep -q ':200002: id: duplicate key .big-7.' '$tmp/i.err'"

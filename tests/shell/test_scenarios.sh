@@ -4,7 +4,9 @@
 #  * the hybrid pair compares;
 #  * a price changed in the catalog (catalog import) changes the quote by
 #    exactly that factor, and --explain lists it with source and as_of;
-#  * facility = IT x PUE; cloud run cost = GPU-hours / goodput x price;
+#  * facility = IT x PUE; a reserved term costs GPUs x term hours x rate
+#    (issue 12: 1,024 x 8,760 h x $7.8656 = $70.56M), on-demand GPU-hours
+#    / goodput x price;
 #  * bad finance input exits 2 naming the key, with nothing on stdout.
 # Prints "ok <what>" / "FAIL <what>".
 set -u
@@ -49,12 +51,64 @@ if python3 - "$tmp/a.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 e, c, r, t = d['energy'], d['cost'], d['reliability'], d['time']
-pue = d['plan']['site']['pue']
-assert abs(e['facility_kw'] - e['it_kw'] * pue) <= 1e-9 * e['facility_kw'], 'facility != IT x PUE'
+assert abs(e['facility_kw'] - e['it_kw'] * e['pue']) <= 1e-9 * e['facility_kw'], 'facility != IT x PUE'
+assert d['plan']['cloud']['term'] == 'reserved_1y'
+want = 1024 * 8760 * c['cloud']['usd_per_gpu_hour']
+assert abs(c['cloud']['run_usd'] - want) <= 1e-9 * want, 'reserved run != GPUs x term hours x rate'
+assert abs(want - 70.56e6) < 0.01e6, want
+PY
+then ok "facility = IT x PUE; a 1-year reservation commits \$70.56M"; else fail "finance identities"; fi
+run quote data/plans/azure-nd-h100-v5.ini --set cloud.term=on_demand --format json >"$tmp/od.json" 2>/dev/null
+if python3 - "$tmp/od.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+c, r, t = d['cost'], d['reliability'], d['time']
 want = t['gpu_hours'] / r['goodput'] * c['cloud']['usd_per_gpu_hour']
 assert abs(c['cloud']['run_usd'] - want) <= 1e-9 * want, 'cloud run != GPU-hours x price'
 PY
-then ok "facility = IT x PUE; cloud run = GPU-hours x price"; else fail "finance identities"; fi
+then ok "on-demand cloud run = GPU-hours x price"; else fail "on-demand identity"; fi
+
+# Issue 12, on equal footing: the reserved 3-year term at $1.93 is paid
+# for idle hours too, so at utilization 0.9 a busy hour costs $2.14, and
+# that is what the owned cluster's busy hour is compared with.
+run quote data/plans/hybrid-owned.ini --format json >"$tmp/h.json" 2>/dev/null
+if python3 - "$tmp/h.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))['cost']
+b, cl = c['build'], c['cloud']
+assert abs(cl['run_usd'] - 512 * 26280 * 1.93) < 1, cl['run_usd']
+assert abs(cl['usd_per_used_gpu_hour'] - 1.93 / 0.9) < 1e-9
+assert b['usd_per_gpu_hour'] < cl['usd_per_used_gpu_hour'], (b, cl)
+assert c['cheaper'] == 'build'
+PY
+then ok "hybrid: reserved and owned compared at the same utilization"; else fail "hybrid equal footing"; fi
+
+# Missing prices: no verdict, empty cells, null in JSON, a warning.
+run quote --model llama3-8b --accel trainium2 --gpus 64 --tokens 1T --format json >"$tmp/t.json" 2>/dev/null
+run quote --model llama3-8b --accel trainium2 --gpus 64 --tokens 1T --format csv >"$tmp/t.csv" 2>/dev/null
+if python3 - "$tmp/t.json" "$tmp/t.csv" <<'PY'
+import csv, json, sys
+d = json.load(open(sys.argv[1]))
+c = d['cost']
+assert c['cheaper'] is None and c['breakeven_months'] is None
+assert c['build']['usd_per_gpu_hour'] is None and c['build']['capex_usd'] is None
+assert c['breakeven_reason']
+assert any('has no price' in w for w in d['warnings'])
+rows = {(r[0], r[1]): r[3] for r in csv.reader(open(sys.argv[2])) if len(r) > 3}
+assert rows[('cost', 'cheaper')] == '' and rows[('cost', 'breakeven_months')] == ''
+assert rows[('cost.build', 'capex_nodes_usd')] == ''
+PY
+then ok "a missing price is a warning and an empty cell"; else fail "missing price"; fi
+
+# "Never" is null with its reason, not a horizon.
+run quote data/plans/hybrid-owned.ini --set finance.depreciation_years=3 --set cloud.term=on_demand --set cloud.usd_per_gpu_hour=1.2 --format json >"$tmp/n.json" 2>/dev/null
+if python3 - "$tmp/n.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))['cost']
+assert c['breakeven_months'] is None and c['breakeven_utilization'] is None, c
+assert 'utilization' in c['breakeven_reason'] and c['cheaper'] == 'cloud'
+PY
+then ok "no payback is null with a reason"; else fail "never"; fi
 
 # A negotiated price imported into the catalog changes the quote.
 run catalog export cloud "$tmp/cloud.csv" 2>/dev/null
@@ -111,3 +165,43 @@ assert abs(d['cost']['cloud']['run_usd'] - 5.576e6) < 1e-3, d['cost']['cloud']
 assert abs(d['reliability']['effective_train_days'] * 24 * 2048 - 2.788e6) < 1e-3
 PY
 then ok "DeepSeek-V3: 2.788M GPU-hours at \$2 is \$5.576M"; else fail "DeepSeek-V3 arithmetic" "$(cat "$tmp/err")"; fi
+
+# An offer states how many GPUs it can supply: the default (cheapest)
+# offer passes over one too small for the job, and naming it warns.
+printf 'id,term,provider,instance,accel_id,gpus_per_instance,region,usd_per_gpu_hour,source,as_of,capacity_gpus\ntiny-h100,on_demand,Tiny,t8,h100-sxm,8,x,0.5,test row,2026,64\n' >"$tmp/tiny.csv"
+if run catalog import cloud "$tmp/tiny.csv" >/dev/null 2>"$tmp/err" &&
+    run quote --model llama3-8b --accel h100-sxm --gpus 16 --tokens 1T --format json >"$tmp/c16.json" 2>/dev/null &&
+    run quote --model llama3-8b --accel h100-sxm --gpus 1024 --tokens 1T --format json >"$tmp/c1k.json" 2>/dev/null &&
+    run quote --model llama3-8b --accel h100-sxm --gpus 1024 --tokens 1T --cloud tiny-h100 --format json >"$tmp/cn.json" 2>/dev/null &&
+    python3 - "$tmp/c16.json" "$tmp/c1k.json" "$tmp/cn.json" <<'PY'
+import json, sys
+a, b, c = (json.load(open(p)) for p in sys.argv[1:4])
+assert a['cost']['cloud']['offer'] == 'tiny-h100', a['cost']['cloud']['offer']
+assert b['cost']['cloud']['offer'] != 'tiny-h100', b['cost']['cloud']['offer']
+assert any('supplies at most 64 GPUs' in w for w in c['warnings']), c['warnings']
+PY
+then ok "the default offer can supply the job; a too-small offer warns"
+else fail "offer capacity" "$(cat "$tmp/err")"; fi
+
+# The README's public-figure table, within 25% (issue 12).
+# (a fresh catalog: the one above holds an imported negotiated price)
+"$BIN" --catalog "$tmp/fresh.db" quote data/plans/azure-nd-h100-v5.ini --format json >"$tmp/az.json" 2>/dev/null
+"$BIN" --catalog "$tmp/fresh.db" quote data/plans/meta-rsc.ini --format json >"$tmp/rsc.json" 2>/dev/null
+if python3 - "$tmp/az.json" "$tmp/rsc.json" <<'PY'
+import json, sys
+az, rsc = (json.load(open(p)) for p in sys.argv[1:3])
+def near(x, want, what):
+    assert abs(x - want) <= 0.25 * want, (what, x, want)
+b = az['cost']['build']
+near(az['cost']['cloud']['commitment_usd'], 70.56e6, 'Azure 1-year reservation')
+near(az['energy']['nameplate_it_kw'], 128 * 10.2, 'ND H100 v5 node power')
+share = b['capex_network_usd'] / (b['capex_nodes_usd'] + b['capex_network_usd'])
+assert 0.07 <= share <= 0.15, ('network share of IT CapEx', share)
+b = rsc['cost']['build']
+near(b['capex_nodes_usd'], 2000 * 199e3, 'RSC: 2,000 DGX A100 at launch price')
+near(rsc['network']['nodes'] * (8 * 400 + 3300) / 1000, 13000, 'RSC: DGX A100 nameplate')
+near(rsc['storage']['provisioned_tb'], 231000, 'RSC storage 231 PB')
+near(b['capex_storage_usd'], 231000 * 300, 'RSC storage priced per TB')
+PY
+then ok "seed plans within 25% of the README's public figures"
+else fail "public figures"; fi

@@ -55,10 +55,8 @@ START_TEST(test_csv_blank_edges_round_trip)
 {
     static const char *const cells[] = {
         "oracle.com/cloud/compute/g\t",
-        "\tlead",
         " lead",
         "trail ",
-        "\t \t",
         "in\tside",
         "a, \"b\"\n c",
         "plain",
@@ -70,6 +68,35 @@ START_TEST(test_csv_blank_edges_round_trip)
 
         ck_assert_msg(strcmp(back, cells[i]) == 0, "'%s' came back as '%s'",
                       cells[i], back);
+        free(back);
+    }
+}
+END_TEST
+
+/* A cell a spreadsheet would run (= + - @, tab, CR first; OWASP CSV
+ * injection) is written with a leading apostrophe and read back with it;
+ * plain decimals, negative ones included, stay numbers. */
+START_TEST(test_csv_formula_neutralised)
+{
+    static const char *const risky[] = {
+        "\tlead", "\t \t", "=1+1", "+1+2", "-2+3", "@SUM(A1)", "\rx", "-",
+    };
+    static const char *const data[] = {"-12.5", "+3", "0.25", "12", "a=b"};
+    size_t i;
+
+    for (i = 0; i < sizeof(risky) / sizeof(risky[0]); i++) {
+        char *back = round_trip(risky[i]);
+
+        ck_assert(csvio_formula_like(risky[i]));
+        ck_assert_msg(back[0] == '\'' && strcmp(back + 1, risky[i]) == 0,
+                      "'%s' came back as '%s'", risky[i], back);
+        free(back);
+    }
+    for (i = 0; i < sizeof(data) / sizeof(data[0]); i++) {
+        char *back = round_trip(data[i]);
+
+        ck_assert(!csvio_formula_like(data[i]));
+        ck_assert_str_eq(back, data[i]);
         free(back);
     }
 }
@@ -213,6 +240,7 @@ Suite *suite_hardening(void)
 
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_csv_blank_edges_round_trip);
+    tcase_add_test(tc, test_csv_formula_neutralised);
     tcase_add_test(tc, test_set_blank_key_names_set);
     tcase_add_test(tc, test_duplicates_in_big_import);
     tcase_add_test(tc, test_duplicate_cloud_key_is_id_and_term);

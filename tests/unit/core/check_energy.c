@@ -177,6 +177,42 @@ static double spread(unsigned i, unsigned salt, double lo, double hi)
     return lo * pow(hi / lo, t);
 }
 
+/* Cooling by rack density (issue 12): 4 DGX H100 (40.8 kW, air-cooled
+ * servers) sit behind rear doors, not liquid; an NVL72 rack (120 kW) is
+ * direct liquid at the site's liquid PUE; the hall is sized on nameplate
+ * (128 x 10.2 kW of nodes), and idle draw is 0.3 of it. */
+START_TEST(test_cooling_tiers)
+{
+    struct scenario sc;
+    struct result r;
+
+    fixture_cluster(&sc, &r, 1024);
+    sc.site.rear_door_kw_per_rack = 50;
+    sc.site.liquid_pue = 1.15;
+    chain(&sc, &r);
+    ck_assert_int_eq(r.energy.cooling, COOLING_REAR_DOOR);
+    ck_assert_str_eq(cooling_name(r.energy.cooling), "rear_door");
+    ck_assert_rel(r.energy.pue, 1.3, 0);
+    ck_assert_rel(r.energy.nameplate_it_kw,
+                  128 * 10.2 + r.energy.network_kw + r.energy.storage_kw,
+                  1e-12);
+    ck_assert_rel(r.energy.idle_it_kw, 0.3 * r.energy.nameplate_it_kw, 1e-12);
+
+    fixture_cluster(&sc, &r, 72);
+    sc.system.gpus_per_node = 72;
+    sc.system.nodes_per_rack = 1;
+    sc.accel.tdp_w = 1200;
+    sc.system.host_power_w = 33600;
+    sc.site.rear_door_kw_per_rack = 50;
+    sc.site.liquid_kw_per_rack = 140;
+    sc.site.liquid_pue = 1.15;
+    chain(&sc, &r);
+    ck_assert_int_eq(r.energy.cooling, COOLING_LIQUID);
+    ck_assert_rel(r.energy.pue, 1.15, 0);
+    ck_assert_rel(r.energy.facility_kw, r.energy.it_kw * 1.15, 1e-15);
+}
+END_TEST
+
 /* facility = IT x PUE exactly, components sum to IT, all >= 0. */
 START_TEST(test_invariants)
 {
@@ -194,10 +230,13 @@ START_TEST(test_invariants)
         sc.storage.watts_per_tb = spread(i, 5, 0.1, 50);
         r.time.train_days = spread(i, 6, 1e-3, 1e3);
         chain(&sc, &r);
-        ck_assert(e->facility_kw == e->it_kw * sc.site.pue);
+        ck_assert(e->facility_kw == e->it_kw * e->pue);
+        ck_assert(e->pue == sc.site.pue || e->cooling == COOLING_LIQUID);
+        ck_assert(e->nameplate_it_kw >= e->it_kw);
+        ck_assert(e->idle_it_kw <= e->it_kw);
         ck_assert_rel(e->gpu_kw + e->host_kw + e->network_kw + e->storage_kw,
                       e->it_kw, 1e-12);
-        ck_assert_rel(e->facility_mwh, e->it_mwh * sc.site.pue, 1e-12);
+        ck_assert_rel(e->facility_mwh, e->it_mwh * e->pue, 1e-12);
         ck_assert_finite_nonneg(e->tco2e);
         ck_assert_finite_nonneg(e->rack_kw);
     }
@@ -254,6 +293,7 @@ Suite *suite_energy(void)
     tcase_add_test(core, test_h100_kw_per_gpu);
     tcase_add_test(core, test_effective_days);
     tcase_add_test(core, test_cooling_warnings);
+    tcase_add_test(core, test_cooling_tiers);
     tcase_add_test(inv, test_invariants);
     tcase_add_test(lim, test_extremes);
     suite_add_tcase(s, core);

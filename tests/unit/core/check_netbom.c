@@ -154,6 +154,24 @@ START_TEST(test_capex_power)
 }
 END_TEST
 
+/* A node price that includes its NICs (DGX) buys and powers none here:
+ * the same BOM less 2,048 NICs. */
+START_TEST(test_nics_included)
+{
+    struct scenario sc;
+    struct result r;
+
+    ndr_cluster(&sc, 2048);
+    sc.system.nics_included = true;
+    memset(&r, 0, sizeof(r));
+    netbom_estimate(&sc, &r);
+    ck_assert_uint_eq(r.network.nics, 2048);
+    ck_assert_rel(r.network.capex_usd,
+                  96 * 30000.0 + 4096 * 800.0 + 4096 * 100.0, 1e-12);
+    ck_assert_rel(r.network.power_w, 96 * 1000.0 + 4096 * 12.0, 1e-12);
+}
+END_TEST
+
 /* Rail-optimized and plain trees agree when nodes fill whole scalable
  * units (the documented first-order equivalence). */
 START_TEST(test_rail_equivalence)
@@ -295,6 +313,7 @@ Suite *suite_netbom(void)
     tcase_add_loop_test(core, test_cases, 0,
                         (int)(sizeof(cases) / sizeof(cases[0])));
     tcase_add_test(core, test_capex_power);
+    tcase_add_test(core, test_nics_included);
     tcase_add_test(inv, test_rail_equivalence);
     tcase_add_test(inv, test_monotone);
     tcase_set_timeout(inv, 60);
