@@ -186,6 +186,7 @@ struct ui_layout {
 struct ui {
     const struct cli_global *g;
     struct catalog *cat;
+    unsigned catalog_gen; /* bumped by every catalog change the TUI makes */
     struct term *term;
     struct canvas cv;
     struct keymap km;
