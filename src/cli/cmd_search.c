@@ -83,7 +83,7 @@ static bool on_progress(void *ctx, uint64_t done)
     return true;
 }
 
-int cmd_search(const struct cli_global *g, int argc, char **argv)
+int cmd_search(const struct global_opts *g, int argc, char **argv)
 {
     struct cli_args *a = xcalloc(1, sizeof(*a));
     struct plan *p = xcalloc(1, sizeof(*p));

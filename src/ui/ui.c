@@ -965,7 +965,7 @@ struct run_opts {
     int w, h;
 };
 
-static int run(const struct cli_global *g, const struct run_opts *o)
+static int run(const struct global_opts *g, const struct run_opts *o)
 {
     struct ui *ui = xcalloc(1, sizeof(*ui));
     struct diag d;
@@ -998,7 +998,7 @@ static int run(const struct cli_global *g, const struct run_opts *o)
     if (!st)
         st = ui->term->ops->open(ui->term, &d);
     if (st) {
-        rc = cli_error(st, &d);
+        rc = report_error(st, &d);
         goto out;
     }
     load_user_keys(ui);
@@ -1033,7 +1033,7 @@ static int run(const struct cli_global *g, const struct run_opts *o)
         }
         strbuf_release(&sb);
         if (st)
-            rc = cli_error(st, &d);
+            rc = report_error(st, &d);
     }
     for (i = 1; i < VIEW_COUNT; i++)
         if (ui->vdata[i])
@@ -1053,7 +1053,7 @@ out:
     return rc;
 }
 
-int ui_main(const struct cli_global *g, const char *plan_arg)
+int ui_main(const struct global_opts *g, const char *plan_arg)
 {
     struct run_opts o = {plan_arg, NULL, NULL, 80, 24};
 
@@ -1103,7 +1103,7 @@ static int tui_usage(FILE *out)
     return out == stdout ? 0 : 2;
 }
 
-int ui_cmd_tui(const struct cli_global *g, int argc, char **argv)
+int ui_cmd_tui(const struct global_opts *g, int argc, char **argv)
 {
     struct run_opts o = {NULL, NULL, NULL, 80, 24};
     int i;

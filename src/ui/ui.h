@@ -1,7 +1,8 @@
 /*
  * ui.h - the interactive TUI: entry points, and the state the views share.
  *
- * ui_main() and ui_cmd_tui() are called by the CLI dispatcher (cli.c).
+ * ui_main() and ui_cmd_tui() are called by main.c (never by src/cli: the
+ * two front ends share only util/global.h).
  * Everything else here is for the files of src/ui: struct ui is the TUI's
  * model (the plan being edited, its evaluation, the comparison, the search
  * results, the modal prompt) plus the loop's machinery (terminal, canvas,
@@ -24,22 +25,22 @@
 #include <stddef.h>
 
 #include "catalog/catalog.h"
-#include "cli/cli.h"
 #include "plan/plan.h"
 #include "plan/resolve.h"
 #include "plan/search.h"
 #include "ui/canvas.h"
 #include "ui/keymap.h"
 #include "ui/theme.h"
+#include "util/global.h"
 
 /* `llmplan` with no command on a terminal: the TUI on plan_arg (NULL: the
  * last plan used, else the default plan).  Returns the exit code. */
-int ui_main(const struct cli_global *g, const char *plan_arg);
+int ui_main(const struct global_opts *g, const char *plan_arg);
 
 /* `llmplan tui [PLAN] [--ui-script F --ui-size WxH --ui-dump OUT]
  * [--check-theme FILE...] [--check-keys FILE...]`; argv[0] is "tui".
  * The --ui-* and --check-* options are for tests (not in --help). */
-int ui_cmd_tui(const struct cli_global *g, int argc, char **argv);
+int ui_cmd_tui(const struct global_opts *g, int argc, char **argv);
 
 /* ---- for src/ui only --------------------------------------------------- */
 
@@ -184,7 +185,7 @@ struct ui_layout {
 };
 
 struct ui {
-    const struct cli_global *g;
+    const struct global_opts *g;
     struct catalog *cat;
     unsigned catalog_gen; /* bumped by every catalog change the TUI makes */
     struct term *term;
