@@ -47,16 +47,6 @@ double app_metric(const struct result *r, const char *section, const char *key,
     return 0;
 }
 
-/* The plan without its layout keys: what the search depends on. */
-static void strip_layout(const struct plan *src, struct plan *dst)
-{
-    int k;
-
-    *dst = *src;
-    for (k = PK_PAR_TP; k <= PK_PAR_ZERO; k++)
-        dst->v[k].set = false;
-}
-
 void app_compare_eval(struct ui *ui)
 {
     size_t i;
@@ -178,8 +168,7 @@ static bool search_progress(void *ctx, uint64_t done)
 
 void app_search(struct ui *ui)
 {
-    struct plan_resolved *res = xcalloc(1, sizeof(*res));
-    struct search_space sp;
+    struct plan_layouts *pl = xcalloc(1, sizeof(*pl));
     struct diag d;
     enum cp_status st;
     size_t i;
@@ -189,15 +178,10 @@ void app_search(struct ui *ui)
     ui->nlay = 0;
     ui->searched = false;
     ui->cancel = 0;
-    st = plan_resolve(&ui->plan, ui->cat, PLAN_NEED_TOKENS, res, &d);
-    if (!st)
-        st = plan_validate_inputs(&res->sc, &d);
-    if (!st) {
-        search_space_auto(&sp);
-        ui->search_progress_t0 = now_s();
-        st = plan_search(&res->sc, &sp, OBJECTIVE_TIME, UI_SEARCH_TOP, ui->sr,
-                         search_progress, ui, &ui->cancel, &d);
-    }
+    ui->search_progress_t0 = now_s();
+    /* the pipeline of `llmplan search`: the plan's own search space */
+    st = plan_search_layouts(&ui->plan, ui->cat, OBJECTIVE_TIME, UI_SEARCH_TOP,
+                             pl, search_progress, ui, &ui->cancel, &d);
     ui->search_st = st;
     ui->search_diag = d;
     if (st) {
@@ -205,37 +189,40 @@ void app_search(struct ui *ui)
                   st == CP_ERR_CANCELLED ? "cancelled"
                   : d.msg[0]             ? d.msg
                                          : cp_status_str(st));
-        free(res);
+        free(pl);
         return;
     }
-    for (i = 0; i < ui->sr->n && i < UI_SEARCH_TOP; i++) {
-        ui->lay[i].hit = ui->sr->hits[i];
-        plan_eval_hit(res, &ui->sr->hits[i], &ui->lay[i].sc, &ui->lay[i].r);
+    *ui->sr = pl->sr;
+    *ui->search_res = pl->res;
+    for (i = 0; i < pl->n && i < UI_SEARCH_TOP; i++) {
+        ui->lay[i].hit = pl->sr.hits[i];
+        ui->lay[i].sc = pl->sc[i];
+        ui->lay[i].r = pl->r[i];
     }
     ui->nlay = i;
     ui->searched = true;
-    strip_layout(&ui->plan, &ui->search_plan);
+    ui->search_plan = ui->plan;
+    ui->search_applied = false;
     ui_status(ui, false, "%s layouts checked, %s fit; best %zu shown",
               ui_num((double)ui->sr->candidates, b, sizeof(b)),
               ui_num((double)ui->sr->feasible, b + 16, sizeof(b) - 16),
               ui->nlay);
-    free(res);
+    free(pl);
 }
 
 bool app_search_current(const struct ui *ui)
 {
-    struct plan p;
-
     if (!ui->searched)
         return false;
-    strip_layout(&ui->plan, &p);
-    return plan_equal(&p, &ui->search_plan);
+    return plan_equal(&ui->plan, &ui->search_plan) ||
+           (ui->search_applied && plan_equal(&ui->plan, &ui->applied_plan));
 }
 
 unsigned app_apply_layout(struct ui *ui, size_t i)
 {
     const struct layout *l;
     char b[32];
+    bool current = app_search_current(ui);
 
     if (i >= ui->nlay)
         return 0;
@@ -260,6 +247,11 @@ unsigned app_apply_layout(struct ui *ui, size_t i)
                  l->sequence_parallel ? "yes" : "no", NULL, NULL);
     plan_set_key(&ui->plan, PK_TRAIN_ATTENTION,
                  attention_name(ui->lay[i].hit.attention), NULL, NULL);
+    /* the results still belong to this plan: one of them is applied */
+    if (current) {
+        ui->applied_plan = ui->plan;
+        ui->search_applied = true;
+    }
     ui->bad_key = -1;
     ui->bad_text[0] = '\0';
     ui_status(ui, false,
@@ -341,7 +333,7 @@ enum cp_status app_export(struct ui *ui, enum view_id what, const char *path,
             items[n].name = ui->plan.name;
             items[n].sc = &ui->lay[i].sc;
             items[n].r = &ui->lay[i].r;
-            items[n].res = NULL;
+            items[n].res = ui->search_res;
             n++;
         }
     } else if (what == VIEW_COMPARE) {
@@ -376,7 +368,8 @@ enum cp_status app_export(struct ui *ui, enum view_id what, const char *path,
         es.feasible = ui->sr->feasible;
         es.elapsed_s = ui->sr->elapsed_s;
         es.objective = objective_name(OBJECTIVE_TIME);
-        st = json ? export_json_search(af.fp, &es, items, n, d)
+        st = json ? export_json_search_ex(af.fp, &es, ui->sr->stopped_early,
+                                          items, n, d)
                   : export_csv_search(af.fp, items, n, d);
     } else if (what == VIEW_COMPARE) {
         st = json ? export_json_compare(af.fp, items, n, d)

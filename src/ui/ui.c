@@ -981,6 +981,7 @@ static int run(const struct global_opts *g, const struct run_opts *o)
     ui->cmp = xcalloc(UI_COMPARE_MAX, sizeof(*ui->cmp));
     ui->lay = xcalloc(UI_SEARCH_TOP, sizeof(*ui->lay));
     ui->sr = xcalloc(1, sizeof(*ui->sr));
+    ui->search_res = xcalloc(1, sizeof(*ui->search_res));
     keymap_init(&ui->km);
     st = catalog_open(g->catalog_path, CATALOG_OPEN_DEFAULT, &ui->cat, &d);
     if (!st)
@@ -1046,6 +1047,7 @@ out:
         catalog_close(ui->cat);
     keymap_release(&ui->km);
     free(ui->sr);
+    free(ui->search_res);
     free(ui->lay);
     free(ui->cmp);
     free(ui->oc);

@@ -216,8 +216,11 @@ struct ui {
     struct ui_layout *lay; /* UI_SEARCH_TOP */
     size_t nlay;
     struct search_result *sr;
-    bool searched;           /* lay holds a search */
-    struct plan search_plan; /* the plan searched, layout keys unset */
+    bool searched;                  /* lay holds a search */
+    struct plan_resolved *search_res; /* the plan the layouts belong to */
+    struct plan search_plan;        /* the plan searched */
+    struct plan applied_plan;       /* search_plan with a layout applied */
+    bool search_applied;            /* applied_plan is set */
     enum cp_status search_st;
     struct diag search_diag;
     volatile int cancel;
@@ -278,9 +281,12 @@ unsigned app_set_key(struct ui *ui, enum plan_key k, const char *text);
 unsigned app_unset_key(struct ui *ui, enum plan_key k);
 /* The default plan (llama3-70b, 1024 h100-sxm, 15T tokens). */
 void app_default_plan(struct plan *p);
-/* Run the layout search for the plan (progress on screen, cancellable). */
+/* Run the layout search for the plan (progress on screen, cancellable):
+ * plan_search_layouts, the pipeline of `llmplan search`, so layout keys
+ * the plan fixes are held and the rest searched. */
 void app_search(struct ui *ui);
-/* Whether the search results belong to the plan (layout keys aside). */
+/* Whether the search results belong to the plan: it is the plan searched,
+ * or that plan with one of the layouts applied. */
 bool app_search_current(const struct ui *ui);
 /* Apply layout i of the search to the plan. */
 unsigned app_apply_layout(struct ui *ui, size_t i);

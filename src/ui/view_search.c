@@ -1,7 +1,8 @@
 /*
- * view_search.c - the best parallel layouts for the plan (plan_search
- * through app_search: every layout keys of the plan aside, with progress
- * and Esc to cancel), as a table sortable by any column.  Enter applies
+ * view_search.c - the best parallel layouts for the plan (app_search:
+ * plan_search_layouts, the pipeline of `llmplan search`, so the layout
+ * keys the plan fixes are held; with progress and Esc to cancel), as a
+ * table sortable by any column.  Enter applies
  * the selected layout to the plan and shows it.
  */
 #include <stdio.h>
