@@ -68,14 +68,75 @@ void app_compare_eval(struct ui *ui)
     }
 }
 
-void app_recompute(struct ui *ui)
+/* The search's progress during an evaluation: a key that arrives is
+ * queued and cuts the evaluation short (the script backend never has one
+ * waiting, so screen tests evaluate every time). */
+static bool eval_progress(void *ctx, uint64_t done)
 {
-    struct plan_outcome *tmp = xcalloc(1, sizeof(*tmp));
-    struct diag d;
+    struct ui *ui = ctx;
+    struct ui_event ev;
+
+    (void)done;
+    while (ui->nevq < (int)(sizeof(ui->evq) / sizeof(ui->evq[0])) &&
+           ui->term->ops->read(ui->term, &ev, 0) == 1) {
+        ui->evq[ui->nevq++] = ev;
+        ui->cancel = 1;
+    }
+    return !ui->cancel;
+}
+
+bool ui_results_stale(const struct ui *ui)
+{
+    return ui->have_result && (!ui->ok || ui->eval_pending);
+}
+
+/* The plan cannot be evaluated: mark the key at fault, say why. */
+static void show_refusal(struct ui *ui)
+{
+    const struct diag *d = &ui->diag;
     enum plan_key k;
 
+    if (plan_key_find(d->where, &k) == CP_OK) {
+        ui->bad_key = (int)k;
+        ui->bad_text[0] = '\0';
+    }
+    ui_status(ui, true, "%s%s%s", d->where, d->where[0] ? ": " : "",
+              d->msg[0] ? d->msg : cp_status_str(ui->st));
+}
+
+bool app_recompute(struct ui *ui)
+{
+    struct plan_outcome *tmp;
+    struct diag d;
+    enum cp_status st;
+
+    if (ui->eval_valid && ui->eval_gen == ui->catalog_gen &&
+        plan_equal(&ui->plan, &ui->eval_plan)) {
+        /* evaluated already (live while typing, then Enter): no second
+         * evaluation, the same outcome */
+        ui->eval_pending = false;
+        if (!ui->ok)
+            show_refusal(ui);
+        if (ui_current(ui) == VIEW_COMPARE)
+            app_compare_eval(ui);
+        return true;
+    }
+    tmp = xcalloc(1, sizeof(*tmp));
     diag_clear(&d);
-    ui->st = plan_evaluate(&ui->plan, ui->cat, OBJECTIVE_TIME, tmp, &d);
+    ui->cancel = 0;
+    st = plan_evaluate_ex(&ui->plan, ui->cat, OBJECTIVE_TIME, eval_progress,
+                          ui, &ui->cancel, tmp, &d);
+    if (st == CP_ERR_CANCELLED) {
+        ui->eval_pending = true;
+        free(tmp);
+        return false;
+    }
+    ui->nevals++;
+    ui->st = st;
+    ui->eval_pending = false;
+    ui->eval_valid = true;
+    ui->eval_plan = ui->plan;
+    ui->eval_gen = ui->catalog_gen;
     if (ui->st == CP_OK) {
         *ui->oc = *tmp;
         ui->ok = true;
@@ -86,16 +147,12 @@ void app_recompute(struct ui *ui)
     } else {
         ui->ok = false;
         ui->diag = d;
-        if (plan_key_find(d.where, &k) == CP_OK) {
-            ui->bad_key = (int)k;
-            ui->bad_text[0] = '\0';
-        }
-        ui_status(ui, true, "%s%s%s", d.where, d.where[0] ? ": " : "",
-                  d.msg[0] ? d.msg : cp_status_str(ui->st));
+        show_refusal(ui);
     }
     free(tmp);
     if (ui_current(ui) == VIEW_COMPARE)
         app_compare_eval(ui);
+    return true;
 }
 
 unsigned app_set_key(struct ui *ui, enum plan_key k, const char *text)

@@ -838,6 +838,37 @@ static unsigned dispatch(struct ui *ui, struct ui_event *ev)
     return global_action(ui, a);
 }
 
+/* The next event: one queued during an evaluation, else the terminal's. */
+static int next_event(struct ui *ui, struct ui_event *ev, int timeout_ms)
+{
+    if (ui->nevq > 0) {
+        *ev = ui->evq[0];
+        ui->nevq--;
+        memmove(ui->evq, ui->evq + 1, (size_t)ui->nevq * sizeof(ui->evq[0]));
+        return 1;
+    }
+    return ui->term->ops->read(ui->term, ev, timeout_ms);
+}
+
+/* A key already waiting (typed in a burst, pasted): queue it, so that the
+ * evaluation waits until the typing stops. */
+static bool key_waiting(struct ui *ui)
+{
+    struct ui_event ev;
+
+    if (ui->nevq > 0)
+        return true;
+    if (ui->term->ops->read(ui->term, &ev, 0) != 1)
+        return false;
+    ui->evq[ui->nevq++] = ev;
+    return true;
+}
+
+/* Keys never wait for an evaluation: an edit asks for one (UI_RECOMPUTE
+ * marks it pending), the screen shows the edit at once with the old
+ * results dimmed, and the plan is evaluated once no key is waiting - a
+ * key arriving during a long layout search cuts it short, and the newest
+ * plan is evaluated after it. */
 static void loop(struct ui *ui)
 {
     struct ui_event ev;
@@ -846,8 +877,17 @@ static void loop(struct ui *ui)
     while (!ui->quit) {
         unsigned r;
 
-        ui_redraw(ui);
-        n = ui->term->ops->read(ui->term, &ev, ui->headless ? -1 : 500);
+        if (ui->eval_pending && !key_waiting(ui)) {
+            if (!ui->headless)
+                ui_redraw(ui); /* the edit first, the results dimmed */
+            app_recompute(ui);
+        }
+        if (ui->nevq == 0)
+            ui_redraw(ui);
+        n = next_event(ui, &ev,
+                       ui->headless       ? -1
+                       : ui->eval_pending ? 0
+                                          : 500);
         if (n < 0)
             break;
         if (n == 0)
@@ -856,7 +896,7 @@ static void loop(struct ui *ui)
         if (r & UI_QUIT)
             break;
         if (r & UI_RECOMPUTE)
-            app_recompute(ui);
+            ui->eval_pending = true;
     }
 }
 
@@ -1015,8 +1055,10 @@ static int run(const struct global_opts *g, const struct run_opts *o)
     ui->views[VIEW_GLOBAL] = view_plan();
     for (i = 1; i < VIEW_COUNT; i++)
         ui->vdata[i] = ui->views[i]->open(ui);
-    app_recompute(ui);
+    ui->eval_pending = true;
     loop(ui);
+    if (getenv("LLMPLAN_TEST_EVALS"))
+        fprintf(stderr, "llmplan: test: %lu evaluations\n", ui->nevals);
     ui_modal_close(ui);
     app_remember(ui);
     ui->term->ops->close(ui->term);

@@ -202,6 +202,13 @@ struct ui {
     struct plan_outcome *oc;
     bool ok;           /* oc holds the evaluation of plan */
     bool have_result;  /* oc holds some earlier evaluation */
+    bool eval_pending; /* plan changed: evaluate when no key is waiting */
+    bool eval_valid;   /* eval_plan and eval_gen say what was evaluated */
+    struct plan eval_plan;  /* the plan last evaluated (or refused) */
+    unsigned eval_gen;      /* catalog_gen then */
+    unsigned long nevals;   /* evaluations run (LLMPLAN_TEST_EVALS) */
+    struct ui_event evq[32]; /* keys that arrived during an evaluation */
+    int nevq;
     enum cp_status st; /* of the last evaluation */
     struct diag diag;
     int bad_key;        /* plan key of a rejected input, or -1 */
@@ -269,8 +276,15 @@ void ui_modal_close(struct ui *ui);
 /* ---- app.c: the model; every computation goes through plan/ ------------ */
 
 /* Evaluate the plan (and the comparison when the compare view is shown):
- * the one place that calls plan_evaluate. */
-void app_recompute(struct ui *ui);
+ * the one place that calls plan_evaluate.  A plan already evaluated
+ * against the same catalog is not evaluated again.  On a terminal a key
+ * that arrives meanwhile cuts the layout search short: the key is queued
+ * (ui->evq), the evaluation stays pending and false is returned. */
+bool app_recompute(struct ui *ui);
+/* Whether the results on screen are not those of the plan as it is now
+ * (it cannot be evaluated, or its evaluation is still pending): views dim
+ * them. */
+bool ui_results_stale(const struct ui *ui);
 /* Evaluate the comparison columns. */
 void app_compare_eval(struct ui *ui);
 /* Set key k of the plan from text ("" unsets it, "auto" for layout keys);

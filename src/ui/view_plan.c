@@ -309,9 +309,12 @@ static void heading(struct flow *f, const char *title, const char *value,
     f->x = f->x0;
 }
 
-/* Draw every result into the off-screen canvas; returns the rows used. */
+/* Draw every result into the off-screen canvas; returns the rows used.
+ * Results that are not those of the plan as it is (ui_results_stale) are
+ * dimmed below a line that says why. */
 static int draw_results(struct ui *ui, struct canvas *c, int w)
 {
+    int stale_from;
     const struct result *r = &ui->oc->result;
     struct flow f = {c, ui->theme.mono, 1, 1, 0, w - 2};
     char a[64], b[64], t[160];
@@ -327,14 +330,21 @@ static int draw_results(struct ui *ui, struct canvas *c, int w)
     if (!ui->ok) {
         widget_text(c, 1, f.y, w - 2,
                     "the plan as edited cannot be "
-                    "evaluated; showing the last result",
+                    "evaluated; the last result, dimmed:",
                     THEME_VALUE_BAD, 0);
         f.y++;
         snprintf(t, sizeof(t), "%s%s%s", ui->diag.where,
                  ui->diag.where[0] ? ": " : "", ui->diag.msg);
         widget_text(c, 1, f.y, w - 2, t, THEME_VALUE_BAD, 0);
         f.y += 2;
+    } else if (ui->eval_pending) {
+        widget_text(c, 1, f.y, w - 2,
+                    "evaluating the plan as edited (a key cuts it short); "
+                    "the last result, dimmed:",
+                    THEME_VALUE_WARN, 0);
+        f.y += 2;
     }
+    stale_from = f.y;
     /* memory */
     snprintf(t, sizeof(t), "%s of %s GiB",
              mtext(r, "memory", "total_gib", a, sizeof(a)),
@@ -482,6 +492,9 @@ static int draw_results(struct ui *ui, struct canvas *c, int w)
             f.y++;
         }
     }
+    if (ui_results_stale(ui))
+        canvas_paint(c, (struct rect){0, stale_from, w, f.y - stale_from},
+                     THEME_DIM);
     return f.y;
 }
 
@@ -537,7 +550,8 @@ static void draw_metrics(struct ui *ui, struct pv *pv, struct canvas *c,
                 t = metric_value(&m[i], &ui->oc->result) ? "yes" : "no";
             if (!t[0])
                 t = ui_num(metric_value(&m[i], &ui->oc->result), b, sizeof(b));
-            widget_text(c, r.x + r.w - 21, y, 14, t, THEME_VALUE, 1);
+            widget_text(c, r.x + r.w - 21, y, 14, t,
+                        ui_results_stale(ui) ? THEME_DIM : THEME_VALUE, 1);
             widget_text(c, r.x + r.w - 6, y, 6, m[i].unit, THEME_DIM, 0);
         }
         row++;
@@ -598,7 +612,8 @@ static void pv_draw(struct ui *ui, void *st, struct canvas *c, struct rect r)
     copy_rows(c, (struct rect){rr.x, rr.y + 1, rr.w, rr.h - 1}, &pv->off,
               (int)pv->rtop);
     /* room to spare below the results: the cost over time */
-    if (ui->have_result && pv->rtop == 0 && r.h - 1 - used >= 12)
+    if (ui->have_result && !ui_results_stale(ui) && pv->rtop == 0 &&
+        r.h - 1 - used >= 12)
         draw_cost_chart(
             ui, c, (struct rect){rr.x, rr.y + 1 + used, rr.w, r.h - 1 - used});
     ui_hit(ui, (struct rect){rr.x, rr.y, rr.w, rr.h}, ACT_NONE, -2);
