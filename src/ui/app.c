@@ -192,6 +192,61 @@ unsigned app_unset_key(struct ui *ui, enum plan_key k)
     return UI_RECOMPUTE | UI_REDRAW;
 }
 
+unsigned app_layout_auto(struct ui *ui)
+{
+    int k;
+
+    for (k = 0; k < PLAN_KEY_COUNT; k++)
+        if (plan_key_info((enum plan_key)k)->flags & PKF_AUTO)
+            plan_set_key(&ui->plan, (enum plan_key)k, "auto", NULL, NULL);
+    plan_set_key(&ui->plan, PK_TRAIN_ATTENTION, "auto", NULL, NULL);
+    if (ui->bad_key >= 0 &&
+        (plan_key_info((enum plan_key)ui->bad_key)->flags & PKF_AUTO)) {
+        ui->bad_key = -1;
+        ui->bad_text[0] = '\0';
+    }
+    ui_status(ui, false, "every layout key is auto: the search chooses");
+    return UI_RECOMPUTE | UI_REDRAW;
+}
+
+bool app_plan_modified(const struct ui *ui)
+{
+    return !plan_equal(&ui->plan, &ui->saved_plan);
+}
+
+void app_track_edit(struct ui *ui)
+{
+    if (ui->modal.kind != MODAL_NONE ||
+        plan_equal(&ui->plan, &ui->undo_base))
+        return;
+    if (ui->nundo == UI_UNDO_MAX) {
+        memmove(ui->undo, ui->undo + 1,
+                (UI_UNDO_MAX - 1) * sizeof(ui->undo[0]));
+        ui->nundo--;
+    }
+    ui->undo[ui->nundo++] = ui->undo_base;
+    ui->undo_base = ui->plan;
+}
+
+unsigned app_undo(struct ui *ui)
+{
+    char name[sizeof(ui->plan.name)];
+
+    if (ui->nundo == 0) {
+        ui_status(ui, true, "nothing to undo");
+        return UI_REDRAW;
+    }
+    snprintf(name, sizeof(name), "%s", ui->plan.name);
+    ui->plan = ui->undo[--ui->nundo];
+    snprintf(ui->plan.name, sizeof(ui->plan.name), "%s", name);
+    ui->undo_base = ui->plan;
+    ui->bad_key = -1;
+    ui->bad_text[0] = '\0';
+    ui_status(ui, false, "undone (%zu more level%s)", ui->nundo,
+              ui->nundo == 1 ? "" : "s");
+    return UI_RECOMPUTE | UI_REDRAW;
+}
+
 static double now_s(void)
 {
     struct timespec ts;
@@ -467,6 +522,7 @@ enum cp_status app_load_plan(struct ui *ui, const char *arg, struct diag *d)
     }
     if (!st) {
         ui->plan = *p;
+        ui->saved_plan = *p;
         ui->bad_key = -1;
         ui->bad_text[0] = '\0';
     }
@@ -483,8 +539,10 @@ enum cp_status app_save_plan(struct ui *ui, const char *name, struct diag *d)
     if (!st)
         st = catalog_plan_save(ui->cat, name, sb.buf ? sb.buf : "", d);
     strbuf_release(&sb);
-    if (!st)
+    if (!st) {
         snprintf(ui->plan.name, sizeof(ui->plan.name), "%s", name);
+        ui->saved_plan = ui->plan;
+    }
     return st;
 }
 

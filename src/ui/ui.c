@@ -388,8 +388,12 @@ static void draw_title(struct ui *ui)
         ui_hit(ui, (struct rect){x, 0, w, 1}, tab_actions[i], -1);
         x += w + 1;
     }
-    snprintf(right, sizeof(right), "%s  [%s] ", ui->plan.name,
+    snprintf(right, sizeof(right), "%s%s  [%s] ", ui->plan.name,
+             app_plan_modified(ui) ? " (modified)" : "",
              ui->colors ? ui->theme.name : "no colours");
+    if (x + canvas_text_width(right) >= c->w) /* the theme can go */
+        snprintf(right, sizeof(right), "%s%s ", ui->plan.name,
+                 app_plan_modified(ui) ? " (modified)" : "");
     if (x + canvas_text_width(right) < c->w)
         canvas_text(c, c->w - canvas_text_width(right), 0, -1, right,
                     THEME_TITLE);
@@ -400,8 +404,8 @@ static const char *view_hint(enum view_id v)
 {
     switch (v) {
     case VIEW_PLAN:
-        return "Enter edit  a auto  Del default  / find a key  w save  "
-               "o open  x export";
+        return "Enter edit  a auto  A all auto  u undo  Del default  "
+               "w save  o open  x export";
     case VIEW_COMPARE:
         return "a add a plan (key=value ...)  Del remove  Left/Right "
                "choose the chart's plan";
@@ -575,16 +579,15 @@ static unsigned delete_done(struct ui *ui, int tag, const char *value, int idx)
     return UI_REDRAW;
 }
 
-static unsigned file_done(struct ui *ui, int tag, const char *value, int idx)
+/* What a load over unsaved edits waits for: "@name" or a path. */
+static char pending_load[4096];
+
+static unsigned load_now(struct ui *ui, const char *arg)
 {
     struct diag d;
 
-    (void)tag;
-    (void)idx;
-    if (!value || !value[0])
-        return UI_REDRAW;
     diag_clear(&d);
-    if (app_load_plan(ui, value, &d)) {
+    if (app_load_plan(ui, arg, &d)) {
         ui_status(ui, true, "%s%s%s", d.where, d.where[0] ? ": " : "", d.msg);
         return UI_REDRAW;
     }
@@ -592,10 +595,44 @@ static unsigned file_done(struct ui *ui, int tag, const char *value, int idx)
     return UI_RECOMPUTE | UI_REDRAW;
 }
 
+static unsigned load_confirmed(struct ui *ui, int tag, const char *value,
+                               int idx)
+{
+    (void)tag;
+    (void)idx;
+    if (!value) {
+        ui_status(ui, false, "not loaded: the edits stay");
+        return UI_REDRAW;
+    }
+    return load_now(ui, pending_load);
+}
+
+/* Load arg, asking first when that would drop unsaved edits. */
+static unsigned load_checked(struct ui *ui, const char *arg)
+{
+    char q[200];
+
+    if (!app_plan_modified(ui))
+        return load_now(ui, arg);
+    snprintf(pending_load, sizeof(pending_load), "%s", arg);
+    snprintf(q, sizeof(q), "plan '%s' has unsaved edits: load over them?",
+             ui->plan.name);
+    ui_confirm(ui, 0, q, load_confirmed);
+    return UI_REDRAW;
+}
+
+static unsigned file_done(struct ui *ui, int tag, const char *value, int idx)
+{
+    (void)tag;
+    (void)idx;
+    if (!value || !value[0])
+        return UI_REDRAW;
+    return load_checked(ui, value);
+}
+
 static unsigned menu_done(struct ui *ui, int tag, const char *value, int idx)
 {
     char q[200];
-    struct diag d;
 
     (void)tag;
     if (!value)
@@ -604,13 +641,7 @@ static unsigned menu_done(struct ui *ui, int tag, const char *value, int idx)
         char arg[PLAN_NAME_MAX + 1];
 
         snprintf(arg, sizeof(arg), "@%s", pending_plan);
-        diag_clear(&d);
-        if (app_load_plan(ui, arg, &d)) {
-            ui_status(ui, true, "%s: %s", d.where, d.msg);
-            return UI_REDRAW;
-        }
-        ui_status(ui, false, "plan '%s' loaded", pending_plan);
-        return UI_RECOMPUTE | UI_REDRAW;
+        return load_checked(ui, arg);
     }
     if (idx == 1) {
         ui_prompt(ui, 0, "new name", pending_plan, rename_done, NULL);
@@ -693,6 +724,7 @@ static unsigned new_done(struct ui *ui, int tag, const char *value, int idx)
     if (!value)
         return UI_REDRAW;
     app_default_plan(&ui->plan);
+    ui->saved_plan = ui->plan;
     ui->bad_key = -1;
     ui->bad_text[0] = '\0';
     ui_status(ui, false, "the default plan");
@@ -715,10 +747,20 @@ static unsigned export_done(struct ui *ui, int tag, const char *value, int idx)
     return UI_REDRAW;
 }
 
+static unsigned quit_done(struct ui *ui, int tag, const char *value, int idx)
+{
+    (void)tag;
+    (void)idx;
+    if (!value)
+        return UI_REDRAW;
+    ui->quit = true;
+    return UI_QUIT;
+}
+
 static unsigned global_action(struct ui *ui, enum action a)
 {
     enum view_id v = ui_current(ui);
-    char b[PLAN_NAME_MAX + 32];
+    char b[PLAN_NAME_MAX + 160];
     int i;
 
     switch (a) {
@@ -742,8 +784,21 @@ static unsigned global_action(struct ui *ui, enum action a)
         ui_switch(ui, VIEW_CATALOG);
         return UI_REDRAW;
     case ACT_QUIT:
+        if (app_plan_modified(ui)) {
+            /* the edits are not lost (app_remember), only unsaved */
+            snprintf(b, sizeof(b),
+                     "'%s' has unsaved edits (the next start has them): "
+                     "quit?",
+                     ui->plan.name);
+            ui_confirm(ui, 0, b, quit_done);
+            return UI_REDRAW;
+        }
         ui->quit = true;
         return UI_QUIT;
+    case ACT_UNDO:
+        return app_undo(ui);
+    case ACT_LAYOUT_AUTO:
+        return app_layout_auto(ui);
     case ACT_CLOSE:
     case ACT_CANCEL:
         if (ui->depth > 1)
@@ -766,7 +821,12 @@ static unsigned global_action(struct ui *ui, enum action a)
         open_plans(ui);
         return UI_REDRAW;
     case ACT_PLAN_NEW:
-        ui_confirm(ui, 0, "start again from the default plan?", new_done);
+        ui_confirm(ui, 0,
+                   app_plan_modified(ui)
+                       ? "drop the unsaved edits and start again from the "
+                         "default plan?"
+                       : "start again from the default plan?",
+                   new_done);
         return UI_REDRAW;
     case ACT_EXPORT:
         snprintf(b, sizeof(b), "%s%s.csv", ui->plan.name,
@@ -895,6 +955,7 @@ static void loop(struct ui *ui)
         r = dispatch(ui, &ev);
         if (r & UI_QUIT)
             break;
+        app_track_edit(ui);
         if (r & UI_RECOMPUTE)
             ui->eval_pending = true;
     }
@@ -1022,6 +1083,7 @@ static int run(const struct global_opts *g, const struct run_opts *o)
     ui->lay = xcalloc(UI_SEARCH_TOP, sizeof(*ui->lay));
     ui->sr = xcalloc(1, sizeof(*ui->sr));
     ui->search_res = xcalloc(1, sizeof(*ui->search_res));
+    ui->undo = xcalloc(UI_UNDO_MAX, sizeof(*ui->undo));
     keymap_init(&ui->km);
     st = catalog_open(g->catalog_path, CATALOG_OPEN_DEFAULT, &ui->cat, &d);
     if (!st)
@@ -1055,6 +1117,8 @@ static int run(const struct global_opts *g, const struct run_opts *o)
     ui->views[VIEW_GLOBAL] = view_plan();
     for (i = 1; i < VIEW_COUNT; i++)
         ui->vdata[i] = ui->views[i]->open(ui);
+    ui->saved_plan = ui->plan;
+    ui->undo_base = ui->plan;
     ui->eval_pending = true;
     loop(ui);
     if (getenv("LLMPLAN_TEST_EVALS"))
@@ -1090,6 +1154,7 @@ out:
     keymap_release(&ui->km);
     free(ui->sr);
     free(ui->search_res);
+    free(ui->undo);
     free(ui->lay);
     free(ui->cmp);
     free(ui->oc);

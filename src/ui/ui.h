@@ -165,6 +165,7 @@ struct ui_hit {
 };
 
 #define UI_HITS_MAX 256
+#define UI_UNDO_MAX 64
 #define UI_COMPARE_MAX 4
 #define UI_SEARCH_TOP 50
 
@@ -202,6 +203,12 @@ struct ui {
     struct plan_outcome *oc;
     bool ok;           /* oc holds the evaluation of plan */
     bool have_result;  /* oc holds some earlier evaluation */
+    struct plan saved_plan; /* as last loaded, saved or started: the
+                               title marks the plan modified when it
+                               differs */
+    struct plan undo_base;  /* the plan when no prompt was last open */
+    struct plan *undo;      /* UI_UNDO_MAX earlier plans, newest last */
+    size_t nundo;
     bool eval_pending; /* plan changed: evaluate when no key is waiting */
     bool eval_valid;   /* eval_plan and eval_gen say what was evaluated */
     struct plan eval_plan;  /* the plan last evaluated (or refused) */
@@ -293,6 +300,15 @@ void app_compare_eval(struct ui *ui);
 unsigned app_set_key(struct ui *ui, enum plan_key k, const char *text);
 /* Unset key k. */
 unsigned app_unset_key(struct ui *ui, enum plan_key k);
+/* Every layout key (PKF_AUTO) and train.attention to auto. */
+unsigned app_layout_auto(struct ui *ui);
+/* Whether the plan differs from the one last loaded or saved. */
+bool app_plan_modified(const struct ui *ui);
+/* After each event: a finished edit (no prompt open) that changed the
+ * plan becomes one undo level. */
+void app_track_edit(struct ui *ui);
+/* Back to the plan before the last edit (its name kept). */
+unsigned app_undo(struct ui *ui);
 /* The default plan (llama3-70b, 1024 h100-sxm, 15T tokens). */
 void app_default_plan(struct plan *p);
 /* Run the layout search for the plan (progress on screen, cancellable):
