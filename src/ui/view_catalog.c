@@ -60,12 +60,21 @@ static void refilter(struct gv *v)
         v->sel = v->nshown ? v->nshown - 1 : 0;
 }
 
+/* A column's table heading: its name, or the unit for a price per
+ * accelerator-hour (the name is in the fields pane). */
+static const char *col_title(const struct catalog_column *c)
+{
+    if (strcmp(c->name, "usd_per_gpu_hour") == 0)
+        return "USD/GPU h";
+    return c->name;
+}
+
 /* Load the rows of the current kind; keep the selection on id when given. */
 static void reload(struct ui *ui, struct gv *v, const char *keep_id)
 {
     const struct catalog_column *cc;
     struct diag d;
-    size_t i, n;
+    size_t i, n, nkey;
 
     ui_rows_release(&v->rows);
     free(v->shown);
@@ -75,15 +84,21 @@ static void reload(struct ui *ui, struct gv *v, const char *keep_id)
     v->shown = xcalloc(v->rows.n + 1, sizeof(*v->shown));
     refilter(v);
     cc = catalog_columns(v->kind, &n);
-    /* id, as_of, the compact columns, source last */
+    /* the key (id, term), the compact prices (a cloud offer's price must
+     * show however narrow), as_of, the other compact columns, source
+     * last */
     v->ncols = 0;
-    v->cols[v->ncols++] = 0;
-    for (i = 1; i < n; i++)
+    for (i = 0; i < n && (cc[i].flags & CATCOL_KEY); i++)
+        v->cols[v->ncols++] = i;
+    nkey = v->ncols;
+    for (i = nkey; i < n; i++)
+        if (catalog_column_brief(v->kind, i) && strstr(cc[i].name, "usd"))
+            v->cols[v->ncols++] = i;
+    for (i = nkey; i < n; i++)
         if (strcmp(cc[i].name, "as_of") == 0)
             v->cols[v->ncols++] = i;
-    for (i = 1; i < n && v->ncols + 1 < COLS_MAX; i++)
-        if ((catalog_column_brief(v->kind, i) ||
-             (v->kind == CATALOG_CLOUD && strcmp(cc[i].name, "term") == 0)) &&
+    for (i = nkey; i < n && v->ncols + 1 < COLS_MAX; i++)
+        if (catalog_column_brief(v->kind, i) && !strstr(cc[i].name, "usd") &&
             strcmp(cc[i].name, "as_of") != 0 &&
             strcmp(cc[i].name, "source") != 0)
             v->cols[v->ncols++] = i;
@@ -92,7 +107,7 @@ static void reload(struct ui *ui, struct gv *v, const char *keep_id)
             v->cols[v->ncols++] = i;
     for (i = 0; i < v->ncols; i++) {
         size_t r;
-        int w = canvas_text_width(cc[v->cols[i]].name);
+        int w = canvas_text_width(col_title(&cc[v->cols[i]]));
 
         for (r = 0; r < v->rows.n; r++) {
             int cw = canvas_text_width(ui_rows_cell(&v->rows, r, v->cols[i]));
@@ -102,7 +117,7 @@ static void reload(struct ui *ui, struct gv *v, const char *keep_id)
         }
         if (w > 24)
             w = 24;
-        v->tcols[i].title = cc[v->cols[i]].name;
+        v->tcols[i].title = col_title(&cc[v->cols[i]]);
         v->tcols[i].width = w;
         v->tcols[i].align = cc[v->cols[i]].type == CATCOL_REAL ||
                             cc[v->cols[i]].type == CATCOL_COUNT;
