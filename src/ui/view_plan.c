@@ -216,7 +216,17 @@ static uint32_t seg_glyph(const struct canvas *c, bool mono, int el)
 {
     static const uint32_t utf8[] = {0x2588, 0x2593, 0x2592, 0x2591, 0x259E};
     static const char ascii[] = "#=+%*";
+    /* the communication parts: a glyph each, in colour too, so that two
+     * neighbours of similar colours still read apart */
+    static const uint32_t comm_utf8[] = {0x2593, 0x2591, 0x259E, 0x259A,
+                                         0x2596};
+    static const char comm_ascii[] = "=%*&@";
     int i;
+
+    if (el >= THEME_BAR_TP && el <= THEME_BAR_EP) {
+        i = el - THEME_BAR_TP;
+        return c->utf8 ? comm_utf8[i] : (uint32_t)comm_ascii[i];
+    }
 
     switch (el) {
     case THEME_BAR_GRADIENTS:
@@ -397,11 +407,11 @@ static int draw_results(struct ui *ui, struct canvas *c, int w)
         struct bar_seg s[7] = {
             {r->time.compute_s, THEME_BAR_COMPUTE, 0},
             {r->time.bubble_s, THEME_BAR_BUBBLE, 0},
-            {r->time.tp_comm_s, THEME_BAR_COMM, 0},
-            {r->time.pp_comm_s, THEME_BAR_COMM, 0},
-            {r->time.dp_comm_s, THEME_BAR_COMM, 0},
-            {r->time.cp_comm_s, THEME_BAR_COMM, 0},
-            {r->time.ep_comm_s, THEME_BAR_COMM, 0},
+            {r->time.tp_comm_s, THEME_BAR_TP, 0},
+            {r->time.pp_comm_s, THEME_BAR_PP, 0},
+            {r->time.dp_comm_s, THEME_BAR_DP, 0},
+            {r->time.cp_comm_s, THEME_BAR_CP, 0},
+            {r->time.ep_comm_s, THEME_BAR_EP, 0},
         };
         size_t k;
 
@@ -413,11 +423,11 @@ static int draw_results(struct ui *ui, struct canvas *c, int w)
     }
     metric_item(&f, r, "compute", "time", "compute_s", "", THEME_BAR_COMPUTE);
     metric_item(&f, r, "bubble", "time", "bubble_s", "", THEME_BAR_BUBBLE);
-    metric_item(&f, r, "tp", "time", "tp_comm_s", "", THEME_BAR_COMM);
-    metric_item(&f, r, "pp", "time", "pp_comm_s", "", THEME_BAR_COMM);
-    metric_item(&f, r, "dp", "time", "dp_comm_s", "", THEME_BAR_COMM);
-    metric_item(&f, r, "cp", "time", "cp_comm_s", "", THEME_BAR_COMM);
-    metric_item(&f, r, "ep", "time", "ep_comm_s", "s", THEME_BAR_COMM);
+    metric_item(&f, r, "tp", "time", "tp_comm_s", "", THEME_BAR_TP);
+    metric_item(&f, r, "pp", "time", "pp_comm_s", "", THEME_BAR_PP);
+    metric_item(&f, r, "dp", "time", "dp_comm_s", "", THEME_BAR_DP);
+    metric_item(&f, r, "cp", "time", "cp_comm_s", "", THEME_BAR_CP);
+    metric_item(&f, r, "ep", "time", "ep_comm_s", "s", THEME_BAR_EP);
     flow_newline(&f);
     metric_item(&f, r, "throughput", "time", "tokens_per_s", "tok/s", -1);
     metric_item(&f, r, "MFU", "time", "mfu", "", -1);
