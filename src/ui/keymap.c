@@ -58,6 +58,7 @@ static const struct binding defaults[] = {
     {VIEW_GLOBAL, 'x', ACT_EXPORT},
     {VIEW_GLOBAL, UK_F(9), ACT_EXPORT},
     {VIEW_GLOBAL, 'u', ACT_UNDO},
+    {VIEW_GLOBAL, 'e', ACT_EXPLAIN},
     {VIEW_PLAN, 'a', ACT_FIELD_AUTO},
     {VIEW_PLAN, 'A', ACT_LAYOUT_AUTO},
     {VIEW_PLAN, UK_DELETE, ACT_FIELD_DEFAULT},

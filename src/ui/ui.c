@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "export/metrics.h"
 #include "ui/ui.h"
 #include "ui/widgets.h"
 #include "util/fs.h"
@@ -20,6 +21,7 @@
 
 #define MIN_W 80
 #define MIN_H 24
+#define DETAIL_LINES 4 /* a detail picker's note, wrapped */
 
 /* ---- small services for the views ------------------------------------- */
 
@@ -319,9 +321,11 @@ static void draw_picker(struct ui *ui)
     int h, x, y, i;
     char b[64];
 
+    if (m->detail && rows > DETAIL_LINES + 2)
+        rows -= DETAIL_LINES + 1; /* room for the note in full */
     if ((int)m->nshown < rows)
         rows = (int)m->nshown < 1 ? 1 : (int)m->nshown;
-    h = rows + 3;
+    h = rows + 3 + (m->detail ? DETAIL_LINES + 1 : 0);
     x = (c->w - w) / 2;
     y = (c->h - h) / 2;
     canvas_fill(c, (struct rect){x, y, w, h}, ' ', THEME_DIALOG);
@@ -355,6 +359,32 @@ static void draw_picker(struct ui *ui)
     }
     if (m->nshown == 0)
         canvas_text(c, x + 2, y + 2, w - 4, "(nothing matches)", THEME_DIM);
+    if (m->detail && m->nshown) {
+        /* the selected row's note, wrapped */
+        const char *note = m->items[m->shown[m->sel]].note;
+        int dy = y + 2 + rows + 1, line, cw = w - 4;
+
+        canvas_fill(c, (struct rect){x + 1, dy - 1, w - 2, 1},
+                    widget_glyph(c, GL_HLINE), THEME_DIALOG);
+        for (line = 0; line < DETAIL_LINES && note && *note; line++) {
+            const char *p = note;
+            int n = 0, cut = -1;
+
+            while (p[n] && n < cw) {
+                if (p[n] == ' ')
+                    cut = n;
+                n++;
+            }
+            if (p[n] && cut > 0 && line < DETAIL_LINES - 1)
+                n = cut;
+            while (n > 0 && ((unsigned char)p[n] & 0xC0) == 0x80)
+                n--; /* not inside a character */
+            canvas_text(c, x + 2, dy + line, n, note, THEME_DIALOG);
+            note += n;
+            while (*note == ' ')
+                note++;
+        }
+    }
 }
 
 /* ---- the frame --------------------------------------------------------- */
@@ -747,6 +777,77 @@ static unsigned export_done(struct ui *ui, int tag, const char *value, int idx)
     return UI_REDRAW;
 }
 
+/* ---- explain ----------------------------------------------------------- */
+
+static unsigned explain_done(struct ui *ui, int tag, const char *value,
+                             int idx)
+{
+    (void)tag;
+    (void)idx;
+    if (value)
+        ui_status(ui, false, "%s", value);
+    return UI_REDRAW;
+}
+
+/* Every number of the plan's result with its formula (the quote --explain
+ * table), then the catalog rows it came from with their source and date:
+ * a picker to filter by name, the selected row's note in full below. */
+static void open_explain(struct ui *ui)
+{
+    const struct plan_resolved *res = &ui->oc->res;
+    const struct result *r = &ui->oc->result;
+    size_t n, i, k = 0;
+    const struct metric *m = metrics_table(&n);
+    struct ui_item *items = xcalloc(n + PLAN_SOURCES_MAX, sizeof(*items));
+    char(*text)[128] = xcalloc(n + PLAN_SOURCES_MAX, sizeof(*text));
+    char(*note)[600] = xcalloc(n + PLAN_SOURCES_MAX, sizeof(*note));
+    char title[160];
+
+    if (!ui->have_result) {
+        ui_status(ui, true, "explain: the plan has no result yet");
+        goto out;
+    }
+    for (i = 0; i < n; i++, k++) {
+        const char *t = metric_text(&m[i], r);
+        char v[64];
+
+        if (m[i].kind == MK_BOOL)
+            t = metric_value(&m[i], r) ? "yes" : "no";
+        if (!t[0])
+            t = ui_num(metric_value(&m[i], r), v, sizeof(v));
+        snprintf(text[k], sizeof(text[k]), "%s.%s = %s%s%s", m[i].section,
+                 m[i].key, t, m[i].unit[0] ? " " : "", m[i].unit);
+        snprintf(note[k], sizeof(note[k]), "= %s",
+                 m[i].formula && m[i].formula[0] ? m[i].formula
+                                                 : "an input of the plan");
+        items[k].text = text[k];
+        items[k].note = note[k];
+    }
+    for (i = 0; i < res->nsources && i < PLAN_SOURCES_MAX; i++, k++) {
+        const struct plan_source *s = &res->sources[i];
+
+        snprintf(text[k], sizeof(text[k]), "source %s = %s", s->key, s->id);
+        snprintf(note[k], sizeof(note[k]), "%s (as of %s)%s%s%s%s%s",
+                 s->meta.source[0] ? s->meta.source : "unknown source",
+                 s->meta.as_of[0] ? s->meta.as_of : "?",
+                 s->meta.price_source[0] ? "; price: " : "",
+                 s->meta.price_source,
+                 s->meta.price_source[0] ? " (as of " : "",
+                 s->meta.price_source[0] ? s->meta.price_as_of : "",
+                 s->meta.price_source[0] ? ")" : "");
+        items[k].text = text[k];
+        items[k].note = note[k];
+    }
+    snprintf(title, sizeof(title), "explain %s%s (type to filter)",
+             ui->plan.name, ui_results_stale(ui) ? ", stale result" : "");
+    ui_picker(ui, 0, title, items, k, 0, explain_done);
+    ui->modal.detail = true;
+out:
+    free(items);
+    free(text);
+    free(note);
+}
+
 static unsigned quit_done(struct ui *ui, int tag, const char *value, int idx)
 {
     (void)tag;
@@ -797,6 +898,9 @@ static unsigned global_action(struct ui *ui, enum action a)
         return UI_QUIT;
     case ACT_UNDO:
         return app_undo(ui);
+    case ACT_EXPLAIN:
+        open_explain(ui);
+        return UI_REDRAW;
     case ACT_LAYOUT_AUTO:
         return app_layout_auto(ui);
     case ACT_CLOSE:

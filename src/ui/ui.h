@@ -154,6 +154,7 @@ struct modal {
     size_t nitems, sel, top;
     size_t *shown; /* indexes matching the filter */
     size_t nshown;
+    bool detail; /* picker: the selected row's note in full below */
 };
 
 /* A clickable region registered while drawing. */
