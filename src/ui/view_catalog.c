@@ -167,8 +167,16 @@ static const char *cell(void *ctx, size_t i, size_t j, char *buf, size_t n,
     (void)n;
     cc = catalog_columns(v->kind, &nc);
     if (strcmp(cc[v->cols[j]].name, "source") == 0 ||
-        strcmp(cc[v->cols[j]].name, "as_of") == 0)
-        *el = THEME_DIM;
+        strcmp(cc[v->cols[j]].name, "as_of") == 0) {
+        int sc = app_catalog_col(v->kind, "source");
+
+        /* a row edited by hand stands out from the sourced ones */
+        *el = sc >= 0 && strncmp(ui_rows_cell(&v->rows, v->shown[i],
+                                              (size_t)sc),
+                                 "user edit", 9) == 0
+                  ? THEME_VALUE_WARN
+                  : THEME_DIM;
+    }
     return ui_rows_cell(&v->rows, v->shown[i], v->cols[j]);
 }
 
