@@ -209,6 +209,7 @@ check-golden: all
 golden-update: all
 	$(Q)BUILD=$(BUILD) GOLDEN_UPDATE=1 ONLY=golden sh tests/run_all.sh
 	$(Q)GOLDEN_UPDATE=1 sh tests/shell/test_tui_screens.sh | tail -n 1
+	$(Q)README_UPDATE=1 sh tests/shell/test_readme_screens.sh
 
 asan:
 	$(Q)ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \

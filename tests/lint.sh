@@ -4,6 +4,9 @@
 #    calls no I/O: only snprintf/vsnprintf from stdio.
 #  * only src/catalog includes <sqlite3.h>; only src/util/csvio.c <csv.h>;
 #    only src/ui/term_curses.c <curses.h>.
+#  * the front ends never call each other: src/ui includes nothing of
+#    src/cli and src/cli nothing of src/ui (main.c dispatches; the shared
+#    globals live in src/util/global.h).
 #  * clang-format --dry-run on the C sources, when clang-format is there.
 set -u
 fail=0
@@ -19,6 +22,12 @@ grep -lE '#include <csv\.h>' src -r --include='*.[ch]' | grep -v '^src/util/csvi
     bad "only src/util/csvio.c may include csv.h"
 grep -lE '#include <n?curses\.h>' src -r --include='*.[ch]' | grep -v '^src/ui/term_curses\.c$' &&
     bad "only src/ui/term_curses.c may include curses.h"
+grep -nE '#include "cli/' src/ui/*.[ch] &&
+    bad "src/ui must not include src/cli (use util/global.h)"
+grep -nE '#include "ui/' src/cli/*.[ch] &&
+    bad "src/cli must not include src/ui (main.c starts the TUI)"
+grep -nE '\bcli_[a-z_]+\(' src/ui/*.c &&
+    bad "src/ui must not call src/cli"
 if command -v clang-format >/dev/null 2>&1; then
     clang-format --dry-run -Werror src/core/*.[ch] 2>/dev/null || bad "clang-format: run clang-format -i on src/core"
 fi

@@ -177,6 +177,36 @@ enum cp_status catalog_row_put(struct catalog *cat, enum catalog_kind k,
 enum cp_status catalog_row_delete(struct catalog *cat, enum catalog_kind k,
                                   const char *id, struct diag *d);
 
+/* One cell of a row edit: column col gets value; when expect is not NULL
+ * the stored cell must still read as expect (the text catalog_foreach
+ * gave), else nothing is written. */
+struct catalog_cell_edit {
+    size_t col;
+    const char *expect; /* NULL: not checked */
+    const char *value;
+};
+
+/* Change some cells of the one row whose key cells (id, and term for
+ * cloud: the first nkey columns) are key, leaving every other column as it
+ * is stored now: in one transaction the row is read again, the expected
+ * cells compared, the row validated like an import row with the new
+ * values, and written.  So an edit never undoes another writer's change to
+ * other columns.  Key columns cannot be edited (CP_ERR_USAGE).
+ * CP_ERR_NOT_FOUND when the row is gone; CP_ERR_CONFLICT (d names the
+ * column and its stored value) when an expected cell differs; CP_ERR_BUSY
+ * when another writer holds the catalog for longer than wait_ms (the
+ * caller may say so and try again); validation errors as catalog_row_put. */
+enum cp_status catalog_row_update(struct catalog *cat, enum catalog_kind k,
+                                  const char *const *key,
+                                  const struct catalog_cell_edit *edits,
+                                  size_t nedits, int wait_ms, struct diag *d);
+/* Delete the one row whose key cells are key (id, and term for cloud,
+ * where catalog_row_delete removes every term).  CP_ERR_NOT_FOUND when
+ * there is none; CP_ERR_BUSY as catalog_row_update. */
+enum cp_status catalog_row_delete_key(struct catalog *cat, enum catalog_kind k,
+                                      const char *const *key, int wait_ms,
+                                      struct diag *d);
+
 /* Import a CSV (RFC 4180, header row naming the columns in any order;
  * missing optional columns are empty).  Every row is validated first; any
  * bad row imports nothing and d says "file:line: column: problem" (where =

@@ -14,7 +14,6 @@
 
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
-#include "ui/ui.h"
 
 #ifndef LLMPLAN_VERSION
 #define LLMPLAN_VERSION "0.0.0"
@@ -22,20 +21,12 @@
 
 int cli_error(enum cp_status st, const struct diag *d)
 {
-    if (d && d->where[0])
-        fprintf(stderr, "llmplan: %s: %s\n", d->where,
-                d->msg[0] ? d->msg : cp_status_str(st));
-    else
-        fprintf(stderr, "llmplan: %s\n",
-                d && d->msg[0] ? d->msg : cp_status_str(st));
-    return cp_status_exit(st);
+    return report_error(st, d);
 }
-
-static int cmd_tui(const struct cli_global *g, int argc, char **argv);
 
 struct cli_cmd {
     const char *name;
-    int (*run)(const struct cli_global *g, int argc, char **argv);
+    int (*run)(const struct global_opts *g, int argc, char **argv);
     const char *usage;   /* after the name */
     unsigned opts;       /* enum cli_cmd_mask: the options it takes */
     const char *summary; /* one line */
@@ -54,17 +45,11 @@ static const struct cli_cmd commands[] = {
      "list KIND | show KIND ID | import KIND FILE.csv | export KIND "
      "[FILE.csv] | reset",
      0, "the hardware, site, cloud and model catalog"},
-    {"tui", cmd_tui, "[PLAN]", 0, "start the interactive TUI"},
+    /* run by main.c (ui_cmd_tui): listed here for the help only */
+    {"tui", NULL, "[PLAN]", 0, "start the interactive TUI"},
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
-
-static int cmd_tui(const struct cli_global *g, int argc, char **argv)
-{
-    if (argc == 0)
-        return ui_main(g, NULL);
-    return ui_cmd_tui(g, argc, argv);
-}
 
 static void usage_line(FILE *out)
 {
@@ -155,20 +140,19 @@ static int global_value(int argc, char **argv, int *i, const char *name,
     return 1;
 }
 
-int cli_main(int argc, char **argv)
+int cli_start(int argc, char **argv, struct global_opts *g, int *cmd)
 {
-    struct cli_global g = {0};
     const char *nc = getenv("NO_COLOR");
     const char *v;
     int i;
-    size_t c;
 
+    memset(g, 0, sizeof(*g));
     setlocale(LC_ALL, "");
     setlocale(LC_NUMERIC, "C");
     /* A file-size limit (ulimit -f) makes a write fail with EFBIG instead
      * of killing us, so an --output temporary is removed, not left. */
     signal(SIGXFSZ, SIG_IGN);
-    g.no_color = nc && nc[0];
+    g->no_color = nc && nc[0];
     for (i = 1; i < argc && argv[i][0] == '-'; i++) {
         const char *arg = argv[i];
 
@@ -181,7 +165,7 @@ int cli_main(int argc, char **argv)
             return 0;
         }
         if (strcmp(arg, "--no-color") == 0) {
-            g.no_color = true;
+            g->no_color = true;
             continue;
         }
         if (global_value(argc, argv, &i, "--catalog", &v)) {
@@ -189,7 +173,7 @@ int cli_main(int argc, char **argv)
                 fprintf(stderr, "llmplan: --catalog: needs a value (PATH)\n");
                 return 2;
             }
-            g.catalog_path = v;
+            g->catalog_path = v;
             continue;
         }
         if (global_value(argc, argv, &i, "--theme", &v)) {
@@ -197,34 +181,48 @@ int cli_main(int argc, char **argv)
                 fprintf(stderr, "llmplan: --theme: needs a value (NAME)\n");
                 return 2;
             }
-            g.theme = v;
+            g->theme = v;
             continue;
         }
         fprintf(stderr, "llmplan: %.64s: unknown option\n", arg);
         usage_line(stderr);
         return 2;
     }
-    if (i >= argc) {
-        if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))
-            return cmd_tui(&g, 0, argv + i);
+    *cmd = i;
+    return -1;
+}
+
+int cli_run(const struct global_opts *g, int argc, char **argv)
+{
+    size_t c;
+
+    if (argc < 1) {
         usage_line(stderr);
         fprintf(stderr, "try 'llmplan --help'\n");
         return 2;
     }
-    if (strcmp(argv[i], "help") == 0) {
-        if (i + 1 < argc)
-            return cli_command_help(argv[i + 1]) == 0
+    if (strcmp(argv[0], "help") == 0) {
+        if (argc > 1)
+            return cli_command_help(argv[1]) == 0
                        ? 0
                        : (fprintf(stderr, "llmplan: %.64s: unknown command\n",
-                                  argv[i + 1]),
+                                  argv[1]),
                           2);
         print_help(stdout);
         return 0;
     }
     for (c = 0; c < NCOMMANDS; c++)
-        if (strcmp(argv[i], commands[c].name) == 0)
-            return commands[c].run(&g, argc - i, argv + i);
-    fprintf(stderr, "llmplan: %.64s: unknown command\n", argv[i]);
+        if (commands[c].run && strcmp(argv[0], commands[c].name) == 0)
+            return commands[c].run(g, argc, argv);
+    fprintf(stderr, "llmplan: %.64s: unknown command\n", argv[0]);
     usage_line(stderr);
     return 2;
+}
+
+int cli_main(int argc, char **argv)
+{
+    struct global_opts g;
+    int i, rc = cli_start(argc, argv, &g, &i);
+
+    return rc >= 0 ? rc : cli_run(&g, argc - i, argv + i);
 }

@@ -1,7 +1,7 @@
 /*
  * cli.h - the headless front end: one function per command, called by
- * cli_main() after the global options (--catalog, --theme, --no-color) are
- * taken off argv.  Each command parses its own options from option tables,
+ * cli_run() after cli_start() took the global options (--catalog, --theme,
+ * --no-color) off argv; main.c dispatches between them and the TUI.  Each command parses its own options from option tables,
  * writes results to stdout or --output (atomically), errors to stderr as
  * "llmplan: <where>: <what>", and returns the process exit code (0, 1 or 2,
  * see cp_status_exit()).  Nothing is written to stdout or --output when the
@@ -13,25 +13,29 @@
 #include <stdbool.h>
 
 #include "core/diag.h"
+#include "util/global.h"
 
-struct cli_global {
-    const char *catalog_path; /* NULL: catalog_default_path() */
-    const char *theme;        /* NULL: default */
-    bool no_color;
-};
-
-/* Print "llmplan: <where>: <what>" (or "llmplan: <what>") for d and
- * return cp_status_exit(st). */
+/* report_error (util/global.h) for the commands. */
 int cli_error(enum cp_status st, const struct diag *d);
 
 /* argv[0] is the command name. */
-int cmd_quote(const struct cli_global *g, int argc, char **argv);
-int cmd_search(const struct cli_global *g, int argc, char **argv);
-int cmd_compare(const struct cli_global *g, int argc, char **argv);
-int cmd_plan(const struct cli_global *g, int argc, char **argv);
-int cmd_catalog(const struct cli_global *g, int argc, char **argv);
+int cmd_quote(const struct global_opts *g, int argc, char **argv);
+int cmd_search(const struct global_opts *g, int argc, char **argv);
+int cmd_compare(const struct global_opts *g, int argc, char **argv);
+int cmd_plan(const struct global_opts *g, int argc, char **argv);
+int cmd_catalog(const struct global_opts *g, int argc, char **argv);
 
-/* Dispatch: argv as main() got it.  Returns the exit code. */
+/* Process set-up (locale, signals) and the global options of argv as
+ * main() got it, into *g; *cmd is the index of the command (argc: none).
+ * Returns -1 to go on, else the exit code (--help, --version, a bad
+ * global option). */
+int cli_start(int argc, char **argv, struct global_opts *g /* OUT */,
+              int *cmd /* OUT */);
+/* Run the headless command argv[0] ("tui" is main's).  Returns the exit
+ * code; no command at all prints the usage and returns 2. */
+int cli_run(const struct global_opts *g, int argc, char **argv);
+/* cli_start then cli_run: the headless program without the TUI (the
+ * fuzz target).  Returns the exit code. */
 int cli_main(int argc, char **argv);
 
 #endif

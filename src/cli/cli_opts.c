@@ -253,7 +253,7 @@ void cli_print_plan_keys(FILE *out)
     }
 }
 
-enum cp_status cli_open_catalog(const struct cli_global *g,
+enum cp_status cli_open_catalog(const struct global_opts *g,
                                 struct catalog **out, struct diag *d)
 {
     return catalog_open(g->catalog_path, CATALOG_OPEN_DEFAULT, out, d);

@@ -83,7 +83,7 @@ void cli_print_options(FILE *out, unsigned cmd);
 void cli_print_plan_keys(FILE *out);
 
 /* Open the catalog named by the global options. */
-enum cp_status cli_open_catalog(const struct cli_global *g,
+enum cp_status cli_open_catalog(const struct global_opts *g,
                                 struct catalog **out /* OUT */, struct diag *d);
 
 /* Load PLAN (a file or @NAME from the catalog) into p. */

@@ -293,7 +293,7 @@ static int deliver(const char *path, const char *buf, size_t len, int mode)
     return st ? cli_error(st, &d) : 0;
 }
 
-static int open_catalog(const struct cli_global *g, struct catalog **cat)
+static int open_catalog(const struct global_opts *g, struct catalog **cat)
 {
     struct diag d;
     enum cp_status st;
@@ -315,7 +315,7 @@ static int parse_kind(const char *name, enum catalog_kind *k)
 }
 
 /* list and show. */
-static int run_view(const struct cli_global *g, const struct opts *o, int show)
+static int run_view(const struct global_opts *g, const struct opts *o, int show)
 {
     enum catalog_kind k;
     struct catalog *cat = NULL;
@@ -366,7 +366,7 @@ static int run_view(const struct cli_global *g, const struct opts *o, int show)
     return rc;
 }
 
-static int run_import(const struct cli_global *g, const struct opts *o)
+static int run_import(const struct global_opts *g, const struct opts *o)
 {
     enum catalog_kind k;
     struct catalog *cat = NULL;
@@ -390,7 +390,7 @@ static int run_import(const struct cli_global *g, const struct opts *o)
     return 0;
 }
 
-static int run_export(const struct cli_global *g, const struct opts *o)
+static int run_export(const struct global_opts *g, const struct opts *o)
 {
     enum catalog_kind k;
     struct catalog *cat = NULL;
@@ -429,7 +429,7 @@ static int run_export(const struct cli_global *g, const struct opts *o)
     return rc;
 }
 
-static int run_reset(const struct cli_global *g, const struct opts *o)
+static int run_reset(const struct global_opts *g, const struct opts *o)
 {
     struct catalog *cat = NULL;
     struct diag d;
@@ -451,7 +451,7 @@ static int run_reset(const struct cli_global *g, const struct opts *o)
     return 0;
 }
 
-int cmd_catalog(const struct cli_global *g, int argc, char **argv)
+int cmd_catalog(const struct global_opts *g, int argc, char **argv)
 {
     struct opts o;
     int i, rc;

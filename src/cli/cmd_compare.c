@@ -14,7 +14,7 @@
 #define COMPARE_MIN 2
 #define COMPARE_MAX 8
 
-int cmd_compare(const struct cli_global *g, int argc, char **argv)
+int cmd_compare(const struct global_opts *g, int argc, char **argv)
 {
     struct cli_args *a = xcalloc(1, sizeof(*a));
     struct plan *plans = xcalloc(COMPARE_MAX, sizeof(*plans));

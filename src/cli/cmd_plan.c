@@ -100,7 +100,7 @@ static enum cp_status plan_save(struct catalog *cat, const struct cli_args *a,
     return st;
 }
 
-int cmd_plan(const struct cli_global *g, int argc, char **argv)
+int cmd_plan(const struct global_opts *g, int argc, char **argv)
 {
     struct cli_args *a = xcalloc(1, sizeof(*a));
     struct catalog *cat = NULL;

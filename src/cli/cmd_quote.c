@@ -71,7 +71,7 @@ int cli_emit_metrics(const struct cli_args *a, const struct export_item *items,
     return st ? cli_error(st, &d) : 0;
 }
 
-int cmd_quote(const struct cli_global *g, int argc, char **argv)
+int cmd_quote(const struct global_opts *g, int argc, char **argv)
 {
     struct cli_args *a = xcalloc(1, sizeof(*a));
     struct plan *p = xcalloc(1, sizeof(*p));

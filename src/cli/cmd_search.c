@@ -1,7 +1,8 @@
 /*
  * cmd_search.c - `llmplan search [PLAN]`: the best N parallel layouts for a
  * plan.  Layout keys given in the plan or options are held fixed; the rest
- * are searched (see plan/search.h).
+ * are searched (see plan/search.h), by plan_search_layouts: the pipeline
+ * the TUI's search view runs too.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -13,11 +14,6 @@
 #include "export/export.h"
 #include "plan/resolve.h"
 #include "util/xalloc.h"
-
-struct evaluated {
-    struct scenario sc;
-    struct result r;
-};
 
 static int emit(const struct cli_args *a, const struct export_search *s,
                 bool stopped_early, const struct export_item *items, size_t n)
@@ -83,13 +79,11 @@ static bool on_progress(void *ctx, uint64_t done)
     return true;
 }
 
-int cmd_search(const struct cli_global *g, int argc, char **argv)
+int cmd_search(const struct global_opts *g, int argc, char **argv)
 {
     struct cli_args *a = xcalloc(1, sizeof(*a));
     struct plan *p = xcalloc(1, sizeof(*p));
-    struct plan_resolved *res = xcalloc(1, sizeof(*res));
-    struct search_result *sr = xcalloc(1, sizeof(*sr));
-    struct evaluated *ev = NULL;
+    struct plan_layouts *pl = xcalloc(1, sizeof(*pl));
     struct export_item *items = NULL;
     struct export_search stats;
     struct catalog *cat = NULL;
@@ -111,20 +105,16 @@ int cmd_search(const struct cli_global *g, int argc, char **argv)
     plan_init(p, NULL);
     if (!st && a->npos == 1)
         st = cli_load_plan(cat, a->pos[0], p, &d);
-    if (!st) {
-        plan_merge(p, &a->overrides);
-        st = plan_resolve(p, cat, 0, res, &d);
-    }
     if (!st)
-        st = plan_validate_inputs(&res->sc, &d);
+        plan_merge(p, &a->overrides);
     {
         struct progress pr = {0};
 
         clock_gettime(CLOCK_MONOTONIC, &pr.t0);
         pr.tty = isatty(STDERR_FILENO) != 0;
         if (!st)
-            st = plan_search(&res->sc, &res->space, a->objective, a->top, sr,
-                             on_progress, &pr, NULL, &d);
+            st = plan_search_layouts(p, cat, a->objective, a->top, pl,
+                                     on_progress, &pr, NULL, &d);
         if (pr.shown)
             fprintf(stderr, "\r\033[K");
     }
@@ -132,34 +122,23 @@ int cmd_search(const struct cli_global *g, int argc, char **argv)
         rc = cli_error(st, &d);
         goto out;
     }
-    ev = xcalloc(sr->n, sizeof(*ev));
-    items = xcalloc(sr->n, sizeof(*items));
-    for (i = 0; i < sr->n; i++) {
-        plan_eval_hit(res, &sr->hits[i], &ev[i].sc, &ev[i].r);
-        if (!sr->fits)
-            result_warn(&ev[i].r, "no parallel layout fits in memory; "
-                                  "showing the one that needs the least");
-        if (sr->stopped_early)
-            result_warn(&ev[i].r, SEARCH_STOPPED_EARLY_WARNING,
-                        (unsigned long long)SEARCH_MAX_TRIED,
-                        (unsigned long long)sr->candidates);
+    items = xcalloc(pl->n ? pl->n : 1, sizeof(*items));
+    for (i = 0; i < pl->n; i++) {
         items[i].name = p->name;
-        items[i].sc = &ev[i].sc;
-        items[i].r = &ev[i].r;
-        items[i].res = res;
+        items[i].sc = &pl->sc[i];
+        items[i].r = &pl->r[i];
+        items[i].res = &pl->res;
     }
-    stats.evaluated = sr->candidates;
-    stats.feasible = sr->feasible;
-    stats.elapsed_s = sr->elapsed_s;
+    stats.evaluated = pl->sr.candidates;
+    stats.feasible = pl->sr.feasible;
+    stats.elapsed_s = pl->sr.elapsed_s;
     stats.objective = objective_name(a->objective);
-    rc = emit(a, &stats, sr->stopped_early, items, sr->n);
+    rc = emit(a, &stats, pl->sr.stopped_early, items, pl->n);
 out:
     if (cat)
         catalog_close(cat);
     free(items);
-    free(ev);
-    free(sr);
-    free(res);
+    free(pl);
     free(p);
     free(a);
     return rc;

@@ -26,6 +26,9 @@ int cp_status_exit(enum cp_status st)
     case CP_ERR_USAGE:
     case CP_ERR_EXISTS:
         return 2;
+    case CP_ERR_CONFLICT: /* someone else changed it: try again */
+    case CP_ERR_BUSY:
+        return 1;
     default:
         return 1;
     }

@@ -22,7 +22,9 @@
     X(ERR_IO, "input/output error")                                            \
     X(ERR_DB, "catalog error")                                                 \
     X(ERR_NOMEM, "out of memory")                                              \
-    X(ERR_CANCELLED, "cancelled")
+    X(ERR_CANCELLED, "cancelled")                                              \
+    X(ERR_CONFLICT, "changed since it was read")                               \
+    X(ERR_BUSY, "locked by another writer")
 
 enum cp_status {
 #define CP_STATUS_ENUM(name, msg) CP_##name,

@@ -368,6 +368,52 @@ enum cp_status plan_evaluate(const struct plan *p, struct catalog *cat,
                              enum objective obj, struct plan_outcome *out,
                              struct diag *d)
 {
+    return plan_evaluate_ex(p, cat, obj, NULL, NULL, NULL, out, d);
+}
+
+/* The warnings a result of the search carries. */
+static void search_warnings(const struct search_result *sr, struct result *r)
+{
+    if (!sr->fits)
+        result_warn(r, "no parallel layout fits in memory; showing the one "
+                       "that needs the least");
+    if (sr->stopped_early)
+        result_warn(r, SEARCH_STOPPED_EARLY_WARNING,
+                    (unsigned long long)SEARCH_MAX_TRIED,
+                    (unsigned long long)sr->candidates);
+}
+
+enum cp_status plan_search_layouts(const struct plan *p, struct catalog *cat,
+                                   enum objective obj, size_t top_n,
+                                   struct plan_layouts *out,
+                                   search_progress_fn progress, void *ctx,
+                                   const volatile int *cancel, struct diag *d)
+{
+    enum cp_status st;
+    size_t i;
+
+    out->n = 0;
+    st = plan_resolve(p, cat, 0, &out->res, d);
+    if (!st)
+        st = plan_validate_inputs(&out->res.sc, d);
+    if (!st)
+        st = plan_search(&out->res.sc, &out->res.space, obj, top_n, &out->sr,
+                         progress, ctx, cancel, d);
+    if (st)
+        return st;
+    for (i = 0; i < out->sr.n; i++) {
+        plan_eval_hit(&out->res, &out->sr.hits[i], &out->sc[i], &out->r[i]);
+        search_warnings(&out->sr, &out->r[i]);
+    }
+    out->n = out->sr.n;
+    return CP_OK;
+}
+
+enum cp_status plan_evaluate_ex(const struct plan *p, struct catalog *cat,
+                                enum objective obj, search_progress_fn progress,
+                                void *ctx, const volatile int *cancel,
+                                struct plan_outcome *out, struct diag *d)
+{
     struct plan_resolved *res = &out->res;
     struct scenario sc;
     struct layout lay;
@@ -382,8 +428,8 @@ enum cp_status plan_evaluate(const struct plan *p, struct catalog *cat,
         st = plan_validate_inputs(&res->sc, d);
         if (st)
             return st;
-        st = plan_search(&res->sc, &res->space, obj, 1, &out->search, NULL,
-                         NULL, NULL, d);
+        st = plan_search(&res->sc, &res->space, obj, 1, &out->search,
+                         progress, ctx, cancel, d);
         if (st)
             return st;
         out->searched = true;
@@ -397,14 +443,8 @@ enum cp_status plan_evaluate(const struct plan *p, struct catalog *cat,
         return st;
     res->sc.layout = lay;
     plan_eval_layout(res, &lay, &sc, &out->result);
-    if (out->searched && !out->search.fits)
-        result_warn(&out->result,
-                    "no parallel layout fits in memory; showing the one "
-                    "that needs the least");
-    if (out->searched && out->search.stopped_early)
-        result_warn(&out->result, SEARCH_STOPPED_EARLY_WARNING,
-                    (unsigned long long)SEARCH_MAX_TRIED,
-                    (unsigned long long)out->search.candidates);
+    if (out->searched)
+        search_warnings(&out->search, &out->result);
     return CP_OK;
 }
 

@@ -83,6 +83,39 @@ enum cp_status plan_evaluate(const struct plan *p, struct catalog *cat,
                              struct plan_outcome *out /* OUT */,
                              struct diag *d);
 
+/* plan_evaluate whose layout search (when some layout value is auto)
+ * reports progress and stops when *cancel becomes non-zero
+ * (CP_ERR_CANCELLED; out is then incomplete).  progress, ctx and cancel
+ * may be NULL. */
+enum cp_status plan_evaluate_ex(const struct plan *p, struct catalog *cat,
+                                enum objective obj, search_progress_fn progress,
+                                void *ctx, const volatile int *cancel,
+                                struct plan_outcome *out /* OUT */,
+                                struct diag *d);
+
+/* The best layouts of a plan, evaluated in full: the one search pipeline
+ * of `llmplan search` and the TUI's search view. */
+struct plan_layouts {
+    struct plan_resolved res; /* the plan the layouts belong to */
+    struct search_result sr;
+    size_t n; /* == sr.n */
+    struct scenario sc[SEARCH_TOP_MAX];
+    struct result r[SEARCH_TOP_MAX]; /* with the search's warnings */
+};
+
+/* Resolve p, validate its inputs, search the layouts it leaves auto (its
+ * own search space: fixed layout keys held, interleave searched when
+ * auto, exactly as plan_evaluate chooses its layout) and evaluate the best
+ * top_n in full, each carrying the warnings of the search (nothing fits,
+ * stopped early).  progress/ctx/cancel as plan_search.  out is large:
+ * allocate it. */
+enum cp_status plan_search_layouts(const struct plan *p, struct catalog *cat,
+                                   enum objective obj, size_t top_n,
+                                   struct plan_layouts *out /* OUT */,
+                                   search_progress_fn progress, void *ctx,
+                                   const volatile int *cancel,
+                                   struct diag *d);
+
 /* Evaluate res->sc with the given layout into out, adding res->notes. */
 void plan_eval_layout(const struct plan_resolved *res, const struct layout *lay,
                       struct scenario *sc /* OUT */,

@@ -47,16 +47,6 @@ double app_metric(const struct result *r, const char *section, const char *key,
     return 0;
 }
 
-/* The plan without its layout keys: what the search depends on. */
-static void strip_layout(const struct plan *src, struct plan *dst)
-{
-    int k;
-
-    *dst = *src;
-    for (k = PK_PAR_TP; k <= PK_PAR_ZERO; k++)
-        dst->v[k].set = false;
-}
-
 void app_compare_eval(struct ui *ui)
 {
     size_t i;
@@ -78,14 +68,75 @@ void app_compare_eval(struct ui *ui)
     }
 }
 
-void app_recompute(struct ui *ui)
+/* The search's progress during an evaluation: a key that arrives is
+ * queued and cuts the evaluation short (the script backend never has one
+ * waiting, so screen tests evaluate every time). */
+static bool eval_progress(void *ctx, uint64_t done)
 {
-    struct plan_outcome *tmp = xcalloc(1, sizeof(*tmp));
-    struct diag d;
+    struct ui *ui = ctx;
+    struct ui_event ev;
+
+    (void)done;
+    while (ui->nevq < (int)(sizeof(ui->evq) / sizeof(ui->evq[0])) &&
+           ui->term->ops->read(ui->term, &ev, 0) == 1) {
+        ui->evq[ui->nevq++] = ev;
+        ui->cancel = 1;
+    }
+    return !ui->cancel;
+}
+
+bool ui_results_stale(const struct ui *ui)
+{
+    return ui->have_result && (!ui->ok || ui->eval_pending);
+}
+
+/* The plan cannot be evaluated: mark the key at fault, say why. */
+static void show_refusal(struct ui *ui)
+{
+    const struct diag *d = &ui->diag;
     enum plan_key k;
 
+    if (plan_key_find(d->where, &k) == CP_OK) {
+        ui->bad_key = (int)k;
+        ui->bad_text[0] = '\0';
+    }
+    ui_status(ui, true, "%s%s%s", d->where, d->where[0] ? ": " : "",
+              d->msg[0] ? d->msg : cp_status_str(ui->st));
+}
+
+bool app_recompute(struct ui *ui)
+{
+    struct plan_outcome *tmp;
+    struct diag d;
+    enum cp_status st;
+
+    if (ui->eval_valid && ui->eval_gen == ui->catalog_gen &&
+        plan_equal(&ui->plan, &ui->eval_plan)) {
+        /* evaluated already (live while typing, then Enter): no second
+         * evaluation, the same outcome */
+        ui->eval_pending = false;
+        if (!ui->ok)
+            show_refusal(ui);
+        if (ui_current(ui) == VIEW_COMPARE)
+            app_compare_eval(ui);
+        return true;
+    }
+    tmp = xcalloc(1, sizeof(*tmp));
     diag_clear(&d);
-    ui->st = plan_evaluate(&ui->plan, ui->cat, OBJECTIVE_TIME, tmp, &d);
+    ui->cancel = 0;
+    st = plan_evaluate_ex(&ui->plan, ui->cat, OBJECTIVE_TIME, eval_progress,
+                          ui, &ui->cancel, tmp, &d);
+    if (st == CP_ERR_CANCELLED) {
+        ui->eval_pending = true;
+        free(tmp);
+        return false;
+    }
+    ui->nevals++;
+    ui->st = st;
+    ui->eval_pending = false;
+    ui->eval_valid = true;
+    ui->eval_plan = ui->plan;
+    ui->eval_gen = ui->catalog_gen;
     if (ui->st == CP_OK) {
         *ui->oc = *tmp;
         ui->ok = true;
@@ -96,16 +147,12 @@ void app_recompute(struct ui *ui)
     } else {
         ui->ok = false;
         ui->diag = d;
-        if (plan_key_find(d.where, &k) == CP_OK) {
-            ui->bad_key = (int)k;
-            ui->bad_text[0] = '\0';
-        }
-        ui_status(ui, true, "%s%s%s", d.where, d.where[0] ? ": " : "",
-                  d.msg[0] ? d.msg : cp_status_str(ui->st));
+        show_refusal(ui);
     }
     free(tmp);
     if (ui_current(ui) == VIEW_COMPARE)
         app_compare_eval(ui);
+    return true;
 }
 
 unsigned app_set_key(struct ui *ui, enum plan_key k, const char *text)
@@ -145,6 +192,61 @@ unsigned app_unset_key(struct ui *ui, enum plan_key k)
     return UI_RECOMPUTE | UI_REDRAW;
 }
 
+unsigned app_layout_auto(struct ui *ui)
+{
+    int k;
+
+    for (k = 0; k < PLAN_KEY_COUNT; k++)
+        if (plan_key_info((enum plan_key)k)->flags & PKF_AUTO)
+            plan_set_key(&ui->plan, (enum plan_key)k, "auto", NULL, NULL);
+    plan_set_key(&ui->plan, PK_TRAIN_ATTENTION, "auto", NULL, NULL);
+    if (ui->bad_key >= 0 &&
+        (plan_key_info((enum plan_key)ui->bad_key)->flags & PKF_AUTO)) {
+        ui->bad_key = -1;
+        ui->bad_text[0] = '\0';
+    }
+    ui_status(ui, false, "every layout key is auto: the search chooses");
+    return UI_RECOMPUTE | UI_REDRAW;
+}
+
+bool app_plan_modified(const struct ui *ui)
+{
+    return !plan_equal(&ui->plan, &ui->saved_plan);
+}
+
+void app_track_edit(struct ui *ui)
+{
+    if (ui->modal.kind != MODAL_NONE ||
+        plan_equal(&ui->plan, &ui->undo_base))
+        return;
+    if (ui->nundo == UI_UNDO_MAX) {
+        memmove(ui->undo, ui->undo + 1,
+                (UI_UNDO_MAX - 1) * sizeof(ui->undo[0]));
+        ui->nundo--;
+    }
+    ui->undo[ui->nundo++] = ui->undo_base;
+    ui->undo_base = ui->plan;
+}
+
+unsigned app_undo(struct ui *ui)
+{
+    char name[sizeof(ui->plan.name)];
+
+    if (ui->nundo == 0) {
+        ui_status(ui, true, "nothing to undo");
+        return UI_REDRAW;
+    }
+    snprintf(name, sizeof(name), "%s", ui->plan.name);
+    ui->plan = ui->undo[--ui->nundo];
+    snprintf(ui->plan.name, sizeof(ui->plan.name), "%s", name);
+    ui->undo_base = ui->plan;
+    ui->bad_key = -1;
+    ui->bad_text[0] = '\0';
+    ui_status(ui, false, "undone (%zu more level%s)", ui->nundo,
+              ui->nundo == 1 ? "" : "s");
+    return UI_RECOMPUTE | UI_REDRAW;
+}
+
 static double now_s(void)
 {
     struct timespec ts;
@@ -178,8 +280,7 @@ static bool search_progress(void *ctx, uint64_t done)
 
 void app_search(struct ui *ui)
 {
-    struct plan_resolved *res = xcalloc(1, sizeof(*res));
-    struct search_space sp;
+    struct plan_layouts *pl = xcalloc(1, sizeof(*pl));
     struct diag d;
     enum cp_status st;
     size_t i;
@@ -189,15 +290,10 @@ void app_search(struct ui *ui)
     ui->nlay = 0;
     ui->searched = false;
     ui->cancel = 0;
-    st = plan_resolve(&ui->plan, ui->cat, PLAN_NEED_TOKENS, res, &d);
-    if (!st)
-        st = plan_validate_inputs(&res->sc, &d);
-    if (!st) {
-        search_space_auto(&sp);
-        ui->search_progress_t0 = now_s();
-        st = plan_search(&res->sc, &sp, OBJECTIVE_TIME, UI_SEARCH_TOP, ui->sr,
-                         search_progress, ui, &ui->cancel, &d);
-    }
+    ui->search_progress_t0 = now_s();
+    /* the pipeline of `llmplan search`: the plan's own search space */
+    st = plan_search_layouts(&ui->plan, ui->cat, OBJECTIVE_TIME, UI_SEARCH_TOP,
+                             pl, search_progress, ui, &ui->cancel, &d);
     ui->search_st = st;
     ui->search_diag = d;
     if (st) {
@@ -205,37 +301,40 @@ void app_search(struct ui *ui)
                   st == CP_ERR_CANCELLED ? "cancelled"
                   : d.msg[0]             ? d.msg
                                          : cp_status_str(st));
-        free(res);
+        free(pl);
         return;
     }
-    for (i = 0; i < ui->sr->n && i < UI_SEARCH_TOP; i++) {
-        ui->lay[i].hit = ui->sr->hits[i];
-        plan_eval_hit(res, &ui->sr->hits[i], &ui->lay[i].sc, &ui->lay[i].r);
+    *ui->sr = pl->sr;
+    *ui->search_res = pl->res;
+    for (i = 0; i < pl->n && i < UI_SEARCH_TOP; i++) {
+        ui->lay[i].hit = pl->sr.hits[i];
+        ui->lay[i].sc = pl->sc[i];
+        ui->lay[i].r = pl->r[i];
     }
     ui->nlay = i;
     ui->searched = true;
-    strip_layout(&ui->plan, &ui->search_plan);
+    ui->search_plan = ui->plan;
+    ui->search_applied = false;
     ui_status(ui, false, "%s layouts checked, %s fit; best %zu shown",
               ui_num((double)ui->sr->candidates, b, sizeof(b)),
               ui_num((double)ui->sr->feasible, b + 16, sizeof(b) - 16),
               ui->nlay);
-    free(res);
+    free(pl);
 }
 
 bool app_search_current(const struct ui *ui)
 {
-    struct plan p;
-
     if (!ui->searched)
         return false;
-    strip_layout(&ui->plan, &p);
-    return plan_equal(&p, &ui->search_plan);
+    return plan_equal(&ui->plan, &ui->search_plan) ||
+           (ui->search_applied && plan_equal(&ui->plan, &ui->applied_plan));
 }
 
 unsigned app_apply_layout(struct ui *ui, size_t i)
 {
     const struct layout *l;
     char b[32];
+    bool current = app_search_current(ui);
 
     if (i >= ui->nlay)
         return 0;
@@ -260,6 +359,11 @@ unsigned app_apply_layout(struct ui *ui, size_t i)
                  l->sequence_parallel ? "yes" : "no", NULL, NULL);
     plan_set_key(&ui->plan, PK_TRAIN_ATTENTION,
                  attention_name(ui->lay[i].hit.attention), NULL, NULL);
+    /* the results still belong to this plan: one of them is applied */
+    if (current) {
+        ui->applied_plan = ui->plan;
+        ui->search_applied = true;
+    }
     ui->bad_key = -1;
     ui->bad_text[0] = '\0';
     ui_status(ui, false,
@@ -341,7 +445,7 @@ enum cp_status app_export(struct ui *ui, enum view_id what, const char *path,
             items[n].name = ui->plan.name;
             items[n].sc = &ui->lay[i].sc;
             items[n].r = &ui->lay[i].r;
-            items[n].res = NULL;
+            items[n].res = ui->search_res;
             n++;
         }
     } else if (what == VIEW_COMPARE) {
@@ -376,7 +480,8 @@ enum cp_status app_export(struct ui *ui, enum view_id what, const char *path,
         es.feasible = ui->sr->feasible;
         es.elapsed_s = ui->sr->elapsed_s;
         es.objective = objective_name(OBJECTIVE_TIME);
-        st = json ? export_json_search(af.fp, &es, items, n, d)
+        st = json ? export_json_search_ex(af.fp, &es, ui->sr->stopped_early,
+                                          items, n, d)
                   : export_csv_search(af.fp, items, n, d);
     } else if (what == VIEW_COMPARE) {
         st = json ? export_json_compare(af.fp, items, n, d)
@@ -417,6 +522,7 @@ enum cp_status app_load_plan(struct ui *ui, const char *arg, struct diag *d)
     }
     if (!st) {
         ui->plan = *p;
+        ui->saved_plan = *p;
         ui->bad_key = -1;
         ui->bad_text[0] = '\0';
     }
@@ -433,8 +539,10 @@ enum cp_status app_save_plan(struct ui *ui, const char *name, struct diag *d)
     if (!st)
         st = catalog_plan_save(ui->cat, name, sb.buf ? sb.buf : "", d);
     strbuf_release(&sb);
-    if (!st)
+    if (!st) {
         snprintf(ui->plan.name, sizeof(ui->plan.name), "%s", name);
+        ui->saved_plan = ui->plan;
+    }
     return st;
 }
 

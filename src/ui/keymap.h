@@ -105,6 +105,11 @@ enum view_id {
       "Reset the field to its default")                                        \
     X(FIELD_AUTO, "field-auto", "Auto",                                        \
       "Let the layout search choose the field")                                \
+    X(LAYOUT_AUTO, "layout-auto", "AllAuto",                                   \
+      "Set every layout key (parallel.*, train.attention) to auto")            \
+    X(UNDO, "undo", "Undo", "Undo the last edit of the plan")                  \
+    X(EXPLAIN, "explain", "Explain",                                           \
+      "Explain a number: its formula, and the sources of the plan")           \
     /* plans */                                                                \
     X(PLAN_SAVE, "plan-save", "Save", "Save the plan in the catalog")          \
     X(PLAN_LOAD, "plan-load", "Load", "Load, rename or delete a saved plan")   \

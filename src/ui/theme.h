@@ -72,7 +72,12 @@
     X(KEY_LABEL, "key_label", "what the key does, in the function bar")        \
     X(DIALOG, "dialog", "a prompt or a picker")                                \
     X(DIALOG_TITLE, "dialog_title", "a prompt's or picker's title")            \
-    X(PROGRESS, "progress", "the progress bar of a search")
+    X(PROGRESS, "progress", "the progress bar of a search")                    \
+    X(BAR_TP, "bar_tp", "step bar: tensor-parallel communication")             \
+    X(BAR_PP, "bar_pp", "step bar: pipeline-parallel communication")           \
+    X(BAR_DP, "bar_dp", "step bar: data-parallel communication")               \
+    X(BAR_CP, "bar_cp", "step bar: context-parallel communication")            \
+    X(BAR_EP, "bar_ep", "step bar: expert-parallel communication")
 
 enum theme_element {
 #define THEME_ENUM(id, name, help) THEME_##id,

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "export/metrics.h"
 #include "ui/ui.h"
 #include "ui/widgets.h"
 #include "util/fs.h"
@@ -20,6 +21,7 @@
 
 #define MIN_W 80
 #define MIN_H 24
+#define DETAIL_LINES 4 /* a detail picker's note, wrapped */
 
 /* ---- small services for the views ------------------------------------- */
 
@@ -319,9 +321,11 @@ static void draw_picker(struct ui *ui)
     int h, x, y, i;
     char b[64];
 
+    if (m->detail && rows > DETAIL_LINES + 2)
+        rows -= DETAIL_LINES + 1; /* room for the note in full */
     if ((int)m->nshown < rows)
         rows = (int)m->nshown < 1 ? 1 : (int)m->nshown;
-    h = rows + 3;
+    h = rows + 3 + (m->detail ? DETAIL_LINES + 1 : 0);
     x = (c->w - w) / 2;
     y = (c->h - h) / 2;
     canvas_fill(c, (struct rect){x, y, w, h}, ' ', THEME_DIALOG);
@@ -355,6 +359,32 @@ static void draw_picker(struct ui *ui)
     }
     if (m->nshown == 0)
         canvas_text(c, x + 2, y + 2, w - 4, "(nothing matches)", THEME_DIM);
+    if (m->detail && m->nshown) {
+        /* the selected row's note, wrapped */
+        const char *note = m->items[m->shown[m->sel]].note;
+        int dy = y + 2 + rows + 1, line, cw = w - 4;
+
+        canvas_fill(c, (struct rect){x + 1, dy - 1, w - 2, 1},
+                    widget_glyph(c, GL_HLINE), THEME_DIALOG);
+        for (line = 0; line < DETAIL_LINES && note && *note; line++) {
+            const char *p = note;
+            int n = 0, cut = -1;
+
+            while (p[n] && n < cw) {
+                if (p[n] == ' ')
+                    cut = n;
+                n++;
+            }
+            if (p[n] && cut > 0 && line < DETAIL_LINES - 1)
+                n = cut;
+            while (n > 0 && ((unsigned char)p[n] & 0xC0) == 0x80)
+                n--; /* not inside a character */
+            canvas_text(c, x + 2, dy + line, n, note, THEME_DIALOG);
+            note += n;
+            while (*note == ' ')
+                note++;
+        }
+    }
 }
 
 /* ---- the frame --------------------------------------------------------- */
@@ -388,8 +418,12 @@ static void draw_title(struct ui *ui)
         ui_hit(ui, (struct rect){x, 0, w, 1}, tab_actions[i], -1);
         x += w + 1;
     }
-    snprintf(right, sizeof(right), "%s  [%s] ", ui->plan.name,
+    snprintf(right, sizeof(right), "%s%s  [%s] ", ui->plan.name,
+             app_plan_modified(ui) ? " (modified)" : "",
              ui->colors ? ui->theme.name : "no colours");
+    if (x + canvas_text_width(right) >= c->w) /* the theme can go */
+        snprintf(right, sizeof(right), "%s%s ", ui->plan.name,
+                 app_plan_modified(ui) ? " (modified)" : "");
     if (x + canvas_text_width(right) < c->w)
         canvas_text(c, c->w - canvas_text_width(right), 0, -1, right,
                     THEME_TITLE);
@@ -400,8 +434,8 @@ static const char *view_hint(enum view_id v)
 {
     switch (v) {
     case VIEW_PLAN:
-        return "Enter edit  a auto  Del default  / find a key  w save  "
-               "o open  x export";
+        return "Enter edit  a auto  A all auto  u undo  Del default  "
+               "w save  o open  x export";
     case VIEW_COMPARE:
         return "a add a plan (key=value ...)  Del remove  Left/Right "
                "choose the chart's plan";
@@ -575,16 +609,15 @@ static unsigned delete_done(struct ui *ui, int tag, const char *value, int idx)
     return UI_REDRAW;
 }
 
-static unsigned file_done(struct ui *ui, int tag, const char *value, int idx)
+/* What a load over unsaved edits waits for: "@name" or a path. */
+static char pending_load[4096];
+
+static unsigned load_now(struct ui *ui, const char *arg)
 {
     struct diag d;
 
-    (void)tag;
-    (void)idx;
-    if (!value || !value[0])
-        return UI_REDRAW;
     diag_clear(&d);
-    if (app_load_plan(ui, value, &d)) {
+    if (app_load_plan(ui, arg, &d)) {
         ui_status(ui, true, "%s%s%s", d.where, d.where[0] ? ": " : "", d.msg);
         return UI_REDRAW;
     }
@@ -592,10 +625,44 @@ static unsigned file_done(struct ui *ui, int tag, const char *value, int idx)
     return UI_RECOMPUTE | UI_REDRAW;
 }
 
+static unsigned load_confirmed(struct ui *ui, int tag, const char *value,
+                               int idx)
+{
+    (void)tag;
+    (void)idx;
+    if (!value) {
+        ui_status(ui, false, "not loaded: the edits stay");
+        return UI_REDRAW;
+    }
+    return load_now(ui, pending_load);
+}
+
+/* Load arg, asking first when that would drop unsaved edits. */
+static unsigned load_checked(struct ui *ui, const char *arg)
+{
+    char q[200];
+
+    if (!app_plan_modified(ui))
+        return load_now(ui, arg);
+    snprintf(pending_load, sizeof(pending_load), "%s", arg);
+    snprintf(q, sizeof(q), "plan '%s' has unsaved edits: load over them?",
+             ui->plan.name);
+    ui_confirm(ui, 0, q, load_confirmed);
+    return UI_REDRAW;
+}
+
+static unsigned file_done(struct ui *ui, int tag, const char *value, int idx)
+{
+    (void)tag;
+    (void)idx;
+    if (!value || !value[0])
+        return UI_REDRAW;
+    return load_checked(ui, value);
+}
+
 static unsigned menu_done(struct ui *ui, int tag, const char *value, int idx)
 {
     char q[200];
-    struct diag d;
 
     (void)tag;
     if (!value)
@@ -604,13 +671,7 @@ static unsigned menu_done(struct ui *ui, int tag, const char *value, int idx)
         char arg[PLAN_NAME_MAX + 1];
 
         snprintf(arg, sizeof(arg), "@%s", pending_plan);
-        diag_clear(&d);
-        if (app_load_plan(ui, arg, &d)) {
-            ui_status(ui, true, "%s: %s", d.where, d.msg);
-            return UI_REDRAW;
-        }
-        ui_status(ui, false, "plan '%s' loaded", pending_plan);
-        return UI_RECOMPUTE | UI_REDRAW;
+        return load_checked(ui, arg);
     }
     if (idx == 1) {
         ui_prompt(ui, 0, "new name", pending_plan, rename_done, NULL);
@@ -693,6 +754,7 @@ static unsigned new_done(struct ui *ui, int tag, const char *value, int idx)
     if (!value)
         return UI_REDRAW;
     app_default_plan(&ui->plan);
+    ui->saved_plan = ui->plan;
     ui->bad_key = -1;
     ui->bad_text[0] = '\0';
     ui_status(ui, false, "the default plan");
@@ -715,10 +777,91 @@ static unsigned export_done(struct ui *ui, int tag, const char *value, int idx)
     return UI_REDRAW;
 }
 
+/* ---- explain ----------------------------------------------------------- */
+
+static unsigned explain_done(struct ui *ui, int tag, const char *value,
+                             int idx)
+{
+    (void)tag;
+    (void)idx;
+    if (value)
+        ui_status(ui, false, "%s", value);
+    return UI_REDRAW;
+}
+
+/* Every number of the plan's result with its formula (the quote --explain
+ * table), then the catalog rows it came from with their source and date:
+ * a picker to filter by name, the selected row's note in full below. */
+static void open_explain(struct ui *ui)
+{
+    const struct plan_resolved *res = &ui->oc->res;
+    const struct result *r = &ui->oc->result;
+    size_t n, i, k = 0;
+    const struct metric *m = metrics_table(&n);
+    struct ui_item *items = xcalloc(n + PLAN_SOURCES_MAX, sizeof(*items));
+    char(*text)[128] = xcalloc(n + PLAN_SOURCES_MAX, sizeof(*text));
+    char(*note)[600] = xcalloc(n + PLAN_SOURCES_MAX, sizeof(*note));
+    char title[160];
+
+    if (!ui->have_result) {
+        ui_status(ui, true, "explain: the plan has no result yet");
+        goto out;
+    }
+    for (i = 0; i < n; i++, k++) {
+        const char *t = metric_text(&m[i], r);
+        char v[64];
+
+        if (m[i].kind == MK_BOOL)
+            t = metric_value(&m[i], r) ? "yes" : "no";
+        if (!t[0])
+            t = ui_num(metric_value(&m[i], r), v, sizeof(v));
+        snprintf(text[k], sizeof(text[k]), "%s.%s = %s%s%s", m[i].section,
+                 m[i].key, t, m[i].unit[0] ? " " : "", m[i].unit);
+        snprintf(note[k], sizeof(note[k]), "= %s",
+                 m[i].formula && m[i].formula[0] ? m[i].formula
+                                                 : "an input of the plan");
+        items[k].text = text[k];
+        items[k].note = note[k];
+    }
+    for (i = 0; i < res->nsources && i < PLAN_SOURCES_MAX; i++, k++) {
+        const struct plan_source *s = &res->sources[i];
+
+        snprintf(text[k], sizeof(text[k]), "source %s = %s", s->key, s->id);
+        snprintf(note[k], sizeof(note[k]), "%s (as of %s)%s%s%s%s%s",
+                 s->meta.source[0] ? s->meta.source : "unknown source",
+                 s->meta.as_of[0] ? s->meta.as_of : "?",
+                 s->meta.price_source[0] ? "; price: " : "",
+                 s->meta.price_source,
+                 s->meta.price_source[0] ? " (as of " : "",
+                 s->meta.price_source[0] ? s->meta.price_as_of : "",
+                 s->meta.price_source[0] ? ")" : "");
+        items[k].text = text[k];
+        items[k].note = note[k];
+    }
+    snprintf(title, sizeof(title), "explain %s%s (type to filter)",
+             ui->plan.name, ui_results_stale(ui) ? ", stale result" : "");
+    ui_picker(ui, 0, title, items, k, 0, explain_done);
+    ui->modal.detail = true;
+out:
+    free(items);
+    free(text);
+    free(note);
+}
+
+static unsigned quit_done(struct ui *ui, int tag, const char *value, int idx)
+{
+    (void)tag;
+    (void)idx;
+    if (!value)
+        return UI_REDRAW;
+    ui->quit = true;
+    return UI_QUIT;
+}
+
 static unsigned global_action(struct ui *ui, enum action a)
 {
     enum view_id v = ui_current(ui);
-    char b[PLAN_NAME_MAX + 32];
+    char b[PLAN_NAME_MAX + 160];
     int i;
 
     switch (a) {
@@ -742,8 +885,24 @@ static unsigned global_action(struct ui *ui, enum action a)
         ui_switch(ui, VIEW_CATALOG);
         return UI_REDRAW;
     case ACT_QUIT:
+        if (app_plan_modified(ui)) {
+            /* the edits are not lost (app_remember), only unsaved */
+            snprintf(b, sizeof(b),
+                     "'%s' has unsaved edits (the next start has them): "
+                     "quit?",
+                     ui->plan.name);
+            ui_confirm(ui, 0, b, quit_done);
+            return UI_REDRAW;
+        }
         ui->quit = true;
         return UI_QUIT;
+    case ACT_UNDO:
+        return app_undo(ui);
+    case ACT_EXPLAIN:
+        open_explain(ui);
+        return UI_REDRAW;
+    case ACT_LAYOUT_AUTO:
+        return app_layout_auto(ui);
     case ACT_CLOSE:
     case ACT_CANCEL:
         if (ui->depth > 1)
@@ -766,7 +925,12 @@ static unsigned global_action(struct ui *ui, enum action a)
         open_plans(ui);
         return UI_REDRAW;
     case ACT_PLAN_NEW:
-        ui_confirm(ui, 0, "start again from the default plan?", new_done);
+        ui_confirm(ui, 0,
+                   app_plan_modified(ui)
+                       ? "drop the unsaved edits and start again from the "
+                         "default plan?"
+                       : "start again from the default plan?",
+                   new_done);
         return UI_REDRAW;
     case ACT_EXPORT:
         snprintf(b, sizeof(b), "%s%s.csv", ui->plan.name,
@@ -838,6 +1002,37 @@ static unsigned dispatch(struct ui *ui, struct ui_event *ev)
     return global_action(ui, a);
 }
 
+/* The next event: one queued during an evaluation, else the terminal's. */
+static int next_event(struct ui *ui, struct ui_event *ev, int timeout_ms)
+{
+    if (ui->nevq > 0) {
+        *ev = ui->evq[0];
+        ui->nevq--;
+        memmove(ui->evq, ui->evq + 1, (size_t)ui->nevq * sizeof(ui->evq[0]));
+        return 1;
+    }
+    return ui->term->ops->read(ui->term, ev, timeout_ms);
+}
+
+/* A key already waiting (typed in a burst, pasted): queue it, so that the
+ * evaluation waits until the typing stops. */
+static bool key_waiting(struct ui *ui)
+{
+    struct ui_event ev;
+
+    if (ui->nevq > 0)
+        return true;
+    if (ui->term->ops->read(ui->term, &ev, 0) != 1)
+        return false;
+    ui->evq[ui->nevq++] = ev;
+    return true;
+}
+
+/* Keys never wait for an evaluation: an edit asks for one (UI_RECOMPUTE
+ * marks it pending), the screen shows the edit at once with the old
+ * results dimmed, and the plan is evaluated once no key is waiting - a
+ * key arriving during a long layout search cuts it short, and the newest
+ * plan is evaluated after it. */
 static void loop(struct ui *ui)
 {
     struct ui_event ev;
@@ -846,8 +1041,17 @@ static void loop(struct ui *ui)
     while (!ui->quit) {
         unsigned r;
 
-        ui_redraw(ui);
-        n = ui->term->ops->read(ui->term, &ev, ui->headless ? -1 : 500);
+        if (ui->eval_pending && !key_waiting(ui)) {
+            if (!ui->headless)
+                ui_redraw(ui); /* the edit first, the results dimmed */
+            app_recompute(ui);
+        }
+        if (ui->nevq == 0)
+            ui_redraw(ui);
+        n = next_event(ui, &ev,
+                       ui->headless       ? -1
+                       : ui->eval_pending ? 0
+                                          : 500);
         if (n < 0)
             break;
         if (n == 0)
@@ -855,8 +1059,9 @@ static void loop(struct ui *ui)
         r = dispatch(ui, &ev);
         if (r & UI_QUIT)
             break;
+        app_track_edit(ui);
         if (r & UI_RECOMPUTE)
-            app_recompute(ui);
+            ui->eval_pending = true;
     }
 }
 
@@ -965,7 +1170,7 @@ struct run_opts {
     int w, h;
 };
 
-static int run(const struct cli_global *g, const struct run_opts *o)
+static int run(const struct global_opts *g, const struct run_opts *o)
 {
     struct ui *ui = xcalloc(1, sizeof(*ui));
     struct diag d;
@@ -981,6 +1186,8 @@ static int run(const struct cli_global *g, const struct run_opts *o)
     ui->cmp = xcalloc(UI_COMPARE_MAX, sizeof(*ui->cmp));
     ui->lay = xcalloc(UI_SEARCH_TOP, sizeof(*ui->lay));
     ui->sr = xcalloc(1, sizeof(*ui->sr));
+    ui->search_res = xcalloc(1, sizeof(*ui->search_res));
+    ui->undo = xcalloc(UI_UNDO_MAX, sizeof(*ui->undo));
     keymap_init(&ui->km);
     st = catalog_open(g->catalog_path, CATALOG_OPEN_DEFAULT, &ui->cat, &d);
     if (!st)
@@ -998,7 +1205,7 @@ static int run(const struct cli_global *g, const struct run_opts *o)
     if (!st)
         st = ui->term->ops->open(ui->term, &d);
     if (st) {
-        rc = cli_error(st, &d);
+        rc = report_error(st, &d);
         goto out;
     }
     load_user_keys(ui);
@@ -1014,8 +1221,12 @@ static int run(const struct cli_global *g, const struct run_opts *o)
     ui->views[VIEW_GLOBAL] = view_plan();
     for (i = 1; i < VIEW_COUNT; i++)
         ui->vdata[i] = ui->views[i]->open(ui);
-    app_recompute(ui);
+    ui->saved_plan = ui->plan;
+    ui->undo_base = ui->plan;
+    ui->eval_pending = true;
     loop(ui);
+    if (getenv("LLMPLAN_TEST_EVALS"))
+        fprintf(stderr, "llmplan: test: %lu evaluations\n", ui->nevals);
     ui_modal_close(ui);
     app_remember(ui);
     ui->term->ops->close(ui->term);
@@ -1033,7 +1244,7 @@ static int run(const struct cli_global *g, const struct run_opts *o)
         }
         strbuf_release(&sb);
         if (st)
-            rc = cli_error(st, &d);
+            rc = report_error(st, &d);
     }
     for (i = 1; i < VIEW_COUNT; i++)
         if (ui->vdata[i])
@@ -1046,6 +1257,8 @@ out:
         catalog_close(ui->cat);
     keymap_release(&ui->km);
     free(ui->sr);
+    free(ui->search_res);
+    free(ui->undo);
     free(ui->lay);
     free(ui->cmp);
     free(ui->oc);
@@ -1053,7 +1266,7 @@ out:
     return rc;
 }
 
-int ui_main(const struct cli_global *g, const char *plan_arg)
+int ui_main(const struct global_opts *g, const char *plan_arg)
 {
     struct run_opts o = {plan_arg, NULL, NULL, 80, 24};
 
@@ -1103,7 +1316,7 @@ static int tui_usage(FILE *out)
     return out == stdout ? 0 : 2;
 }
 
-int ui_cmd_tui(const struct cli_global *g, int argc, char **argv)
+int ui_cmd_tui(const struct global_opts *g, int argc, char **argv)
 {
     struct run_opts o = {NULL, NULL, NULL, 80, 24};
     int i;

@@ -1,7 +1,8 @@
 /*
  * ui.h - the interactive TUI: entry points, and the state the views share.
  *
- * ui_main() and ui_cmd_tui() are called by the CLI dispatcher (cli.c).
+ * ui_main() and ui_cmd_tui() are called by main.c (never by src/cli: the
+ * two front ends share only util/global.h).
  * Everything else here is for the files of src/ui: struct ui is the TUI's
  * model (the plan being edited, its evaluation, the comparison, the search
  * results, the modal prompt) plus the loop's machinery (terminal, canvas,
@@ -24,22 +25,22 @@
 #include <stddef.h>
 
 #include "catalog/catalog.h"
-#include "cli/cli.h"
 #include "plan/plan.h"
 #include "plan/resolve.h"
 #include "plan/search.h"
 #include "ui/canvas.h"
 #include "ui/keymap.h"
 #include "ui/theme.h"
+#include "util/global.h"
 
 /* `llmplan` with no command on a terminal: the TUI on plan_arg (NULL: the
  * last plan used, else the default plan).  Returns the exit code. */
-int ui_main(const struct cli_global *g, const char *plan_arg);
+int ui_main(const struct global_opts *g, const char *plan_arg);
 
 /* `llmplan tui [PLAN] [--ui-script F --ui-size WxH --ui-dump OUT]
  * [--check-theme FILE...] [--check-keys FILE...]`; argv[0] is "tui".
  * The --ui-* and --check-* options are for tests (not in --help). */
-int ui_cmd_tui(const struct cli_global *g, int argc, char **argv);
+int ui_cmd_tui(const struct global_opts *g, int argc, char **argv);
 
 /* ---- for src/ui only --------------------------------------------------- */
 
@@ -153,6 +154,7 @@ struct modal {
     size_t nitems, sel, top;
     size_t *shown; /* indexes matching the filter */
     size_t nshown;
+    bool detail; /* picker: the selected row's note in full below */
 };
 
 /* A clickable region registered while drawing. */
@@ -164,6 +166,7 @@ struct ui_hit {
 };
 
 #define UI_HITS_MAX 256
+#define UI_UNDO_MAX 64
 #define UI_COMPARE_MAX 4
 #define UI_SEARCH_TOP 50
 
@@ -184,8 +187,9 @@ struct ui_layout {
 };
 
 struct ui {
-    const struct cli_global *g;
+    const struct global_opts *g;
     struct catalog *cat;
+    unsigned catalog_gen; /* bumped by every catalog change the TUI makes */
     struct term *term;
     struct canvas cv;
     struct keymap km;
@@ -200,6 +204,19 @@ struct ui {
     struct plan_outcome *oc;
     bool ok;           /* oc holds the evaluation of plan */
     bool have_result;  /* oc holds some earlier evaluation */
+    struct plan saved_plan; /* as last loaded, saved or started: the
+                               title marks the plan modified when it
+                               differs */
+    struct plan undo_base;  /* the plan when no prompt was last open */
+    struct plan *undo;      /* UI_UNDO_MAX earlier plans, newest last */
+    size_t nundo;
+    bool eval_pending; /* plan changed: evaluate when no key is waiting */
+    bool eval_valid;   /* eval_plan and eval_gen say what was evaluated */
+    struct plan eval_plan;  /* the plan last evaluated (or refused) */
+    unsigned eval_gen;      /* catalog_gen then */
+    unsigned long nevals;   /* evaluations run (LLMPLAN_TEST_EVALS) */
+    struct ui_event evq[32]; /* keys that arrived during an evaluation */
+    int nevq;
     enum cp_status st; /* of the last evaluation */
     struct diag diag;
     int bad_key;        /* plan key of a rejected input, or -1 */
@@ -214,8 +231,11 @@ struct ui {
     struct ui_layout *lay; /* UI_SEARCH_TOP */
     size_t nlay;
     struct search_result *sr;
-    bool searched;           /* lay holds a search */
-    struct plan search_plan; /* the plan searched, layout keys unset */
+    bool searched;                  /* lay holds a search */
+    struct plan_resolved *search_res; /* the plan the layouts belong to */
+    struct plan search_plan;        /* the plan searched */
+    struct plan applied_plan;       /* search_plan with a layout applied */
+    bool search_applied;            /* applied_plan is set */
     enum cp_status search_st;
     struct diag search_diag;
     volatile int cancel;
@@ -264,8 +284,15 @@ void ui_modal_close(struct ui *ui);
 /* ---- app.c: the model; every computation goes through plan/ ------------ */
 
 /* Evaluate the plan (and the comparison when the compare view is shown):
- * the one place that calls plan_evaluate. */
-void app_recompute(struct ui *ui);
+ * the one place that calls plan_evaluate.  A plan already evaluated
+ * against the same catalog is not evaluated again.  On a terminal a key
+ * that arrives meanwhile cuts the layout search short: the key is queued
+ * (ui->evq), the evaluation stays pending and false is returned. */
+bool app_recompute(struct ui *ui);
+/* Whether the results on screen are not those of the plan as it is now
+ * (it cannot be evaluated, or its evaluation is still pending): views dim
+ * them. */
+bool ui_results_stale(const struct ui *ui);
 /* Evaluate the comparison columns. */
 void app_compare_eval(struct ui *ui);
 /* Set key k of the plan from text ("" unsets it, "auto" for layout keys);
@@ -274,11 +301,23 @@ void app_compare_eval(struct ui *ui);
 unsigned app_set_key(struct ui *ui, enum plan_key k, const char *text);
 /* Unset key k. */
 unsigned app_unset_key(struct ui *ui, enum plan_key k);
+/* Every layout key (PKF_AUTO) and train.attention to auto. */
+unsigned app_layout_auto(struct ui *ui);
+/* Whether the plan differs from the one last loaded or saved. */
+bool app_plan_modified(const struct ui *ui);
+/* After each event: a finished edit (no prompt open) that changed the
+ * plan becomes one undo level. */
+void app_track_edit(struct ui *ui);
+/* Back to the plan before the last edit (its name kept). */
+unsigned app_undo(struct ui *ui);
 /* The default plan (llama3-70b, 1024 h100-sxm, 15T tokens). */
 void app_default_plan(struct plan *p);
-/* Run the layout search for the plan (progress on screen, cancellable). */
+/* Run the layout search for the plan (progress on screen, cancellable):
+ * plan_search_layouts, the pipeline of `llmplan search`, so layout keys
+ * the plan fixes are held and the rest searched. */
 void app_search(struct ui *ui);
-/* Whether the search results belong to the plan (layout keys aside). */
+/* Whether the search results belong to the plan: it is the plan searched,
+ * or that plan with one of the layouts applied. */
 bool app_search_current(const struct ui *ui);
 /* Apply layout i of the search to the plan. */
 unsigned app_apply_layout(struct ui *ui, size_t i);

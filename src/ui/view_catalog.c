@@ -1,15 +1,21 @@
 /*
  * view_catalog.c - browse and edit the catalog: one tab per kind, a table
  * of each row's compact columns with its source and as-of date, and the
- * selected row in full.  Edits, new rows (a copy of the selected one with
- * a new id), deletions and CSV imports go through catalog_row_put,
- * catalog_row_delete and catalog_import_csv, which validate them; their
- * message is shown when they refuse.  Changes are in the catalog at once,
- * and the plan is evaluated again.
+ * selected row in full.  An edit writes only the cell edited (and marks
+ * the row's source and as_of as a user edit) through catalog_row_update,
+ * which re-reads the row in its transaction, so a concurrent import of
+ * other columns is kept, and refuses when the cell itself changed; a
+ * deletion removes that one row (one term of a cloud offer) through
+ * catalog_row_delete_key; new rows (a copy of the selected one with a new
+ * id) and CSV imports go through catalog_row_put and catalog_import_csv.
+ * They validate; their message is shown when they refuse, and when
+ * another process holds the catalog the status line says so.  Changes are
+ * in the catalog at once, and the plan is evaluated again.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "ui/ui.h"
 #include "ui/widgets.h"
@@ -54,12 +60,21 @@ static void refilter(struct gv *v)
         v->sel = v->nshown ? v->nshown - 1 : 0;
 }
 
+/* A column's table heading: its name, or the unit for a price per
+ * accelerator-hour (the name is in the fields pane). */
+static const char *col_title(const struct catalog_column *c)
+{
+    if (strcmp(c->name, "usd_per_gpu_hour") == 0)
+        return "USD/GPU h";
+    return c->name;
+}
+
 /* Load the rows of the current kind; keep the selection on id when given. */
 static void reload(struct ui *ui, struct gv *v, const char *keep_id)
 {
     const struct catalog_column *cc;
     struct diag d;
-    size_t i, n;
+    size_t i, n, nkey;
 
     ui_rows_release(&v->rows);
     free(v->shown);
@@ -69,15 +84,21 @@ static void reload(struct ui *ui, struct gv *v, const char *keep_id)
     v->shown = xcalloc(v->rows.n + 1, sizeof(*v->shown));
     refilter(v);
     cc = catalog_columns(v->kind, &n);
-    /* id, as_of, the compact columns, source last */
+    /* the key (id, term), the compact prices (a cloud offer's price must
+     * show however narrow), as_of, the other compact columns, source
+     * last */
     v->ncols = 0;
-    v->cols[v->ncols++] = 0;
-    for (i = 1; i < n; i++)
+    for (i = 0; i < n && (cc[i].flags & CATCOL_KEY); i++)
+        v->cols[v->ncols++] = i;
+    nkey = v->ncols;
+    for (i = nkey; i < n; i++)
+        if (catalog_column_brief(v->kind, i) && strstr(cc[i].name, "usd"))
+            v->cols[v->ncols++] = i;
+    for (i = nkey; i < n; i++)
         if (strcmp(cc[i].name, "as_of") == 0)
             v->cols[v->ncols++] = i;
-    for (i = 1; i < n && v->ncols + 1 < COLS_MAX; i++)
-        if ((catalog_column_brief(v->kind, i) ||
-             (v->kind == CATALOG_CLOUD && strcmp(cc[i].name, "term") == 0)) &&
+    for (i = nkey; i < n && v->ncols + 1 < COLS_MAX; i++)
+        if (catalog_column_brief(v->kind, i) && !strstr(cc[i].name, "usd") &&
             strcmp(cc[i].name, "as_of") != 0 &&
             strcmp(cc[i].name, "source") != 0)
             v->cols[v->ncols++] = i;
@@ -86,7 +107,7 @@ static void reload(struct ui *ui, struct gv *v, const char *keep_id)
             v->cols[v->ncols++] = i;
     for (i = 0; i < v->ncols; i++) {
         size_t r;
-        int w = canvas_text_width(cc[v->cols[i]].name);
+        int w = canvas_text_width(col_title(&cc[v->cols[i]]));
 
         for (r = 0; r < v->rows.n; r++) {
             int cw = canvas_text_width(ui_rows_cell(&v->rows, r, v->cols[i]));
@@ -96,7 +117,7 @@ static void reload(struct ui *ui, struct gv *v, const char *keep_id)
         }
         if (w > 24)
             w = 24;
-        v->tcols[i].title = cc[v->cols[i]].name;
+        v->tcols[i].title = col_title(&cc[v->cols[i]]);
         v->tcols[i].width = w;
         v->tcols[i].align = cc[v->cols[i]].type == CATCOL_REAL ||
                             cc[v->cols[i]].type == CATCOL_COUNT;
@@ -146,8 +167,16 @@ static const char *cell(void *ctx, size_t i, size_t j, char *buf, size_t n,
     (void)n;
     cc = catalog_columns(v->kind, &nc);
     if (strcmp(cc[v->cols[j]].name, "source") == 0 ||
-        strcmp(cc[v->cols[j]].name, "as_of") == 0)
-        *el = THEME_DIM;
+        strcmp(cc[v->cols[j]].name, "as_of") == 0) {
+        int sc = app_catalog_col(v->kind, "source");
+
+        /* a row edited by hand stands out from the sourced ones */
+        *el = sc >= 0 && strncmp(ui_rows_cell(&v->rows, v->shown[i],
+                                              (size_t)sc),
+                                 "user edit", 9) == 0
+                  ? THEME_VALUE_WARN
+                  : THEME_DIM;
+    }
     return ui_rows_cell(&v->rows, v->shown[i], v->cols[j]);
 }
 
@@ -236,10 +265,29 @@ static void gv_draw(struct ui *ui, void *st, struct canvas *c, struct rect r)
 
 /* ---- edits -------------------------------------------------------------- */
 
-/* Put the selected row with column col set to value (col < 0: only the
- * id changes, i.e. a copy).  Returns the reaction. */
-static unsigned put_row(struct ui *ui, struct gv *v, size_t col,
-                        const char *value)
+/* How long an edit waits for another writer (an import) before saying
+ * so. */
+#define LOCK_WAIT_MS 1000
+
+/* The key cells (id, and term for cloud) of shown row i into key[2]. */
+static void row_key(const struct gv *v, size_t i, const char *key[2])
+{
+    size_t n;
+    const struct catalog_column *cc = catalog_columns(v->kind, &n);
+
+    key[0] = ui_rows_cell(&v->rows, i, 0);
+    key[1] = n > 1 && (cc[1].flags & CATCOL_KEY) ? ui_rows_cell(&v->rows, i, 1)
+                                                 : NULL;
+}
+
+static void show_error(struct ui *ui, enum cp_status st, const struct diag *d)
+{
+    ui_status(ui, true, "%s%s%s", d->where, d->where[0] ? ": " : "",
+              d->msg[0] ? d->msg : cp_status_str(st));
+}
+
+/* Put a copy of the selected row under a new id.  Returns the reaction. */
+static unsigned copy_row(struct ui *ui, struct gv *v, const char *new_id)
 {
     const char **vals;
     struct diag d;
@@ -247,20 +295,124 @@ static unsigned put_row(struct ui *ui, struct gv *v, size_t col,
     size_t j, i = v->shown[v->sel];
     char id[CP_ID_MAX * 2];
 
+    for (j = 0; j < v->rows.n; j++)
+        if (strcmp(ui_rows_cell(&v->rows, j, 0), new_id) == 0) {
+            ui_status(ui, true, "id: '%s' is already in the catalog", new_id);
+            return UI_REDRAW;
+        }
     vals = xcalloc(v->rows.ncols, sizeof(*vals));
     for (j = 0; j < v->rows.ncols; j++)
-        vals[j] = j == col ? value : ui_rows_cell(&v->rows, i, j);
-    snprintf(id, sizeof(id), "%s", vals[0]);
+        vals[j] = j == 0 ? new_id : ui_rows_cell(&v->rows, i, j);
+    snprintf(id, sizeof(id), "%s", new_id);
     diag_clear(&d);
     st = catalog_row_put(ui->cat, v->kind, vals, v->rows.ncols, &d);
     free(vals);
     if (st) {
-        ui_status(ui, true, "%s%s%s", d.where, d.where[0] ? ": " : "",
-                  d.msg[0] ? d.msg : cp_status_str(st));
+        show_error(ui, st, &d);
         return UI_REDRAW;
     }
     reload(ui, v, id);
+    ui->catalog_gen++;
     ui_status(ui, false, "%s '%s' saved", catalog_kind_name(v->kind), id);
+    return UI_RECOMPUTE | UI_REDRAW;
+}
+
+/* Today as YYYY-MM-DD (UTC); SOURCE_DATE_EPOCH, when set, stands for now
+ * (reproducible screen tests). */
+static void today(char *buf, size_t n)
+{
+    const char *env = getenv("SOURCE_DATE_EPOCH");
+    time_t t = env && *env ? (time_t)strtoll(env, NULL, 10) : time(NULL);
+    struct tm tm;
+
+    if (!gmtime_r(&t, &tm) || !strftime(buf, n, "%Y-%m-%d", &tm))
+        snprintf(buf, n, "1970-01-01");
+}
+
+/* "user edit (was: SOURCE)", cut on a character boundary to fit n. */
+static void user_source(const char *old, char *buf, size_t n)
+{
+    size_t len;
+
+    if (strncmp(old, "user edit", 9) == 0) {
+        snprintf(buf, n, "%s", old);
+        return;
+    }
+    snprintf(buf, n, "user edit (was: %s)", old[0] ? old : "none");
+    len = strlen(buf);
+    while (len > 0 && ((unsigned char)buf[len - 1] & 0xC0) == 0x80)
+        len--; /* a cut inside a character: drop its start too */
+    if (len > 0 && len < strlen(buf) && (unsigned char)buf[len - 1] >= 0xC0)
+        len--;
+    buf[len] = '\0';
+}
+
+static bool is_provenance(const char *name)
+{
+    return strcmp(name, "source") == 0 || strcmp(name, "as_of") == 0 ||
+           strcmp(name, "price_source") == 0 ||
+           strcmp(name, "price_as_of") == 0 || strcmp(name, "notes") == 0 ||
+           strcmp(name, "confidence") == 0;
+}
+
+/* Set column col of the selected row to value: only that cell (and the
+ * row's provenance, now a user edit) is written, against the row as it is
+ * stored now, and only if the cell still holds what the view showed; a
+ * concurrent import of other columns is kept (catalog_row_update). */
+static unsigned edit_cell(struct ui *ui, struct gv *v, size_t col,
+                          const char *value)
+{
+    const struct catalog_column *cc;
+    struct catalog_cell_edit e[3];
+    const char *key[2];
+    char id[CP_ID_MAX * 2], src[CP_TEXT_MAX], date[CP_DATE_MAX];
+    size_t ncols, ne = 0, i = v->shown[v->sel];
+    struct diag d;
+    enum cp_status st;
+
+    cc = catalog_columns(v->kind, &ncols);
+    if (col >= ncols)
+        return UI_REDRAW;
+    row_key(v, i, key);
+    snprintf(id, sizeof(id), "%s", key[0]);
+    if (strcmp(ui_rows_cell(&v->rows, i, col), value) == 0) {
+        ui_status(ui, false, "%s unchanged", cc[col].name);
+        return UI_REDRAW;
+    }
+    e[ne].col = col;
+    e[ne].expect = ui_rows_cell(&v->rows, i, col);
+    e[ne++].value = value;
+    if (!is_provenance(cc[col].name)) {
+        /* a price has its own provenance where the kind keeps one */
+        bool price = strstr(cc[col].name, "usd") &&
+                     app_catalog_col(v->kind, "price_source") >= 0;
+        int sc = app_catalog_col(v->kind, price ? "price_source" : "source");
+        int dc = app_catalog_col(v->kind, price ? "price_as_of" : "as_of");
+
+        if (sc >= 0 && dc >= 0) {
+            user_source(ui_rows_cell(&v->rows, i, (size_t)sc), src,
+                        sizeof(src));
+            today(date, sizeof(date));
+            e[ne].col = (size_t)sc;
+            e[ne].expect = NULL;
+            e[ne++].value = src;
+            e[ne].col = (size_t)dc;
+            e[ne].expect = NULL;
+            e[ne++].value = date;
+        }
+    }
+    diag_clear(&d);
+    st = catalog_row_update(ui->cat, v->kind, key, e, ne, LOCK_WAIT_MS, &d);
+    if (st) {
+        show_error(ui, st, &d);
+        if (st == CP_ERR_CONFLICT || st == CP_ERR_NOT_FOUND)
+            reload(ui, v, id); /* show what is stored now */
+        return UI_REDRAW;
+    }
+    reload(ui, v, id);
+    ui->catalog_gen++;
+    ui_status(ui, false, "%s '%s': %s saved", catalog_kind_name(v->kind), id,
+              cc[col].name);
     return UI_RECOMPUTE | UI_REDRAW;
 }
 
@@ -271,7 +423,7 @@ static unsigned field_done(struct ui *ui, int tag, const char *value, int idx)
     (void)idx;
     if (!value || !v->nshown)
         return UI_REDRAW;
-    return put_row(ui, v, (size_t)tag, value);
+    return edit_cell(ui, v, (size_t)tag, value);
 }
 
 static unsigned add_done(struct ui *ui, int tag, const char *value, int idx)
@@ -282,27 +434,35 @@ static unsigned add_done(struct ui *ui, int tag, const char *value, int idx)
     (void)idx;
     if (!value || !value[0] || !v->nshown)
         return UI_REDRAW;
-    return put_row(ui, v, 0, value);
+    return copy_row(ui, v, value);
 }
 
+/* Delete the selected row: that row only (one term of a cloud offer). */
 static unsigned delete_done(struct ui *ui, int tag, const char *value, int idx)
 {
     struct gv *v = ui->vdata[VIEW_CATALOG];
-    char id[CP_ID_MAX * 2];
+    const char *key[2];
+    char id[CP_ID_MAX * 2], what[CP_ID_MAX * 2 + 40];
     struct diag d;
+    enum cp_status st;
 
     (void)tag;
     (void)idx;
     if (!value || !v->nshown)
         return UI_REDRAW;
-    snprintf(id, sizeof(id), "%s", ui_rows_cell(&v->rows, v->shown[v->sel], 0));
+    row_key(v, v->shown[v->sel], key);
+    snprintf(id, sizeof(id), "%s", key[0]);
+    snprintf(what, sizeof(what), "'%s'%s%s", key[0], key[1] ? " " : "",
+             key[1] ? key[1] : "");
     diag_clear(&d);
-    if (catalog_row_delete(ui->cat, v->kind, id, &d)) {
-        ui_status(ui, true, "%s", d.msg);
+    st = catalog_row_delete_key(ui->cat, v->kind, key, LOCK_WAIT_MS, &d);
+    if (st) {
+        show_error(ui, st, &d);
         return UI_REDRAW;
     }
-    reload(ui, v, NULL);
-    ui_status(ui, false, "%s '%s' deleted", catalog_kind_name(v->kind), id);
+    reload(ui, v, id);
+    ui->catalog_gen++;
+    ui_status(ui, false, "%s %s deleted", catalog_kind_name(v->kind), what);
     return UI_RECOMPUTE | UI_REDRAW;
 }
 
@@ -328,6 +488,7 @@ static unsigned import_done(struct ui *ui, int tag, const char *value, int idx)
         return UI_REDRAW;
     }
     reload(ui, v, NULL);
+    ui->catalog_gen++;
     ui_status(ui, false, "imported %s into %s", value,
               catalog_kind_name(v->kind));
     return UI_RECOMPUTE | UI_REDRAW;
@@ -463,8 +624,14 @@ static unsigned gv_handle(struct ui *ui, void *st, enum action a,
     case ACT_ROW_DELETE:
         if (!v->nshown)
             return UI_REDRAW;
-        snprintf(b, sizeof(b), "delete %s '%s'?", catalog_kind_name(v->kind),
-                 ui_rows_cell(&v->rows, v->shown[v->sel], 0));
+        {
+            const char *key[2];
+
+            row_key(v, v->shown[v->sel], key);
+            snprintf(b, sizeof(b), "delete %s '%s'%s%s?",
+                     catalog_kind_name(v->kind), key[0], key[1] ? " " : "",
+                     key[1] ? key[1] : "");
+        }
         ui_confirm(ui, 0, b, delete_done);
         return UI_REDRAW;
     case ACT_IMPORT:

@@ -216,7 +216,17 @@ static uint32_t seg_glyph(const struct canvas *c, bool mono, int el)
 {
     static const uint32_t utf8[] = {0x2588, 0x2593, 0x2592, 0x2591, 0x259E};
     static const char ascii[] = "#=+%*";
+    /* the communication parts: a glyph each, in colour too, so that two
+     * neighbours of similar colours still read apart */
+    static const uint32_t comm_utf8[] = {0x2593, 0x2591, 0x259E, 0x259A,
+                                         0x2596};
+    static const char comm_ascii[] = "=%*&@";
     int i;
+
+    if (el >= THEME_BAR_TP && el <= THEME_BAR_EP) {
+        i = el - THEME_BAR_TP;
+        return c->utf8 ? comm_utf8[i] : (uint32_t)comm_ascii[i];
+    }
 
     switch (el) {
     case THEME_BAR_GRADIENTS:
@@ -309,9 +319,12 @@ static void heading(struct flow *f, const char *title, const char *value,
     f->x = f->x0;
 }
 
-/* Draw every result into the off-screen canvas; returns the rows used. */
+/* Draw every result into the off-screen canvas; returns the rows used.
+ * Results that are not those of the plan as it is (ui_results_stale) are
+ * dimmed below a line that says why. */
 static int draw_results(struct ui *ui, struct canvas *c, int w)
 {
+    int stale_from;
     const struct result *r = &ui->oc->result;
     struct flow f = {c, ui->theme.mono, 1, 1, 0, w - 2};
     char a[64], b[64], t[160];
@@ -327,14 +340,21 @@ static int draw_results(struct ui *ui, struct canvas *c, int w)
     if (!ui->ok) {
         widget_text(c, 1, f.y, w - 2,
                     "the plan as edited cannot be "
-                    "evaluated; showing the last result",
+                    "evaluated; the last result, dimmed:",
                     THEME_VALUE_BAD, 0);
         f.y++;
         snprintf(t, sizeof(t), "%s%s%s", ui->diag.where,
                  ui->diag.where[0] ? ": " : "", ui->diag.msg);
         widget_text(c, 1, f.y, w - 2, t, THEME_VALUE_BAD, 0);
         f.y += 2;
+    } else if (ui->eval_pending) {
+        widget_text(c, 1, f.y, w - 2,
+                    "evaluating the plan as edited (a key cuts it short); "
+                    "the last result, dimmed:",
+                    THEME_VALUE_WARN, 0);
+        f.y += 2;
     }
+    stale_from = f.y;
     /* memory */
     snprintf(t, sizeof(t), "%s of %s GiB",
              mtext(r, "memory", "total_gib", a, sizeof(a)),
@@ -387,11 +407,11 @@ static int draw_results(struct ui *ui, struct canvas *c, int w)
         struct bar_seg s[7] = {
             {r->time.compute_s, THEME_BAR_COMPUTE, 0},
             {r->time.bubble_s, THEME_BAR_BUBBLE, 0},
-            {r->time.tp_comm_s, THEME_BAR_COMM, 0},
-            {r->time.pp_comm_s, THEME_BAR_COMM, 0},
-            {r->time.dp_comm_s, THEME_BAR_COMM, 0},
-            {r->time.cp_comm_s, THEME_BAR_COMM, 0},
-            {r->time.ep_comm_s, THEME_BAR_COMM, 0},
+            {r->time.tp_comm_s, THEME_BAR_TP, 0},
+            {r->time.pp_comm_s, THEME_BAR_PP, 0},
+            {r->time.dp_comm_s, THEME_BAR_DP, 0},
+            {r->time.cp_comm_s, THEME_BAR_CP, 0},
+            {r->time.ep_comm_s, THEME_BAR_EP, 0},
         };
         size_t k;
 
@@ -403,11 +423,11 @@ static int draw_results(struct ui *ui, struct canvas *c, int w)
     }
     metric_item(&f, r, "compute", "time", "compute_s", "", THEME_BAR_COMPUTE);
     metric_item(&f, r, "bubble", "time", "bubble_s", "", THEME_BAR_BUBBLE);
-    metric_item(&f, r, "tp", "time", "tp_comm_s", "", THEME_BAR_COMM);
-    metric_item(&f, r, "pp", "time", "pp_comm_s", "", THEME_BAR_COMM);
-    metric_item(&f, r, "dp", "time", "dp_comm_s", "", THEME_BAR_COMM);
-    metric_item(&f, r, "cp", "time", "cp_comm_s", "", THEME_BAR_COMM);
-    metric_item(&f, r, "ep", "time", "ep_comm_s", "s", THEME_BAR_COMM);
+    metric_item(&f, r, "tp", "time", "tp_comm_s", "", THEME_BAR_TP);
+    metric_item(&f, r, "pp", "time", "pp_comm_s", "", THEME_BAR_PP);
+    metric_item(&f, r, "dp", "time", "dp_comm_s", "", THEME_BAR_DP);
+    metric_item(&f, r, "cp", "time", "cp_comm_s", "", THEME_BAR_CP);
+    metric_item(&f, r, "ep", "time", "ep_comm_s", "s", THEME_BAR_EP);
     flow_newline(&f);
     metric_item(&f, r, "throughput", "time", "tokens_per_s", "tok/s", -1);
     metric_item(&f, r, "MFU", "time", "mfu", "", -1);
@@ -482,6 +502,9 @@ static int draw_results(struct ui *ui, struct canvas *c, int w)
             f.y++;
         }
     }
+    if (ui_results_stale(ui))
+        canvas_paint(c, (struct rect){0, stale_from, w, f.y - stale_from},
+                     THEME_DIM);
     return f.y;
 }
 
@@ -537,7 +560,8 @@ static void draw_metrics(struct ui *ui, struct pv *pv, struct canvas *c,
                 t = metric_value(&m[i], &ui->oc->result) ? "yes" : "no";
             if (!t[0])
                 t = ui_num(metric_value(&m[i], &ui->oc->result), b, sizeof(b));
-            widget_text(c, r.x + r.w - 21, y, 14, t, THEME_VALUE, 1);
+            widget_text(c, r.x + r.w - 21, y, 14, t,
+                        ui_results_stale(ui) ? THEME_DIM : THEME_VALUE, 1);
             widget_text(c, r.x + r.w - 6, y, 6, m[i].unit, THEME_DIM, 0);
         }
         row++;
@@ -598,7 +622,8 @@ static void pv_draw(struct ui *ui, void *st, struct canvas *c, struct rect r)
     copy_rows(c, (struct rect){rr.x, rr.y + 1, rr.w, rr.h - 1}, &pv->off,
               (int)pv->rtop);
     /* room to spare below the results: the cost over time */
-    if (ui->have_result && pv->rtop == 0 && r.h - 1 - used >= 12)
+    if (ui->have_result && !ui_results_stale(ui) && pv->rtop == 0 &&
+        r.h - 1 - used >= 12)
         draw_cost_chart(
             ui, c, (struct rect){rr.x, rr.y + 1 + used, rr.w, r.h - 1 - used});
     ui_hit(ui, (struct rect){rr.x, rr.y, rr.w, rr.h}, ACT_NONE, -2);

@@ -1,7 +1,8 @@
 /*
- * view_search.c - the best parallel layouts for the plan (plan_search
- * through app_search: every layout keys of the plan aside, with progress
- * and Esc to cancel), as a table sortable by any column.  Enter applies
+ * view_search.c - the best parallel layouts for the plan (app_search:
+ * plan_search_layouts, the pipeline of `llmplan search`, so the layout
+ * keys the plan fixes are held; with progress and Esc to cancel), as a
+ * table sortable by any column.  Enter applies
  * the selected layout to the plan and shows it.
  */
 #include <stdio.h>
@@ -46,6 +47,17 @@ static const struct table_col cols_narrow[C_COUNT] = {
     {"step", 5, 1}, {"MFU", 6, 1},    {"days", 5, 1}, {"build USD", 0, 1},
 };
 
+/* 120 columns and more: every column, the build cost included */
+static const struct table_col cols_mid[C_COUNT] = {
+    {"rank", 4, 1},      {"tp", 3, 1},       {"pp", 3, 1},
+    {"dp", 6, 1},        {"cp", 3, 1},       {"ep", 3, 1},
+    {"micro", 5, 1},     {"v", 3, 1},        {"seq par", 7, 0},
+    {"recompute", 9, 0}, {"zero", 4, 1},     {"mem GiB", 7, 1},
+    {"step s", 7, 1},    {"MFU", 6, 1},      {"days", 7, 1},
+    {"build USD", 12, 1},
+};
+
+/* 140 columns and more */
 static const struct table_col cols_wide[C_COUNT] = {
     {"rank", 4, 1},        {"tp", 4, 1},
     {"pp", 4, 1},          {"dp", 6, 1},
@@ -194,7 +206,9 @@ static const char *cell(void *ctx, size_t row, size_t c, char *buf, size_t n,
 static void sv_draw(struct ui *ui, void *st, struct canvas *c, struct rect r)
 {
     struct sv *v = st;
-    const struct table_col *cols = r.w >= 120 ? cols_wide : cols_narrow;
+    const struct table_col *cols = r.w >= 140   ? cols_wide
+                                   : r.w >= 120 ? cols_mid
+                                                : cols_narrow;
     char title[256], a[32], b[32];
     int xs[C_COUNT + 1];
     size_t j;

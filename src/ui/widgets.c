@@ -110,7 +110,7 @@ void widget_chart(struct canvas *c, struct rect r, const struct chart_series *s,
     char lab[3][32];
     double ymax = 0;
     size_t i, k, npts = 0;
-    int lw = 0, pw, ph, x0, y0, row, col;
+    int lw = 0, pw, ph, x0, y0, row, col, mark_x;
 
     for (k = 0; k < ns; k++) {
         if (s[k].n > npts)
@@ -166,11 +166,12 @@ void widget_chart(struct canvas *c, struct rect r, const struct chart_series *s,
         widget_text(c, x0 + pw - canvas_text_width(xunit) + 1, y0 + 1,
                     canvas_text_width(xunit), xunit, THEME_CHART_AXIS, 0);
     /* crossover mark */
+    mark_x = -1;
     if (mark >= 0 && mark <= (double)(npts - 1)) {
-        int xc = x0 + 1 + (int)lround(mark / (double)(npts - 1) * (pw - 1));
-
+        mark_x = x0 + 1 + (int)lround(mark / (double)(npts - 1) * (pw - 1));
         for (row = r.y; row < y0; row++)
-            canvas_put(c, xc, row, widget_glyph(c, GL_VLINE), THEME_CHART_MARK);
+            canvas_put(c, mark_x, row, widget_glyph(c, GL_VLINE),
+                       THEME_CHART_MARK);
     }
     /* series: one point per plot column, sampled */
     for (col = 0; col < pw; col++) {
@@ -197,6 +198,19 @@ void widget_chart(struct canvas *c, struct rect r, const struct chart_series *s,
             if (k == 0)
                 first_row = row;
         }
+    }
+    /* the mark's label on the top row, beside the line where it fits */
+    if (mark_x >= 0) {
+        char b[48];
+        int tw;
+
+        snprintf(b, sizeof(b), "crossover %.3g%s%s", mark, xunit ? " " : "",
+                 xunit ? xunit : "");
+        tw = canvas_text_width(b);
+        if (mark_x + 2 + tw <= x0 + pw)
+            canvas_text(c, mark_x + 2, r.y, -1, b, THEME_CHART_MARK);
+        else if (mark_x - 1 - tw > x0)
+            canvas_text(c, mark_x - 1 - tw, r.y, -1, b, THEME_CHART_MARK);
     }
 }
 

@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static char a0[] = "tui", a1[] = "--ui-script", a3[] = "--ui-size",
                 a4[] = "80x24";
     char *argv[] = {a0, a1, path, a3, a4, NULL};
-    struct cli_global g;
+    struct global_opts g;
     struct strbuf sb = STRBUF_INIT;
     size_t i;
     int fd, rc;

@@ -9,7 +9,8 @@
 # A keys file may start with "# size WxH" (default 80x24) and "# args ..."
 # (global options before `tui`); <name>.userkeys, when present, becomes
 # the user's key bindings (~/.config/llmplan/keys).  Every run has a fresh catalog and a clean
-# environment (env -i LC_ALL=C TZ=UTC HOME=<temp>) in a temp directory.
+# environment (env -i LC_ALL=C TZ=UTC HOME=<temp>, SOURCE_DATE_EPOCH for
+# the date a catalog edit records) in a temp directory.
 # Timestamps (saved plans) are replaced by YYYY-MM-DDTHH:MM:SSZ.
 # Prints "ok <name>" / "FAIL <name>".
 set -u
@@ -32,6 +33,7 @@ run_one() {
     args=$(sed -n 's/^# args //p' "$keys" | head -n 1)
     # shellcheck disable=SC2086
     (cd "$tmp" && env -i LC_ALL=C TZ=UTC HOME="$tmp/home" PATH=/usr/bin:/bin \
+        SOURCE_DATE_EPOCH=1793491200 \
         "$BIN" --catalog "$tmp/catalog.db" $args tui --ui-script "$keys" \
         --ui-size "${size:-80x24}" --ui-dump "$tmp/out.screen" \
         >"$tmp/out" 2>"$tmp/err" </dev/null)

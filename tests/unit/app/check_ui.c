@@ -397,6 +397,20 @@ START_TEST(test_widget_chart_inside)
         }
     ck_assert_int_gt(nb, 10);
     ck_assert_int_gt(nc, 10);
+    /* the crossover is labelled with its x value (issue 14, item 16) */
+    {
+        char row[64];
+        int n = 0;
+
+        for (x = 0; x < 60 && n < 63; x++) {
+            const struct cell *cl = canvas_at(&c, x, 3);
+
+            row[n++] = cl->ch < 128 ? (char)cl->ch : '?';
+        }
+        row[n] = '\0';
+        ck_assert_msg(strstr(row, "crossover 50 months") != NULL,
+                      "no crossover label on the top row: '%s'", row);
+    }
     /* too small to draw: nothing */
     canvas_clear(&c, 0);
     widget_chart(&c, (struct rect){0, 0, 5, 2}, s, 2, 12, NULL, -1, fmt);
