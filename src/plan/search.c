@@ -183,31 +183,16 @@ static void try_layout(struct walk *w)
     keep(w->out, w->cap, &h);
 }
 
-/* Attention kernels worth timing with a recomputation mode.  With the
- * plan's train.attention auto the search picks the kernel: without
- * recomputation the fused kernel (the same time as auto, no scores in
- * memory); with selective recomputation Megatron's materialised core (auto)
- * or the fused kernel; with full recomputation auto, which already times
- * the fused kernel and stores no scores. */
+/* Attention kernels worth timing with a recomputation mode: the plan's
+ * train.attention when it names one; with auto, the stack's kernel
+ * (software.stack: a fused kernel, or Megatron-LM 2022's unfused core),
+ * which the layout cannot change. */
 static size_t attention_choices(const struct search_space *sp,
                                 enum recompute rc, enum attention out[2])
 {
-    if (sp->attention >= 0) {
-        out[0] = (enum attention)sp->attention;
-        return 1;
-    }
-    switch (rc) {
-    case RECOMPUTE_NONE:
-        out[0] = ATTN_FLASH;
-        return 1;
-    case RECOMPUTE_SELECTIVE:
-        out[0] = ATTN_AUTO;
-        out[1] = ATTN_FLASH;
-        return 2;
-    default:
-        out[0] = ATTN_AUTO;
-        return 1;
-    }
+    (void)rc;
+    out[0] = sp->attention >= 0 ? (enum attention)sp->attention : ATTN_AUTO;
+    return 1;
 }
 
 /* The inner loops over the per-layout choices for fixed tp, pp, cp, dp. */
