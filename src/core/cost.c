@@ -41,7 +41,7 @@ static void build_side(const struct scenario *sc, const struct result *r,
     double gpn =
         sc->system.gpus_per_node >= 1 ? (double)sc->system.gpus_per_node : 1;
     double nodes = r->network.nodes >= 1 ? (double)r->network.nodes
-                                         : ceil((double)sc->gpus / gpn);
+                                         : ceil(r->load.gpus / gpn);
     double it_kw = clamp_pos(r->energy.it_kw);
 
     b->capex_nodes_usd = clamp_pos(nodes * sc->system.node_price_usd);
@@ -77,7 +77,7 @@ static void build_side(const struct scenario *sc, const struct result *r,
      * capital and operating cost (models.md 7). */
     b->usd_per_gpu_hour =
         clamp_pos((b->annual_capital_usd + b->opex_usd_per_year) /
-                  ((double)sc->gpus * COST_HOURS_PER_YEAR * u));
+                  (r->load.gpus * COST_HOURS_PER_YEAR * u));
 }
 
 /* Utilization at which owning costs the cloud price c per GPU-hour:
@@ -101,8 +101,7 @@ void cost_estimate(const struct scenario *sc, struct result *r)
     struct build_cost *b = &cr->build;
     struct cloud_cost *cl = &cr->cloud;
     double u = sc->finance.utilization;
-    double gpus = (double)sc->gpus;
-    double goodput = r->reliability.goodput;
+    double gpus = r->load.gpus;
     double eff_gpu_h, tokens, c, elec_per_gpu_h, be_u;
     double build_month, cloud_month, months;
     uint64_t m;
@@ -116,11 +115,10 @@ void cost_estimate(const struct scenario *sc, struct result *r)
         gpus = 1;
     build_side(sc, r, u, b);
 
-    /* Both sides pay for the failure-inclusive hours (reliability.h). */
-    if (!(goodput > 0) || goodput > 1)
-        goodput = 1;
-    eff_gpu_h = clamp_pos(r->time.gpu_hours / goodput);
-    tokens = sc->train.tokens;
+    /* Both sides pay for the busy hours of the load, failures included
+     * (reliability.h). */
+    eff_gpu_h = clamp_pos(r->load.busy_gpu_hours);
+    tokens = r->load.tokens;
     b->run_usd = clamp_pos(b->usd_per_gpu_hour * eff_gpu_h);
     b->usd_per_mtok = tokens > 0 ? clamp_pos(b->run_usd / tokens * 1e6) : 0;
 

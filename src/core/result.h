@@ -147,8 +147,25 @@ struct cost_result {
     double series_cloud_usd[RESULT_SERIES_MAX];
 };
 
+/*
+ * The load a workload puts on the fleet: the one description energy,
+ * network, storage and cost read, whatever the workload.  Training fills
+ * it from step time and reliability, serving from replicas and the daily
+ * profile (scenario.c).  A reader never looks at time or reliability.
+ */
+struct load_result {
+    double gpus;           /* accelerators provisioned (the fleet) */
+    double nodes;          /* nodes holding them */
+    double wall_h;         /* wall-clock hours the fleet draws power */
+    double busy_gpu_hours; /* GPU-hours paid for, failures included */
+    double goodput;        /* useful share of busy_gpu_hours, (0, 1] */
+    double power_frac;     /* mean accelerator draw, fraction of TDP */
+    double tokens;         /* tokens the work is for (per-token prices) */
+};
+
 struct result {
-    struct layout layout; /* the layout evaluated */
+    enum workload_kind workload; /* what was evaluated */
+    struct layout layout;        /* the layout evaluated */
     struct model_result model;
     struct memory_result memory;
     struct time_result time;
@@ -157,6 +174,7 @@ struct result {
     struct network_result network;
     struct energy_result energy;
     struct cost_result cost;
+    struct load_result load;
     char bottleneck[32]; /* "compute", "tp_comm", "memory", ... */
     uint64_t nwarnings;
     char warnings[RESULT_MAX_WARNINGS][RESULT_WARNING_MAX];

@@ -10,6 +10,7 @@
 
 #include "core/cost.h"
 #include "core/energy.h"
+#include "core/load.h"
 #include "core/memory.h"
 #include "core/model.h"
 #include "core/netbom.h"
@@ -115,8 +116,8 @@ static enum cp_status validate_model(const struct model_spec *m, struct diag *d)
     if (!st && m->q_lora_rank)
         st = count_in(d, "model.q_lora_rank", m->q_lora_rank, 1, MAX_HIDDEN);
     if (!st && m->rope_head_dim)
-        st = count_in(d, "model.rope_head_dim", m->rope_head_dim, 1,
-                      MAX_HIDDEN);
+        st =
+            count_in(d, "model.rope_head_dim", m->rope_head_dim, 1, MAX_HIDDEN);
     if (st)
         return st;
     if ((unsigned)m->attention > MATTN_MLA)
@@ -314,8 +315,7 @@ static enum cp_status validate_hardware(const struct scenario *sc,
     return CP_OK;
 }
 
-static enum cp_status validate_stack(const struct stack_spec *s,
-                                     struct diag *d)
+static enum cp_status validate_stack(const struct stack_spec *s, struct diag *d)
 {
     if (!(s->gemm_eff > 0 && s->gemm_eff <= 1) ||
         !(s->attn_eff > 0 && s->attn_eff <= 1) ||
@@ -416,23 +416,6 @@ enum cp_status scenario_validate(const struct scenario *sc, struct diag *d)
     return st;
 }
 
-/* A run whose GPU-hours are known (train.gpu_hours, e.g. DeepSeek-V3's
- * published 2.788M H800 GPU-hours) replaces the modelled time to train:
- * the figure is taken as wall-clock GPU-hours, failures and restarts
- * included, so energy and run costs follow it exactly (run cost = GPU-hours
- * x price); the steady-state figures are the part the goodput leaves. */
-static void given_gpu_hours(const struct scenario *sc, struct result *out)
-{
-    double n = (double)sc->gpus, wall_h = sc->train.gpu_hours / n;
-    double goodput = out->reliability.goodput;
-
-    out->time.gpu_hours = sc->train.gpu_hours * goodput;
-    out->time.train_days = out->time.gpu_hours / n / 24;
-    out->reliability.effective_train_days = wall_h / 24;
-    if (out->reliability.cluster_mtbf_h > 0)
-        out->reliability.failures = wall_h / out->reliability.cluster_mtbf_h;
-}
-
 void scenario_eval_flags(const struct scenario *sc, unsigned flags,
                          struct result *out)
 {
@@ -466,11 +449,11 @@ void scenario_eval_flags(const struct scenario *sc, unsigned flags,
     if (flags & EVAL_TIME_ONLY)
         return;
     warnings = out->nwarnings;
+    load_fleet(sc, (double)sc->gpus, &out->load);
     netbom_estimate(sc, out);
     storage_estimate(sc, out);
     reliability_estimate(sc, out);
-    if (sc->train.gpu_hours > 0)
-        given_gpu_hours(sc, out);
+    load_train(sc, out);
     energy_estimate(sc, out);
     cost_estimate(sc, out);
     if (flags & EVAL_QUIET)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check_helpers.h"
+#include "core/load.h"
 #include "core/cost.h"
 #include "core/energy.h"
 #include "core/netbom.h"
@@ -14,10 +15,13 @@
 
 static void chain(const struct scenario *sc, struct result *r)
 {
+    load_train(sc, r);
     netbom_estimate(sc, r);
     storage_estimate(sc, r);
     reliability_estimate(sc, r);
+    load_train(sc, r);
     energy_estimate(sc, r);
+    load_train(sc, r);
     cost_estimate(sc, r);
 }
 
@@ -129,6 +133,7 @@ START_TEST(test_money)
     r.energy.facility_kw = c->facility_kw;
     r.time.gpu_hours = c->gpu_hours;
     r.reliability.goodput = c->goodput;
+    load_train(&sc, &r);
     cost_estimate(&sc, &r);
 
     ck_assert_rel(cr->build.capex_usd, c->capex, 1e-12);
@@ -157,6 +162,7 @@ START_TEST(test_deepseek_v3)
     sc.cloud_usd_per_gpu_hour = 2;
     r.time.gpu_hours = 2.788e6;
     r.reliability.goodput = 1;
+    load_train(&sc, &r);
     cost_estimate(&sc, &r);
     ck_assert_rel(r.cost.cloud.run_usd, 5.576e6, 1e-15);
     ck_assert_rel(r.cost.cloud.usd_per_gpu_hour, 2, 0);
@@ -218,6 +224,7 @@ START_TEST(test_linear_in_hours)
     b = a;
     b.time.gpu_hours = 3 * a.time.gpu_hours;
     b.nwarnings = 0;
+    load_train(&sc, &b);
     cost_estimate(&sc, &b);
     ck_assert_rel(b.cost.build.run_usd, 3 * a.cost.build.run_usd, 1e-12);
     ck_assert_rel(b.cost.cloud.run_usd, 3 * a.cost.cloud.run_usd, 1e-12);
@@ -256,7 +263,9 @@ START_TEST(test_breakeven_consistent)
     }
 
     sc.finance.utilization = be_u;
+    load_train(&sc, &r);
     energy_estimate(&sc, &r);
+    load_train(&sc, &r);
     cost_estimate(&sc, &r);
     ck_assert_rel(r.cost.build.usd_per_gpu_hour, 4.334, 1e-9);
 }
