@@ -40,6 +40,7 @@ static const struct {
 } migrations[] = {
     {"src/catalog/schema/0001_init.sql", "PRAGMA user_version = 1"},
     {"src/catalog/schema/0002_stacks.sql", "PRAGMA user_version = 2"},
+    {"src/catalog/schema/0004_serve.sql", "PRAGMA user_version = 3"},
 };
 #define SCHEMA_VERSION ((int)(sizeof(migrations) / sizeof(migrations[0])))
 

@@ -321,7 +321,19 @@
     STACK_FRAC(C, "mem_frag_frac", mem_frag_frac, 0.05,                        \
                "allocator slack, fraction of activations")                    \
     PROV_COLS(C, stack_spec)                                                   \
-    NOTE_COLS(C, stack_spec)
+    NOTE_COLS(C, stack_spec)                                                   \
+    STACK_FRAC(C, "mbu", mbu, 1,                                               \
+               "serving decode: share of the measured HBM ceiling")           \
+    STACK_FRAC(C, "kv_mem_frac", kv_mem_frac, 0.9,                             \
+               "serving: share of free HBM given to the KV cache")            \
+    C(stack_spec, "max_seqs", CATCOL_REAL, 0, 0, 1e9, NULL, FT_DBL, max_seqs,  \
+      1, 0, DF, "serving: engine cap on running sequences (0: none)")         \
+    C(stack_spec, "allreduce_us", CATCOL_REAL, 0, 0, 1e5, NULL, FT_DBL,        \
+      allreduce_s, 1e-6, 0, DF,                                                \
+      "serving: latency of one TP all-reduce at decode sizes, us")            \
+    C(stack_spec, "prefill_chunk", CATCOL_REAL, 0, 0, 1e9, NULL, FT_DBL,       \
+      prefill_chunk, 1, 8192, DF,                                              \
+      "serving: tokens per forward pass (max_num_tokens)")
 
 #define PUBLIC_COL(T, name, type, flags, min, max, choices, ft, member, scale, \
                    dflt, pf, help)                                             \

@@ -163,6 +163,58 @@ struct load_result {
     double tokens;         /* tokens the work is for (per-token prices) */
 };
 
+/*
+ * Serving (serve.c, design/serving.md).  Memory per GPU of a replica;
+ * latencies at the batch the plan runs (TTFT at serve.percentile, queueing
+ * included; TPOT the mean time between output tokens of one request after
+ * the first); throughput of the whole fleet at peak demand, or of the
+ * given fleet at the targets; money per day over the daily profile.
+ */
+struct serve_result {
+    double kv_bytes_per_token; /* one token's KV, whole model */
+    double kv_bytes_per_token_gpu; /* ... held by one GPU (TP split or
+                                      duplicated) */
+    double weights_bytes;      /* per GPU */
+    double kv_bytes;           /* KV cache pool per GPU */
+    double max_batch;          /* running sequences memory and engine allow */
+    double batch;              /* running sequences at the operating point */
+    double prefill_ms;         /* one prompt's prefill, no queueing */
+    double decode_step_ms;     /* one decode iteration at the batch */
+    double queue_ms;           /* TTFT queueing at the percentile */
+    double ttft_ms;            /* prefill + queueing (+ KV transfer) */
+    double tpot_ms;            /* per output token after the first */
+    double e2e_s;              /* ttft + (output - 1) x tpot */
+    double tokens_per_step;    /* speculative decoding: accepted + 1 */
+    double output_tokens_per_s;   /* the fleet */
+    double output_tokens_per_s_per_gpu;
+    double input_tokens_per_s;
+    double requests_per_s;     /* the fleet's, at the operating point */
+    double demand_requests_per_s; /* peak demand; 0: none given */
+    double utilization;        /* peak demand / fleet capacity */
+    double replicas;
+    double gpus_per_replica;
+    double gpus;               /* prefill + decode */
+    double prefill_gpus;       /* disaggregated prefill pool; else 0 */
+    double decode_gpus;        /* disaggregated decode pool; else 0 */
+    bool disaggregated;
+    bool fits;                 /* the targets and memory can be met */
+    double prefill_time_frac;  /* share of GPU time on prompts */
+    double fleet_gpu_hours_per_day; /* GPU-hours the demand needs a day */
+    double usd_per_day_build;  /* all-owned fleet, per day */
+    double usd_per_day_cloud;  /* the same fleet rented, per day */
+    double usd_per_mtok_build;       /* output tokens, owned */
+    double usd_per_mtok_cloud;       /* output tokens, rented */
+    double usd_per_mtok_input_build; /* prompt tokens, owned */
+    double usd_per_mtok_input_cloud; /* prompt tokens, rented */
+    double wh_per_mtok;              /* facility energy per M output tok */
+    double owned_gpus;               /* hybrid: owned base (0: none) */
+    double burst_gpu_hours_per_day;  /* above the owned base */
+    double owned_idle_gpu_hours_per_day; /* owned base left idle */
+    double burst_usd_per_day;        /* burst x cloud price */
+    double usd_per_day_hybrid;       /* owned base + burst */
+    char reason[RESULT_WARNING_MAX]; /* why it does not fit; "" if it does */
+};
+
 struct result {
     enum workload_kind workload; /* what was evaluated */
     struct layout layout;        /* the layout evaluated */
@@ -175,6 +227,7 @@ struct result {
     struct energy_result energy;
     struct cost_result cost;
     struct load_result load;
+    struct serve_result serve;
     char bottleneck[32]; /* "compute", "tp_comm", "memory", ... */
     uint64_t nwarnings;
     char warnings[RESULT_MAX_WARNINGS][RESULT_WARNING_MAX];

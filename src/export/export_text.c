@@ -94,11 +94,23 @@ static const char *echo_human(const struct export_item *it, enum plan_key k,
 
 /* Index of the best item for metric m, or -1 when there is no winner
  * (not comparable, or all equal). */
+/* A section some item's workload has. */
+static bool any_applies(const char *section, const struct export_item *items,
+                        size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (metric_section_applies(section, items[i].r->workload))
+            return true;
+    return false;
+}
+
 static void mark_best(const struct metric *m, const struct export_item *items,
                       size_t n, int *best)
 {
     double top = 0;
-    size_t i, winners = 0;
+    size_t i, winners = 0, seen = 0;
 
     for (i = 0; i < n; i++)
         best[i] = 0;
@@ -107,11 +119,14 @@ static void mark_best(const struct metric *m, const struct export_item *items,
     for (i = 0; i < n; i++) {
         double v = metric_value(m, items[i].r);
 
-        if (i == 0 || (m->better == MB_LOWER ? v < top : v > top))
+        if (!metric_section_applies(m->section, items[i].r->workload))
+            continue;
+        if (!seen++ || (m->better == MB_LOWER ? v < top : v > top))
             top = v;
     }
     for (i = 0; i < n; i++)
-        if (metric_value(m, items[i].r) == top) {
+        if (metric_section_applies(m->section, items[i].r->workload) &&
+            metric_value(m, items[i].r) == top) {
             best[i] = 1;
             winners++;
         }
@@ -213,26 +228,38 @@ enum cp_status export_text_metrics(FILE *out, const struct export_item *items,
         fprintf(out, "\n");
     }
     for (s = 0; plan_sections[s]; s++) {
+        if (!any_applies(plan_sections[s], items, n))
+            continue;
         fprintf(out, "\nplan.%s\n", plan_sections[s]);
         for (k = 0; k < PLAN_KEY_COUNT; k++) {
             const struct plan_key_info *ki = plan_key_info((enum plan_key)k);
 
             if (strcmp(ki->section, plan_sections[s]) != 0)
                 continue;
-            for (i = 0; i < n; i++)
-                echo_human(&items[i], (enum plan_key)k, vals[i], 64);
+            for (i = 0; i < n; i++) {
+                if (metric_section_applies(ki->section, items[i].r->workload))
+                    echo_human(&items[i], (enum plan_key)k, vals[i], 64);
+                else
+                    snprintf(vals[i], 64, "-");
+            }
             line(&t, ki->key, vals, NULL, "");
         }
     }
     for (k = 0; k < ntab; k++) {
         const struct metric *m = &tab[k];
 
+        if (!any_applies(m->section, items, n))
+            continue;
         if (strcmp(prev, m->section) != 0) {
             fprintf(out, "\n%s\n", m->section);
             prev = m->section;
         }
-        for (i = 0; i < n; i++)
-            metric_human(m, items[i].r, vals[i], 64);
+        for (i = 0; i < n; i++) {
+            if (metric_section_applies(m->section, items[i].r->workload))
+                metric_human(m, items[i].r, vals[i], 64);
+            else
+                snprintf(vals[i], 64, "-");
+        }
         mark_best(m, items, n, best);
         snprintf(key, sizeof(key), "%s", m->key);
         line(&t, key, vals, best, m->unit);

@@ -15,6 +15,7 @@
 #ifndef LLMPLAN_EXPORT_METRICS_H
 #define LLMPLAN_EXPORT_METRICS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "core/result.h"
@@ -47,6 +48,13 @@ const struct metric *metrics_table(size_t *n /* OUT */);
 /* The numeric value (booleans 0/1); 0 for MK_TEXT.  Finite for results of
  * scenario_eval (asserted). */
 double metric_value(const struct metric *m, const struct result *r);
+
+/* Whether a section of the metric table or of the plan echo ("time",
+ * "cost.build", "train") belongs to results of workload w: time,
+ * reliability and the train keys are training's, serve serving's, the
+ * rest both.  Exporters leave the others out (JSON) or blank (tables
+ * lining up plans of both workloads). */
+bool metric_section_applies(const char *section, enum workload_kind w);
 
 /* The text of an MK_TEXT metric ("" otherwise); never NULL. */
 const char *metric_text(const struct metric *m, const struct result *r);
