@@ -66,6 +66,7 @@ void scenario_defaults(struct scenario *sc)
     sc->stack.mbu = 1;
     sc->stack.kv_mem_frac = 0.9;
     sc->stack.prefill_chunk = 8192;
+    sc->stack.decode_overlap = 0.5;
     sc->serve.mode = SERVE_ONLINE;
     sc->serve.input_tokens = 1024;
     sc->serve.output_tokens = 256;
@@ -379,8 +380,8 @@ static enum cp_status validate_serve_layout(const struct scenario *sc,
     if (m.experts < 2 && lay->ep != 1)
         return diag_set(d, CP_ERR_LAYOUT, "parallel.ep",
                         "expert parallelism needs a mixture-of-experts model");
-    if (m.experts >= 2 && (fmod(m.experts, (double)lay->ep) != 0 ||
-                           (double)lay->ep > gpr))
+    if (m.experts >= 2 &&
+        (fmod(m.experts, (double)lay->ep) != 0 || (double)lay->ep > gpr))
         return diag_set(d, CP_ERR_LAYOUT, "parallel.ep",
                         "%llu must divide model.experts (%.0f) and not "
                         "exceed the GPUs of a replica (tp*pp = %.0f)",
@@ -400,8 +401,7 @@ static enum cp_status validate_serve_layout(const struct scenario *sc,
 }
 
 /* Serving inputs and the engine's knobs. */
-static enum cp_status validate_serve(const struct scenario *sc,
-                                     struct diag *d)
+static enum cp_status validate_serve(const struct scenario *sc, struct diag *d)
 {
     const struct serve_spec *v = &sc->serve;
     const struct stack_spec *s = &sc->stack;
@@ -458,7 +458,8 @@ static enum cp_status validate_serve(const struct scenario *sc,
         !(s->kv_mem_frac > 0 && s->kv_mem_frac <= 1) ||
         !(s->max_seqs >= 0 && s->max_seqs <= MAX_BATCH) ||
         !(s->allreduce_s >= 0 && s->allreduce_s < 1) ||
-        !(s->prefill_chunk >= 0 && s->prefill_chunk <= MAX_SEQ))
+        !(s->prefill_chunk >= 0 && s->prefill_chunk <= MAX_SEQ) ||
+        !(s->decode_overlap >= 0 && s->decode_overlap <= 1))
         return diag_set(d, CP_ERR_RANGE, "software.stack",
                         "'%s' has serving values out of range", s->id);
     return validate_serve_layout(sc, d);
@@ -559,8 +560,8 @@ static void serve_eval(const struct scenario *sc, unsigned flags,
 {
     struct model_shape m;
     uint64_t warnings;
-    double len = (double)sc->serve.input_tokens +
-                 (double)sc->serve.output_tokens;
+    double len =
+        (double)sc->serve.input_tokens + (double)sc->serve.output_tokens;
 
     memset(out, 0, sizeof(*out));
     out->workload = WORKLOAD_SERVE;

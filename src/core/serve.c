@@ -124,18 +124,19 @@ struct engine {
     double w_dense;   /* per GPU, read every decode step */
     double w_expert;  /* per GPU, routed experts (read as touched) */
     double experts, top_k, moe_layers;
-    double kv_tok;    /* KV bytes per token per GPU */
-    double n_mm;      /* active matmul params per token */
-    double attn_c;    /* attention FLOPs per token per context position */
+    double kv_tok; /* KV bytes per token per GPU */
+    double n_mm;   /* active matmul params per token */
+    double attn_c; /* attention FLOPs per token per context position */
     double L, h;
     double ar_alpha, ar_beta;
-    double overhead;  /* host work per step */
-    double chunk;     /* tokens per prefill pass */
-    double q;         /* tokens per sequence per decode step (spec) */
-    double tau;       /* tokens accepted per decode step */
-    double in_new;    /* prompt tokens not served from the prefix cache */
-    double in_hit;    /* ... served from it */
-    double out;       /* output tokens */
+    double overhead; /* host work per step */
+    double overlap;  /* share of the shorter of compute and memory hidden */
+    double chunk;    /* tokens per prefill pass */
+    double q;        /* tokens per sequence per decode step (spec) */
+    double tau;      /* tokens accepted per decode step */
+    double in_new;   /* prompt tokens not served from the prefix cache */
+    double in_hit;   /* ... served from it */
+    double out;      /* output tokens */
 };
 
 static double peak_of(const struct accel_spec *a, enum precision p)
@@ -175,6 +176,11 @@ static void engine_init(const struct scenario *sc, const struct model_shape *m,
     else if (sv->weights == SD_FP4 && peak_of(a, PREC_FP8) > 0)
         e->rate = peak_of(a, PREC_FP8) * low * st->gemm_eff * st->fp8_eff;
     e->attn_rate = p16 * a->attn_frac * st->attn_eff;
+    /* An fp8 KV cache with fp8 weights runs the prompt's attention in fp8
+     * too (TensorRT-LLM use_fp8_context_fmha; FlashAttention-3 fp8). */
+    if (sv->kv_cache == SD_FP8 && sv->weights != SD_BF16 &&
+        sv->weights != SD_FP16 && peak_of(a, PREC_FP8) > 0)
+        e->attn_rate = peak_of(a, PREC_FP8) * a->attn_frac * st->attn_eff;
     e->bw = a->hbm_bps * a->hbm_frac * mbu;
     /* Embedding and output layer stay in 16 bits (ModelOpt keeps lm_head
      * unquantised); the rest at serve.weights. */
@@ -199,16 +205,16 @@ static void engine_init(const struct scenario *sc, const struct model_shape *m,
     {
         double up = sc->system.scaleup_bps > 0 ? sc->system.scaleup_bps
                                                : a->scaleup_bps;
-        double frac = sc->system.scaleup_frac > 0 ? sc->system.scaleup_frac
-                                                  : 1;
+        double frac = sc->system.scaleup_frac > 0 ? sc->system.scaleup_frac : 1;
 
-        e->ar_beta = up > 0 ? up * frac
-                            : sc->fabric.gbps_per_gpu * 1e9 / 8 *
-                                  sc->fabric.bw_frac;
+        e->ar_beta =
+            up > 0 ? up * frac
+                   : sc->fabric.gbps_per_gpu * 1e9 / 8 * sc->fabric.bw_frac;
         if (!(e->ar_beta > 0))
             e->ar_beta = 1e9;
     }
     e->overhead = st->step_overhead_s;
+    e->overlap = st->decode_overlap;
     e->chunk = st->prefill_chunk >= 1 ? st->prefill_chunk : 8192;
     e->q = sv->spec_tokens >= 1 ? (double)sv->spec_tokens + 1 : 1;
     e->tau = serve_tokens_per_step(sv->spec_accept, (double)sv->spec_tokens);
@@ -244,18 +250,17 @@ static double allreduce_s(const struct engine *e, double tokens)
 /* One prefill pass of `tokens` new prompt tokens of requests whose
  * prompts are `len` long (hit of them cached): compute-bound, floored by
  * one read of the weights, over pp stages in turn. */
-static double prefill_pass_s(const struct engine *e, double tokens,
-                             double len, double hit)
+static double prefill_pass_s(const struct engine *e, double tokens, double len,
+                             double hit)
 {
     double gemm = gemm_s(e, 2 * e->n_mm * tokens / e->gpr) * e->pp;
     double ctx = hit + (len - hit) / 2; /* causal: mean context */
     double attn = e->attn_c * tokens * ctx / e->gpr / e->attn_rate * e->pp;
-    double floor_s = e->w_gpu / e->bw * e->pp;
-    double t = gemm + attn;
+    double read = e->w_gpu / e->bw * e->pp, cmp = gemm + attn;
 
-    if (t < floor_s)
-        t = floor_s;
-    return t + allreduce_s(e, tokens) + e->overhead;
+    return (read > cmp ? read + (1 - e->overlap) * cmp
+                       : cmp + (1 - e->overlap) * read) +
+           allreduce_s(e, tokens) + e->overhead;
 }
 
 /* One prompt alone: passes of at most `chunk` tokens. */
@@ -275,8 +280,7 @@ static double prefill_bulk_s(const struct engine *e)
 
     if (n < 1)
         return prefill_one_s(e);
-    return prefill_pass_s(e, n * e->in_new, e->in_new + e->in_hit,
-                          e->in_hit) /
+    return prefill_pass_s(e, n * e->in_new, e->in_new + e->in_hit, e->in_hit) /
            n;
 }
 
@@ -293,8 +297,9 @@ static double decode_step_s(const struct engine *e, double b, double ctx)
     double t_cmp = gemm_s(e, 2 * e->n_mm * toks / e->gpr) * e->pp +
                    e->attn_c * toks * ctx / e->gpr / e->attn_rate * e->pp;
 
-    return (t_mem > t_cmp ? t_mem : t_cmp) + allreduce_s(e, toks) +
-           e->overhead;
+    return (t_mem > t_cmp ? t_mem + (1 - e->overlap) * t_cmp
+                          : t_cmp + (1 - e->overlap) * t_mem) +
+           allreduce_s(e, toks) + e->overhead;
 }
 
 /* Mean context a running sequence holds (prompt plus half the output). */
@@ -368,58 +373,28 @@ static void open_point(const struct engine *e, double lambda, double maxb,
     pt->rps = lambda;
 }
 
-/* n closed-loop users on one replica, each with one request in flight. */
-static void closed_point(const struct engine *e, double n, struct point *pt)
+/* b requests always in flight on one replica (closed-loop users, or
+ * everything queued offline): the engine never idles, so each generation
+ * of b requests costs b prefills (batched into chunks) and (O - 1) / tau
+ * decode steps - the first token comes with the prefill.  A new prompt
+ * joins the running batch at the next step (chunked prefill). */
+static void busy_point(const struct engine *e, double b, struct point *pt)
 {
-    double pf1 = prefill_one_s(e), pfb = prefill_bulk_s(e);
-    double b = n, e2e = pf1 + e->out * decode_step_s(e, 1, mean_ctx(e));
-    int i;
-
-    memset(pt, 0, sizeof(*pt));
-    for (i = 0; i < FIXED_POINT_ITERS; i++) {
-        double step = decode_step_s(e, b, mean_ctx(e));
-        /* The other users' prompts interleave with this one's decode. */
-        double rho = (b - 1) / e2e * pfb;
-        double tpot, ttft, ne2e;
-
-        if (rho > 0.95)
-            rho = 0.95;
-        tpot = step / e->tau / (1 - rho);
-        ttft = pf1 + (b > 1 ? step / 2 : 0);
-        ne2e = ttft + (e->out > 1 ? (e->out - 1) * tpot : 0);
-        pt->step = step;
-        pt->tpot = tpot;
-        pt->ttft = ttft;
-        pt->queue = ttft - pf1;
-        pt->pf_frac = rho;
-        if (fabs(ne2e - e2e) < 1e-9 * e2e) {
-            e2e = ne2e;
-            break;
-        }
-        e2e = ne2e;
-    }
-    pt->e2e = e2e;
-    pt->batch = b;
-    pt->rps = b / e2e;
-    pt->ok = 1;
-}
-
-/* Everything queued (offline): the largest batch runs back to back; each
- * generation of b requests costs b prefills and O / tau decode steps. */
-static void offline_point(const struct engine *e, double b, struct point *pt)
-{
-    double pfb = prefill_bulk_s(e), step = decode_step_s(e, b, mean_ctx(e));
-    double cycle = b * pfb + e->out / e->tau * step;
+    double pf1 = prefill_one_s(e);
+    double pf = b > 1 ? prefill_bulk_s(e) : pf1;
+    double step = decode_step_s(e, b, mean_ctx(e));
+    double decode = (e->out > 1 ? e->out - 1 : 0) / e->tau * step;
+    double cycle = b * pf + decode;
 
     memset(pt, 0, sizeof(*pt));
     pt->batch = b;
     pt->step = step;
-    pt->ttft = prefill_one_s(e);
-    pt->pf_frac = cycle > 0 ? b * pfb / cycle : 0;
-    pt->tpot = e->out > 0 ? (cycle - b * pfb) / e->out / (1 - pt->pf_frac)
-                          : 0;
-    pt->e2e = cycle;
-    pt->rps = cycle > 0 ? b / cycle : 0;
+    pt->queue = b > 1 ? step / 2 : 0;
+    pt->ttft = pf1 + pt->queue;
+    pt->pf_frac = cycle > 0 ? b * pf / cycle : 0;
+    pt->e2e = cycle > pt->ttft ? cycle : pt->ttft;
+    pt->tpot = e->out > 1 ? (pt->e2e - pt->ttft) / (e->out - 1) : 0;
+    pt->rps = pt->e2e > 0 ? b / pt->e2e : 0;
     pt->ok = 1;
 }
 
@@ -436,8 +411,7 @@ static int meets(const struct point *pt, double ttft_s, double tpot_s)
 
 /* The highest arrival rate one replica sustains within the targets. */
 static double replica_capacity(const struct engine *e, double maxb, double p,
-                               double ttft_s, double tpot_s,
-                               struct point *best)
+                               double ttft_s, double tpot_s, struct point *best)
 {
     struct point pt;
     double lo = 0, hi = 1 / prefill_bulk_s(e);
@@ -518,19 +492,19 @@ static void memory_of(const struct scenario *sc, const struct engine *e,
     double frac = sc->stack.kv_mem_frac > 0 ? sc->stack.kv_mem_frac : 0.9;
     /* A chunk's activations in 16 bits: residual, QKV, attention output
      * and the FFN intermediate (gated: two) live at once, per TP rank. */
-    double act = e->chunk * 2 *
-                 (3 * m->h + (m->gated ? 2 : 1) * (m->f > 0 ? m->f : 4 * m->h) /
-                                 e->tp);
+    double act =
+        e->chunk * 2 *
+        (3 * m->h + (m->gated ? 2 : 1) * (m->f > 0 ? m->f : 4 * m->h) / e->tp);
     double reserve = sc->stack.mem_reserve_bytes;
     double free_b = hbm - e->w_gpu - act - reserve;
-    double len = (double)sc->serve.input_tokens +
-                 (double)sc->serve.output_tokens;
+    double len =
+        (double)sc->serve.input_tokens + (double)sc->serve.output_tokens;
     double per_seq = e->kv_tok * len;
     double maxb;
 
     s->weights_bytes = clamp_pos(e->w_gpu);
-    s->kv_bytes_per_token = clamp_pos(
-        serve_kv_bytes_per_token(m, sc->serve.kv_cache));
+    s->kv_bytes_per_token =
+        clamp_pos(serve_kv_bytes_per_token(m, sc->serve.kv_cache));
     s->kv_bytes_per_token_gpu = clamp_pos(e->kv_tok);
     s->kv_bytes = clamp_pos(free_b * frac);
     maxb = per_seq > 0 ? floor(s->kv_bytes / per_seq) : 0;
@@ -542,9 +516,8 @@ static void memory_of(const struct scenario *sc, const struct engine *e,
     mem->weights_bytes = s->weights_bytes;
     mem->activations_bytes = clamp_pos(act);
     mem->overhead_bytes = clamp_pos(reserve + s->kv_bytes);
-    mem->total_bytes =
-        clamp_pos(mem->weights_bytes + mem->activations_bytes +
-                  mem->overhead_bytes);
+    mem->total_bytes = clamp_pos(mem->weights_bytes + mem->activations_bytes +
+                                 mem->overhead_bytes);
     mem->capacity_bytes = clamp_pos(hbm);
     mem->fits = free_b > 0 && maxb >= 1;
     if (!(free_b > 0))
@@ -557,6 +530,24 @@ static void memory_of(const struct scenario *sc, const struct engine *e,
                  "the KV cache of one %.0f-token request (%.2f GiB per GPU) "
                  "never fits in the %.2f GiB left after the weights",
                  len, per_seq / 1073741824.0, s->kv_bytes / 1073741824.0);
+}
+
+/* Batches 1, 2, 4 ... up to the max batch, closed loop. */
+static void curve(const struct engine *e, struct serve_result *s)
+{
+    double b;
+
+    s->curve_n = 0;
+    for (b = 1; b <= s->max_batch && s->curve_n < SERVE_CURVE_MAX; b *= 2) {
+        struct point pt;
+        uint64_t i = s->curve_n++;
+
+        busy_point(e, b, &pt);
+        s->curve_batch[i] = b;
+        s->curve_tok_s_gpu[i] =
+            pt.e2e > 0 ? clamp_pos(b * e->out / pt.e2e / e->gpr) : 0;
+        s->curve_user_tok_s[i] = pt.tpot > 0 ? clamp_pos(1 / pt.tpot) : 0;
+    }
 }
 
 void serve_estimate(const struct scenario *sc, const struct model_shape *m,
@@ -588,9 +579,10 @@ void serve_estimate(const struct scenario *sc, const struct model_shape *m,
         return;
     }
     s->fits = true;
+    curve(&e, s);
 
     if (sv->mode == SERVE_OFFLINE) {
-        offline_point(&e, s->max_batch, &pt);
+        busy_point(&e, s->max_batch, &pt);
         fill_point(&pt, s);
         s->replicas = replicas;
         s->requests_per_s = pt.rps * replicas;
@@ -613,7 +605,7 @@ void serve_estimate(const struct scenario *sc, const struct model_shape *m,
                 struct point q;
                 double per = ceil(n / mid);
 
-                closed_point(&e, per, &q);
+                busy_point(&e, per, &q);
                 if (per <= s->max_batch && meets(&q, ttft_s, tpot_s))
                     hi = mid;
                 else
@@ -623,7 +615,7 @@ void serve_estimate(const struct scenario *sc, const struct model_shape *m,
             }
             replicas = hi;
         }
-        closed_point(&e, ceil(n / replicas), &pt);
+        busy_point(&e, ceil(n / replicas), &pt);
         fill_point(&pt, s);
         s->replicas = replicas;
         s->requests_per_s = pt.rps * replicas;
@@ -707,8 +699,8 @@ static void daily(const struct scenario *sc, struct serve_result *s)
 
         s->fleet_gpu_hours_per_day += need * dt;
         if (owned > 0) {
-            s->burst_gpu_hours_per_day += need > owned ? (need - owned) * dt
-                                                       : 0;
+            s->burst_gpu_hours_per_day +=
+                need > owned ? (need - owned) * dt : 0;
             s->owned_idle_gpu_hours_per_day +=
                 owned > need ? (owned - need) * dt : 0;
         }
@@ -729,9 +721,8 @@ void serve_load(const struct scenario *sc, struct result *r)
     daily(sc, s);
     load_fleet(sc, owned, l);
     l->wall_h = 24;
-    tokens_day = sc->serve.tokens_per_day > 0
-                     ? sc->serve.tokens_per_day
-                     : s->output_tokens_per_s * 86400;
+    tokens_day = sc->serve.tokens_per_day > 0 ? sc->serve.tokens_per_day
+                                              : s->output_tokens_per_s * 86400;
     l->tokens = clamp_pos(tokens_day);
     /* The owned fleet's busy hours: the demand up to the owned base. */
     l->busy_gpu_hours =
@@ -749,8 +740,8 @@ void serve_money(const struct scenario *sc, struct result *r)
     double tokens_day = r->load.tokens;
     double in_day, out_share = 1 - s->prefill_time_frac;
     double cloud_gpu_h;
-    bool elastic = sc->cloud_term == TERM_ON_DEMAND ||
-                   sc->cloud_term == TERM_SPOT;
+    bool elastic =
+        sc->cloud_term == TERM_ON_DEMAND || sc->cloud_term == TERM_SPOT;
 
     /* The owned fleet costs its GPU-hour price at the planned utilization
      * all day: (capital recovery + OpEx) / 365. */
@@ -767,11 +758,9 @@ void serve_money(const struct scenario *sc, struct result *r)
             clamp_pos(s->usd_per_day_build * out_share / tokens_day * 1e6);
         s->usd_per_mtok_cloud =
             clamp_pos(s->usd_per_day_cloud * out_share / tokens_day * 1e6);
-        s->wh_per_mtok =
-            clamp_pos(r->energy.facility_kw * 24 * 1000 / tokens_day * 1e6 *
-                      (s->owned_gpus > 0 && s->gpus > 0
-                           ? s->gpus / s->owned_gpus
-                           : 1));
+        s->wh_per_mtok = clamp_pos(
+            r->energy.facility_kw * 24 * 1000 / tokens_day * 1e6 *
+            (s->owned_gpus > 0 && s->gpus > 0 ? s->gpus / s->owned_gpus : 1));
     }
     if (in_day > 0) {
         s->usd_per_mtok_input_build = clamp_pos(

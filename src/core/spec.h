@@ -146,23 +146,25 @@ struct stack_spec {
     char name[CP_NAME_MAX];
     char attn_kernel[CP_ID_MAX]; /* fa2, fa3, cudnn, te, splash ...: a name */
     enum workload_kind kind;     /* what the stack runs */
-    double gemm_eff;  /* of the measured matmul ceiling, inside a step */
-    double attn_eff;  /* of the measured fused-attention ceiling */
-    double fp8_eff;   /* 8-bit GEMMs: scaling recipe, relative to gemm_eff */
-    double tp_overlap;     /* share of TP communication hidden under GEMMs */
-    double dp_overlap;     /* share of DP gradient traffic under backward */
-    double zero3_prefetch; /* ZeRO-3 layer gathers in flight ahead (0: none) */
+    double gemm_eff;   /* of the measured matmul ceiling, inside a step */
+    double attn_eff;   /* of the measured fused-attention ceiling */
+    double fp8_eff;    /* 8-bit GEMMs: scaling recipe, relative to gemm_eff */
+    double tp_overlap; /* share of TP communication hidden under GEMMs */
+    double dp_overlap; /* share of DP gradient traffic under backward */
+    double zero3_prefetch;  /* ZeRO-3 layer gathers in flight ahead (0: none) */
     double kernel_s;        /* host dispatch per kernel on top of launch, s */
     double step_overhead_s; /* framework work per step outside kernels, s */
     double mem_reserve_bytes; /* CUDA context, NCCL buffers, workspaces */
     double mem_frag_frac;     /* allocator slack, fraction of what it holds */
     /* Serving engines (0 on training rows; serve.c).  Fitted once on the
      * published serving results (README, Calibration). */
-    double mbu;           /* decode: share of the measured HBM ceiling */
-    double kv_mem_frac;   /* share of free HBM the engine gives the KV */
-    double max_seqs;      /* engine's cap on running sequences; 0: none */
-    double allreduce_s;   /* one TP all-reduce at decode sizes, latency */
-    double prefill_chunk; /* tokens per forward pass (max_num_tokens) */
+    double mbu;            /* decode: share of the measured HBM ceiling */
+    double kv_mem_frac;    /* share of free HBM the engine gives the KV */
+    double max_seqs;       /* engine's cap on running sequences; 0: none */
+    double allreduce_s;    /* one TP all-reduce at decode sizes, latency */
+    double prefill_chunk;  /* tokens per forward pass (max_num_tokens) */
+    double decode_overlap; /* share of the shorter of a step's compute and
+                              memory time hidden under the longer */
 };
 
 /* Serving inputs (design/serving.md). */
@@ -189,12 +191,12 @@ enum serve_disagg { DISAGG_NO, DISAGG_YES, DISAGG_AUTO };
 
 struct serve_spec {
     enum serve_mode mode;
-    uint64_t input_tokens;  /* mean prompt length */
-    uint64_t output_tokens; /* mean generated length */
-    double requests_per_s;  /* peak arrival rate; 0: from tokens_per_day */
-    double tokens_per_day;  /* output tokens per day */
-    double peak_to_avg;     /* peak hour / daily mean, >= 1 */
-    uint64_t concurrency;   /* closed-loop users; 0: open arrivals */
+    uint64_t input_tokens;   /* mean prompt length */
+    uint64_t output_tokens;  /* mean generated length */
+    double requests_per_s;   /* peak arrival rate; 0: from tokens_per_day */
+    double tokens_per_day;   /* output tokens per day */
+    double peak_to_avg;      /* peak hour / daily mean, >= 1 */
+    uint64_t concurrency;    /* closed-loop users; 0: open arrivals */
     double ttft_ms, tpot_ms; /* targets; 0: none */
     double percentile;       /* of TTFT, in (0, 100) */
     enum serve_dtype weights;

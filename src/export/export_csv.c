@@ -172,8 +172,8 @@ enum cp_status export_csv_search(FILE *out, const struct export_item *items,
         nc = 1;
         for (k = 0; k < ntab; k++)
             if (any_applies(tab[k].section, items, n))
-                cells[nc++] = metric_cell(&tab[k], items[i].r, bufs[k],
-                                          CELL_MAX);
+                cells[nc++] =
+                    metric_cell(&tab[k], items[i].r, bufs[k], CELL_MAX);
         st = row(out, cells, nc, d);
     }
     free(bufs);

@@ -290,6 +290,53 @@ enum cp_status export_text_metrics(FILE *out, const struct export_item *items,
     return CP_OK;
 }
 
+/* Serving layouts: replica shape, batch, latency, throughput, price. */
+static enum cp_status search_serve(FILE *out, const struct export_search *s,
+                                   const struct export_item *items, size_t n,
+                                   struct diag *d)
+{
+    char c[8][32];
+    size_t i;
+
+    fprintf(out, "search %s: %s serving on %s, best %zu by %s\n\n",
+            items[0].name,
+            items[0].sc->model.id[0] ? items[0].sc->model.id : "custom model",
+            items[0].sc->accel.id, n, s->objective);
+    fprintf(out, "%4s %3s %3s %9s %7s %8s %7s %9s %9s %10s %10s %4s\n", "rank",
+            "tp", "pp", "max_batch", "batch", "replicas", "gpus", "ttft_ms",
+            "tpot_ms", "tok_s_gpu", "usd_mtok", "fits");
+    for (i = 0; i < n; i++) {
+        const struct serve_result *v = &items[i].r->serve;
+        const struct layout *l = &items[i].r->layout;
+
+        export_human_number(v->max_batch, c[0], sizeof(c[0]));
+        export_human_number(v->batch, c[1], sizeof(c[1]));
+        export_human_number(v->replicas, c[2], sizeof(c[2]));
+        export_human_number(v->gpus, c[3], sizeof(c[3]));
+        export_human_number(v->ttft_ms, c[4], sizeof(c[4]));
+        export_human_number(v->tpot_ms, c[5], sizeof(c[5]));
+        export_human_number(v->output_tokens_per_s_per_gpu, c[6], sizeof(c[6]));
+        export_human_number(v->usd_per_mtok_build, c[7], sizeof(c[7]));
+        fprintf(out, "%4zu %3llu %3llu %9s %7s %8s %7s %9s %9s %10s %10s %4s\n",
+                i + 1, (unsigned long long)l->tp, (unsigned long long)l->pp,
+                c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7],
+                v->fits ? "yes" : "no");
+    }
+    fprintf(out,
+            "\n%llu replicas evaluated, %llu meet memory and the targets, "
+            "%.2f s (objective: %s)\n",
+            (unsigned long long)s->evaluated, (unsigned long long)s->feasible,
+            s->elapsed_s, s->objective);
+    if (items[0].r->nwarnings) {
+        fprintf(out, "\nwarnings (rank 1)\n");
+        for (i = 0; i < items[0].r->nwarnings && i < RESULT_MAX_WARNINGS; i++)
+            fprintf(out, "  - %s\n", items[0].r->warnings[i]);
+    }
+    if (ferror(out))
+        return diag_set(d, CP_ERR_IO, "output", "cannot write output");
+    return CP_OK;
+}
+
 enum cp_status export_text_search(FILE *out, const struct export_search *s,
                                   const struct export_item *items, size_t n,
                                   struct diag *d)
@@ -297,6 +344,8 @@ enum cp_status export_text_search(FILE *out, const struct export_search *s,
     size_t i;
     char mem[32], step[32], mfu[32], days[32], usd[32];
 
+    if (n && items[0].r->workload == WORKLOAD_SERVE)
+        return search_serve(out, s, items, n, d);
     if (n) {
         const struct scenario *sc = items[0].sc;
 

@@ -174,8 +174,8 @@ static void resolve_serve(const struct plan *p, struct plan_resolved *out)
     sc->serve.gpus_auto = p->v[PK_HW_GPUS].is_auto;
     if (sc->serve.gpus_auto)
         sc->gpus = lay->tp * lay->pp;
-    lay->dp = sc->gpus / (lay->tp * lay->pp) ? sc->gpus / (lay->tp * lay->pp)
-                                             : 1;
+    lay->dp =
+        sc->gpus / (lay->tp * lay->pp) ? sc->gpus / (lay->tp * lay->pp) : 1;
     out->space.tp = fixed(p, PK_PAR_TP) ? lay->tp : 0;
     out->space.pp = fixed(p, PK_PAR_PP) ? lay->pp : 0;
     out->space.ep = fixed(p, PK_PAR_EP) ? lay->ep : 0;
@@ -238,7 +238,7 @@ enum cp_status plan_resolve(const struct plan *p, struct catalog *cat,
         add_source(out, PK_MODEL_PRESET, mid, &meta);
     }
     snprintf(id, sizeof(id), "%s",
-             p->v[PK_SOFTWARE_STACK].set ? p->v[PK_SOFTWARE_STACK].id
+             p->v[PK_SOFTWARE_STACK].set      ? p->v[PK_SOFTWARE_STACK].id
              : sc->workload == WORKLOAD_SERVE ? DEFAULT_SERVE_STACK
                                               : DEFAULT_STACK);
     st = catalog_get_stack(cat, id, &sc->stack, &meta, d);
@@ -352,8 +352,9 @@ enum cp_status plan_resolve(const struct plan *p, struct catalog *cat,
     if (sc->workload == WORKLOAD_SERVE) {
         resolve_serve(p, out);
         if (sc->stack.kind != WORKLOAD_SERVE)
-            add_note(out, "software.stack '%s' is a training framework; "
-                          "serving with its defaults",
+            add_note(out,
+                     "software.stack '%s' is a training framework; "
+                     "serving with its defaults",
                      sc->stack.id);
         return CP_OK;
     }

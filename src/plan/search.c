@@ -328,6 +328,9 @@ static void serve_try(struct walk *w)
         }
         return;
     }
+    /* A cap at or above what memory and the engine allow is "auto". */
+    if (h.max_batch && w->r.serve.max_batch < (double)h.max_batch)
+        return;
     w->out->evaluated++;
     h.score = serve_score(&w->r, w->obj);
     keep(w->out, w->cap, &h);
@@ -336,16 +339,14 @@ static void serve_try(struct walk *w)
 /* Serving layouts: tp within the scale-up domain, pp, and the engine's
  * batch cap (auto, then powers of two), each replica evaluated in full
  * (serve.c sizes the replicas).  A fixed fleet needs tp*pp to divide it. */
-static enum cp_status search_serve(struct walk *w,
-                                   const struct search_space *sp,
-                                   struct diag *d)
+static enum cp_status
+search_serve(struct walk *w, const struct search_space *sp, struct diag *d)
 {
     const struct scenario *base = &w->sc;
     uint64_t tps[LIST_MAX], pps[LIST_MAX], bs[LIST_MAX];
     size_t ntp, npp, nb = 0, it, ip, ib;
-    uint64_t domain = base->system.scaleup_domain
-                          ? base->system.scaleup_domain
-                          : base->system.gpus_per_node;
+    uint64_t domain = base->system.scaleup_domain ? base->system.scaleup_domain
+                                                  : base->system.gpus_per_node;
     uint64_t heads = base->model.heads, layers = base->model.layers;
     uint64_t given = base->gpus, v;
     bool fleet = !base->serve.gpus_auto;

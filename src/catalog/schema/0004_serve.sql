@@ -9,3 +9,4 @@ ALTER TABLE stacks ADD COLUMN kv_mem_frac REAL;
 ALTER TABLE stacks ADD COLUMN max_seqs REAL;
 ALTER TABLE stacks ADD COLUMN allreduce_us REAL;
 ALTER TABLE stacks ADD COLUMN prefill_chunk REAL;
+ALTER TABLE stacks ADD COLUMN decode_overlap REAL;
