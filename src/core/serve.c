@@ -550,6 +550,105 @@ static void curve(const struct engine *e, struct serve_result *s)
     }
 }
 
+/* KV of one prompt from its prefill replica to a decode replica: every
+ * GPU sends its shard over its scale-out NIC (DistServe, Zhong et al.
+ * 2024, section 4: the transfer is small next to the prefill). */
+static double kv_transfer_s(const struct scenario *sc, const struct engine *e)
+{
+    double bw = sc->fabric.gbps_per_gpu * 1e9 / 8 * sc->fabric.bw_frac * e->gpr;
+    double bytes = e->kv_tok * e->gpr * (e->in_new + e->in_hit);
+
+    return bw > 0 ? bytes / bw + sc->fabric.latency_s : 0;
+}
+
+/* Separate prefill and decode pools for the peak demand (DistServe;
+ * Splitwise, Patel et al. 2024): prefill replicas run prompts back to back
+ * at the utilization the TTFT target allows; decode replicas run the
+ * largest batch the TPOT target allows, with no prompts interleaved.
+ * Returns 0 (and the reason) when no pool meets the targets. */
+static int disaggregate(const struct scenario *sc, const struct engine *e,
+                        double maxb, double p, double ttft_s, double tpot_s,
+                        double demand, struct serve_result *s)
+{
+    double pf1 = prefill_one_s(e), pfb = prefill_bulk_s(e);
+    double kv = kv_transfer_s(sc, e), ctx = mean_ctx(e);
+    double rho = 0.9, lo, hi, b, step, lam_dec, pre, dec, bop, rho_op;
+    double steps = e->out > 1 ? (e->out - 1) / e->tau : 1;
+    int i;
+
+    if (ttft_s > 0) {
+        if (pf1 + kv > ttft_s) {
+            snprintf(s->reason, sizeof(s->reason),
+                     "no prefill pool meets serve.ttft_ms: one prompt takes "
+                     "%.0f ms with the KV transfer",
+                     (pf1 + kv) * 1e3);
+            return 0;
+        }
+        lo = 0;
+        hi = 0.999;
+        for (i = 0; i < BISECT_ITERS; i++) {
+            double mid = (lo + hi) / 2;
+
+            if (pf1 + wait_at(mid, pfb, p) + kv <= ttft_s)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        rho = lo;
+    }
+    /* The largest decode batch within the TPOT target. */
+    lo = 1;
+    hi = maxb >= 1 ? maxb : 1;
+    if (tpot_s > 0 && decode_step_s(e, 1, ctx) / e->tau > tpot_s) {
+        snprintf(s->reason, sizeof(s->reason),
+                 "no decode pool meets serve.tpot_ms: one step at batch 1 "
+                 "takes %.1f ms",
+                 decode_step_s(e, 1, ctx) / e->tau * 1e3);
+        return 0;
+    }
+    while (tpot_s > 0 && hi - lo > 0.5) {
+        double mid = floor((lo + hi + 1) / 2);
+
+        if (decode_step_s(e, mid, ctx) / e->tau <= tpot_s)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    b = tpot_s > 0 ? lo : hi;
+    step = decode_step_s(e, b, ctx);
+    lam_dec = b / (steps * step);
+    if (!(rho > 0) || !(lam_dec > 0))
+        return 0;
+    pre = ceil(demand * pfb / rho);
+    dec = ceil(demand / lam_dec);
+    /* The operating point: the decode batch at the demand, by Little. */
+    bop = b;
+    for (i = 0; i < FIXED_POINT_ITERS; i++) {
+        double nb = demand / dec * steps * decode_step_s(e, bop, ctx);
+
+        if (fabs(nb - bop) < 1e-9 * bop)
+            break;
+        bop = nb < b ? nb : b;
+    }
+    rho_op = demand * pfb / pre;
+    step = decode_step_s(e, bop, ctx);
+    s->prefill_gpus = pre * e->gpr;
+    s->decode_gpus = dec * e->gpr;
+    s->replicas = pre + dec;
+    s->batch = clamp_pos(bop);
+    s->decode_step_ms = clamp_pos(step * 1e3);
+    s->queue_ms = clamp_pos((wait_at(rho_op, pfb, p) + kv) * 1e3);
+    s->ttft_ms = clamp_pos(pf1 * 1e3 + s->queue_ms);
+    s->tpot_ms = clamp_pos(step / e->tau * 1e3);
+    s->e2e_s = clamp_pos(s->ttft_ms / 1e3 + steps * step);
+    s->prefill_time_frac =
+        clamp_pos(s->prefill_gpus / (s->prefill_gpus + s->decode_gpus));
+    s->requests_per_s = demand;
+    s->utilization = clamp_pos(demand / fmin(pre * rho / pfb, dec * lam_dec));
+    s->disaggregated = true;
+    return 1;
+}
+
 void serve_estimate(const struct scenario *sc, const struct model_shape *m,
                     struct result *r)
 {
@@ -636,8 +735,34 @@ void serve_estimate(const struct scenario *sc, const struct model_shape *m,
     } else {
         /* Open arrivals: the capacity of one replica at the targets. */
         struct point best;
+        struct serve_result split = *s;
+        int can_split = demand > 0 && sv->gpus_auto &&
+                        sv->disaggregated != DISAGG_NO &&
+                        disaggregate(sc, &e, s->max_batch, p, ttft_s, tpot_s,
+                                     demand, &split);
 
         cap = replica_capacity(&e, s->max_batch, p, ttft_s, tpot_s, &best);
+        if (sv->disaggregated == DISAGG_YES ||
+            (can_split &&
+             (!(cap > 0) || (split.prefill_gpus + split.decode_gpus) <
+                                ceil(demand / cap) * e.gpr))) {
+            *s = split;
+            s->fits = can_split;
+            if (!can_split && !s->reason[0])
+                snprintf(s->reason, sizeof(s->reason),
+                         "disaggregation sizes pools for online demand "
+                         "(serve.requests_per_s or serve.tokens_per_day) "
+                         "with hardware.gpus = auto");
+            s->gpus = s->prefill_gpus + s->decode_gpus;
+            if (!can_split)
+                s->gpus = e.gpr;
+            s->output_tokens_per_s = clamp_pos(s->requests_per_s * e.out);
+            s->input_tokens_per_s =
+                clamp_pos(s->requests_per_s * (double)sv->input_tokens);
+            s->output_tokens_per_s_per_gpu =
+                s->gpus > 0 ? clamp_pos(s->output_tokens_per_s / s->gpus) : 0;
+            return;
+        }
         if (!(cap > 0)) {
             s->fits = false;
             explain_miss(&e, ttft_s, tpot_s, s);

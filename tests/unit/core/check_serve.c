@@ -295,6 +295,43 @@ START_TEST(test_hybrid)
 }
 END_TEST
 
+/* Disaggregated pools meet the targets on their own and add up; auto
+ * takes them only when they need fewer GPUs. */
+START_TEST(test_disaggregated)
+{
+    struct scenario sc;
+    struct result co, split, any;
+    const struct serve_result *s = &split.serve;
+
+    serving(&sc, 2);
+    sc.serve.gpus_auto = true;
+    sc.serve.tokens_per_day = 2e10;
+    sc.serve.peak_to_avg = 2;
+    sc.serve.ttft_ms = 1000;
+    sc.serve.tpot_ms = 50;
+    sc.serve.input_tokens = 1024;
+    sc.serve.output_tokens = 256;
+    eval_ok(&sc, &co);
+    sc.serve.disaggregated = DISAGG_YES;
+    eval_ok(&sc, &split);
+    ck_assert(s->fits && s->disaggregated);
+    ck_assert(s->prefill_gpus >= 2 && s->decode_gpus >= 2);
+    ck_assert_rel(s->gpus, s->prefill_gpus + s->decode_gpus, 0);
+    ck_assert(s->ttft_ms <= 1000 && s->tpot_ms <= 50);
+    ck_assert(s->batch <= s->max_batch);
+    sc.serve.disaggregated = DISAGG_AUTO;
+    eval_ok(&sc, &any);
+    ck_assert_rel(any.serve.gpus, fmin(co.serve.gpus, s->gpus), 0);
+    /* A fixed fleet has no pools to size: a result with the reason. */
+    sc.serve.gpus_auto = false;
+    sc.serve.disaggregated = DISAGG_YES;
+    sc.gpus = 8;
+    eval_ok(&sc, &split);
+    ck_assert(!s->fits);
+    ck_assert_ptr_nonnull(strstr(s->reason, "hardware.gpus = auto"));
+}
+END_TEST
+
 /* Each knob moves the numbers the way physics says. */
 START_TEST(test_directions)
 {
@@ -424,6 +461,7 @@ Suite *suite_serve(void)
     tcase_add_test(core, test_single_request);
     tcase_add_test(core, test_sizing);
     tcase_add_test(core, test_hybrid);
+    tcase_add_test(core, test_disaggregated);
     tcase_add_test(inv, test_tp_invariants);
     tcase_add_test(inv, test_directions);
     tcase_add_test(err, test_bad_input);
