@@ -277,15 +277,16 @@ static void walk_inner(struct walk *w, const struct search_space *sp,
 
 /* Serving: lower is better.  time = the most output tokens per second
  * per GPU at the targets (the smallest fleet), then per-user speed; cost
- * = $ per million output tokens owned; energy = Wh per million. */
+ * = the owned fleet's day per output token; energy = Wh per million. */
 static double serve_score(const struct result *r, enum objective obj)
 {
     const struct serve_result *s = &r->serve;
 
     switch (obj) {
     case OBJECTIVE_COST:
-        if (s->usd_per_mtok_build > 0)
-            return s->usd_per_mtok_build;
+        /* The owned fleet's whole day over its output, prompts included. */
+        if (s->usd_per_day_build > 0 && s->output_tokens_per_s > 0)
+            return s->usd_per_day_build / s->output_tokens_per_s;
         break;
     case OBJECTIVE_ENERGY:
         if (s->wh_per_mtok > 0)
@@ -329,7 +330,8 @@ static void serve_try(struct walk *w)
         return;
     }
     /* A cap at or above what memory and the engine allow is "auto". */
-    if (h.max_batch && w->r.serve.max_batch < (double)h.max_batch)
+    if (h.max_batch && (w->r.serve.max_batch < (double)h.max_batch ||
+                        w->r.serve.batch < (double)h.max_batch - 0.5))
         return;
     w->out->evaluated++;
     h.score = serve_score(&w->r, w->obj);
@@ -369,6 +371,10 @@ search_serve(struct walk *w, const struct search_space *sp, struct diag *d)
     }
     if (fixed_batch) {
         bs[nb++] = fixed_batch;
+    } else if (w->cap == 1) {
+        /* A cap below what memory allows only lowers a replica's
+         * capacity: the single best is always auto. */
+        bs[nb++] = 0;
     } else {
         bs[nb++] = 0;
         for (v = 1; v <= 1024 && nb < LIST_MAX; v *= 2)
