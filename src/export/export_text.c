@@ -217,10 +217,14 @@ enum cp_status export_text_metrics(FILE *out, const struct export_item *items,
     if (n == 1) {
         const struct scenario *sc = items[0].sc;
 
-        fprintf(out, "plan %s: %s on %llu x %s (%s, %s)\n", items[0].name,
+        const struct result *r0 = items[0].r;
+        double g = r0->workload == WORKLOAD_SERVE ? r0->serve.gpus
+                                                  : (double)sc->gpus;
+
+        fprintf(out, "plan %s: %s %son %.0f x %s (%s, %s)\n", items[0].name,
                 sc->model.id[0] ? sc->model.id : "custom model",
-                (unsigned long long)sc->gpus, sc->accel.id, sc->system.id,
-                sc->fabric.id);
+                r0->workload == WORKLOAD_SERVE ? "served " : "", g,
+                sc->accel.id, sc->system.id, sc->fabric.id);
     } else {
         fprintf(out, "  %-*s", KEY_W, "");
         for (i = 0; i < n; i++)
