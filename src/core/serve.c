@@ -130,6 +130,7 @@ struct engine {
     double L, h;
     double ar_alpha, ar_beta;
     double overhead; /* host work per step */
+    double launch;   /* kernel gaps of one forward pass */
     double overlap;  /* share of the shorter of compute and memory hidden */
     double chunk;    /* tokens per prefill pass */
     double q;        /* tokens per sequence per decode step (spec) */
@@ -214,6 +215,15 @@ static void engine_init(const struct scenario *sc, const struct model_shape *m,
             e->ar_beta = 1e9;
     }
     e->overhead = st->step_overhead_s;
+    /* A forward pass is a chain of kernels: per dense layer about 12
+     * (norm, QKV, RoPE, attention, O, all-reduce/residual, norm, gate-up,
+     * activation, down, all-reduce, residual), a MoE layer 8 more (router,
+     * top-k, permute, grouped GEMMs, combine), MLA 4 more (latent down and
+     * up projections).  Each pays the accelerator's measured
+     * launch-to-launch gap, CUDA graphs or not, plus the stack's. */
+    e->launch =
+        (m->dense_layers * 12 + m->moe_layers * 20 + (m->mla ? 4 * m->L : 0)) *
+        (a->kernel_s + st->kernel_s);
     e->overlap = st->decode_overlap;
     e->chunk = st->prefill_chunk >= 1 ? st->prefill_chunk : 8192;
     e->q = sv->spec_tokens >= 1 ? (double)sv->spec_tokens + 1 : 1;
@@ -260,7 +270,7 @@ static double prefill_pass_s(const struct engine *e, double tokens, double len,
 
     return (read > cmp ? read + (1 - e->overlap) * cmp
                        : cmp + (1 - e->overlap) * read) +
-           allreduce_s(e, tokens) + e->overhead;
+           allreduce_s(e, tokens) + e->launch + e->overhead;
 }
 
 /* One prompt alone: passes of at most `chunk` tokens. */
@@ -299,7 +309,7 @@ static double decode_step_s(const struct engine *e, double b, double ctx)
 
     return (t_mem > t_cmp ? t_mem + (1 - e->overlap) * t_cmp
                           : t_cmp + (1 - e->overlap) * t_mem) +
-           allreduce_s(e, toks) + e->overhead;
+           allreduce_s(e, toks) + e->launch + e->overhead;
 }
 
 /* Mean context a running sequence holds (prompt plus half the output). */
