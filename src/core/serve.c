@@ -523,13 +523,18 @@ static void memory_of(const struct scenario *sc, const struct engine *e,
     if (sc->serve.max_batch >= 1 && maxb > (double)sc->serve.max_batch)
         maxb = (double)sc->serve.max_batch;
     s->max_batch = clamp_pos(maxb);
+    /* Overhead: the runtime reserve, the KV the largest batch holds (at
+     * least one request's) and the share of free memory the engine keeps
+     * back: within HBM when one request fits, over it by what is missing
+     * when none does. */
     mem->weights_bytes = s->weights_bytes;
     mem->activations_bytes = clamp_pos(act);
-    mem->overhead_bytes = clamp_pos(reserve + s->kv_bytes);
+    mem->overhead_bytes = clamp_pos(reserve + per_seq * (maxb >= 1 ? maxb : 1) +
+                                    clamp_pos(free_b) * (1 - frac));
     mem->total_bytes = clamp_pos(mem->weights_bytes + mem->activations_bytes +
                                  mem->overhead_bytes);
     mem->capacity_bytes = clamp_pos(hbm);
-    mem->fits = free_b > 0 && maxb >= 1;
+    mem->fits = free_b > 0 && maxb >= 1 && mem->total_bytes <= hbm;
     if (!(free_b > 0))
         snprintf(s->reason, sizeof(s->reason),
                  "weights need %.1f GiB per GPU, more than the %.1f GiB of "
