@@ -578,6 +578,10 @@ void plan_echo_value(const struct scenario *sc, const struct result *r,
         if (sc->workload == WORKLOAD_SERVE && r && r->serve.gpus >= 1)
             out->u = (uint64_t)(r->serve.gpus + 0.5);
         break;
+    case PK_SERVE_MAX_BATCH:
+        if (!out->u && r)
+            out->u = (uint64_t)(r->serve.max_batch + 0.5);
+        break;
     case PK_SOFTWARE_STACK:
         out->s = sc->stack.id;
         break;
