@@ -464,8 +464,11 @@ enum cp_status plan_evaluate(const struct plan *p, struct catalog *cat,
     plan_eval_layout(res, &lay, &sc, &out->result);
     if (out->searched && !out->search.fits)
         result_warn(&out->result,
-                    "no parallel layout fits in memory; showing the one "
-                    "that needs the least");
+                    res->sc.workload == WORKLOAD_SERVE
+                        ? "no serving replica meets memory and the targets; "
+                          "showing the one with the least weights per GPU"
+                        : "no parallel layout fits in memory; showing the "
+                          "one that needs the least");
     if (out->searched && out->search.stopped_early)
         result_warn(&out->result, SEARCH_STOPPED_EARLY_WARNING,
                     (unsigned long long)SEARCH_MAX_TRIED,
