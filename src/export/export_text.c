@@ -124,13 +124,15 @@ static void mark_best(const struct metric *m, const struct export_item *items,
         if (!seen++ || (m->better == MB_LOWER ? v < top : v > top))
             top = v;
     }
+    if (seen < 2)
+        return; /* nothing to compare with */
     for (i = 0; i < n; i++)
         if (metric_section_applies(m->section, items[i].r->workload) &&
             metric_value(m, items[i].r) == top) {
             best[i] = 1;
             winners++;
         }
-    if (winners == n)
+    if (winners == seen)
         for (i = 0; i < n; i++)
             best[i] = 0;
 }
