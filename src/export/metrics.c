@@ -41,6 +41,11 @@ static const char *term_text(const struct result *r)
     return s ? s : "";
 }
 
+static const char *serve_reason_text(const struct result *r)
+{
+    return r->serve.reason;
+}
+
 static const char *bottleneck_text(const struct result *r)
 {
     return r->bottleneck;
@@ -165,6 +170,10 @@ static const struct metric table[] = {
     F("serve", "decode_gpus", "", serve.decode_gpus, 1, MB_NONE,
       "disaggregated decode pool (0: not disaggregated)"),
     B("serve", "fits", serve.fits, "memory and latency targets can be met"),
+    T("serve", "reason", serve_reason_text,
+      "why it does not fit (empty when it does)"),
+    T("serve", "bottleneck", bottleneck_text,
+      "prefill when prompts take most of the GPU time, else decode"),
     F("serve", "prefill_time_frac", "", serve.prefill_time_frac, 1, MB_NONE,
       "share of GPU time spent on prompts"),
     F("serve", "fleet_gpu_hours_per_day", "GPU h",
