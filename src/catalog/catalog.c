@@ -41,6 +41,7 @@ static const struct {
     {"src/catalog/schema/0001_init.sql", "PRAGMA user_version = 1"},
     {"src/catalog/schema/0002_stacks.sql", "PRAGMA user_version = 2"},
     {"src/catalog/schema/0003_finance.sql", "PRAGMA user_version = 3"},
+    {"src/catalog/schema/0004_serve.sql", "PRAGMA user_version = 4"},
 };
 #define SCHEMA_VERSION ((int)(sizeof(migrations) / sizeof(migrations[0])))
 
@@ -167,31 +168,41 @@ enum cp_status catalog_default_path(char *buf, size_t n, struct diag *d)
     return fs_xdg_data_path(buf, n, "catalog.db", d);
 }
 
+/* Bring the schema from version `from` to SCHEMA_VERSION in one
+ * transaction, so a catalog is never left between versions, and a kind
+ * that a migration adds (stacks, version 2) gets its built-in rows in a
+ * catalog seeded before it existed, once every column it has exists (a new
+ * catalog is seeded whole by build()). */
 static enum cp_status migrate(struct catalog *cat, long long from,
                               struct diag *d)
 {
     long long v, now;
     char *err = NULL;
 
+    if (from >= SCHEMA_VERSION)
+        return CP_OK;
+    if (catalog_begin(cat, d))
+        return CP_ERR_DB;
+    /* Another process may have migrated while we waited for the lock:
+     * look again inside the transaction. */
+    if (query_int(cat, "PRAGMA user_version", &now) != SQLITE_OK) {
+        catalog_db_error(cat, d, NULL, "cannot read schema version");
+        catalog_rollback(cat);
+        return CP_ERR_DB;
+    }
+    if (now >= SCHEMA_VERSION) {
+        catalog_rollback(cat);
+        return CP_OK;
+    }
+    if (now > from)
+        from = now;
     for (v = from; v < SCHEMA_VERSION; v++) {
         const struct embedded_file *ef = embedded_find(migrations[v].path);
 
-        if (!ef)
+        if (!ef) {
+            catalog_rollback(cat);
             return diag_set(d, CP_ERR_DB, migrations[v].path,
                             "built-in schema migration is missing");
-        if (catalog_begin(cat, d))
-            return CP_ERR_DB;
-        /* Another process may have migrated while we waited for the lock:
-         * look again inside the transaction. */
-        if (query_int(cat, "PRAGMA user_version", &now) != SQLITE_OK) {
-            catalog_db_error(cat, d, NULL, "cannot read schema version");
-            catalog_rollback(cat);
-            return CP_ERR_DB;
-        }
-        if (now > v) {
-            catalog_rollback(cat);
-            v = now - 1;
-            continue;
         }
         /* Static, embedded SQL: the one place a script is executed. */
         if (sqlite3_exec(cat->db, ef->data, NULL, NULL, &err) != SQLITE_OK) {
@@ -201,22 +212,18 @@ static enum cp_status migrate(struct catalog *cat, long long from,
             catalog_rollback(cat);
             return CP_ERR_DB;
         }
-        /* A kind new in this version gets its built-in rows in a catalog
-         * that was seeded before it existed (a new one is seeded whole). */
-        if (from > 0 && v == 1 && catalog_seed_kind(cat, CATALOG_STACKS, d)) {
-            catalog_rollback(cat);
-            return CP_ERR_DB;
-        }
-        if (exec1(cat, migrations[v].set_version) != SQLITE_OK ||
-            exec1(cat, "PRAGMA application_id = 1819045232") != SQLITE_OK) {
-            catalog_db_error(cat, d, NULL, "cannot record schema version");
-            catalog_rollback(cat);
-            return CP_ERR_DB;
-        }
-        if (catalog_commit(cat, d))
-            return CP_ERR_DB;
     }
-    return CP_OK;
+    if (from > 0 && from < 2 && catalog_seed_kind(cat, CATALOG_STACKS, d)) {
+        catalog_rollback(cat);
+        return CP_ERR_DB;
+    }
+    if (exec1(cat, migrations[SCHEMA_VERSION - 1].set_version) != SQLITE_OK ||
+        exec1(cat, "PRAGMA application_id = 1819045232") != SQLITE_OK) {
+        catalog_db_error(cat, d, NULL, "cannot record schema version");
+        catalog_rollback(cat);
+        return CP_ERR_DB;
+    }
+    return catalog_commit(cat, d) ? CP_ERR_DB : CP_OK;
 }
 
 static enum cp_status open_db(struct catalog *cat, const char *path,

@@ -91,7 +91,8 @@
     PRICE_PROV_COLS(C, accel_spec)                                             \
     NOTE_COLS(C, accel_spec)                                                   \
     TFLOPS_COL(C, "mxfp8_tflops", MXFP8, 0, "dense MXFP8 peak, TFLOP/s")       \
-    TFLOPS_COL(C, "fp4_tflops", FP4, 0, "dense FP4 (NVFP4/MXFP4) peak, TFLOP/s") \
+    TFLOPS_COL(C, "fp4_tflops", FP4, 0,                                        \
+               "dense FP4 (NVFP4/MXFP4) peak, TFLOP/s")                        \
     C(accel_spec, "fp8_gemm_frac", CATCOL_REAL, 0, 0, 1, NULL, FT_DBL,         \
       fp8_gemm_frac, 1, 0, 0,                                                  \
       "measured: best 8-bit matmul / 8-bit peak; empty = gemm_frac")           \
@@ -317,30 +318,30 @@
     C(stack_spec, "name", CATCOL_TEXT, REQ, 0, 0, NULL, FT_STR, name, 1, 0,    \
       PF_BRIEF, "display name")                                                \
     C(stack_spec, "kind", CATCOL_ENUM, REQ, 0, 0, "train|serve", FT_ENUM,      \
-      kind, 1, 0, PF_BRIEF, "what it runs: train or serve")                   \
+      kind, 1, 0, PF_BRIEF, "what it runs: train or serve")                    \
     C(stack_spec, "attn_kernel", CATCOL_ID, 0, 0, 0, NULL, FT_STR,             \
       attn_kernel, 1, 0, PF_BRIEF,                                             \
       "attention kernel (fa2, fa3, cudnn, splash; unfused: scores in HBM)")    \
     STACK_FRAC(C, "gemm_eff", gemm_eff, 0.85,                                  \
-               "share of the measured matmul ceiling reached in a step")      \
+               "share of the measured matmul ceiling reached in a step")       \
     STACK_FRAC(C, "attn_eff", attn_eff, 0.8,                                   \
-               "share of the measured attention ceiling reached")             \
+               "share of the measured attention ceiling reached")              \
     STACK_FRAC(C, "fp8_eff", fp8_eff, 1,                                       \
-               "8/4-bit GEMMs: scaling recipe, relative to gemm_eff")         \
+               "8/4-bit GEMMs: scaling recipe, relative to gemm_eff")          \
     STACK_FRAC(C, "tp_overlap", tp_overlap, 0,                                 \
-               "share of TP communication pipelined with GEMMs")              \
+               "share of TP communication pipelined with GEMMs")               \
     STACK_FRAC(C, "dp_overlap", dp_overlap, 1,                                 \
-               "share of DP gradient traffic hidden under backward")          \
+               "share of DP gradient traffic hidden under backward")           \
     C(stack_spec, "zero3_prefetch", CATCOL_REAL, 0, 0, 64, NULL, FT_DBL,       \
       zero3_prefetch, 1, 1, DF,                                                \
-      "ZeRO-3 layer gathers in flight ahead of compute (0: none)")            \
+      "ZeRO-3 layer gathers in flight ahead of compute (0: none)")             \
     C(stack_spec, "kernel_us", CATCOL_REAL, 0, 0, 1e4, NULL, FT_DBL, kernel_s, \
-      1e-6, 0, DF, "host dispatch per kernel beyond the launch, us")          \
+      1e-6, 0, DF, "host dispatch per kernel beyond the launch, us")           \
     C(stack_spec, "step_overhead_ms", CATCOL_REAL, 0, 0, 1e6, NULL, FT_DBL,    \
-      step_overhead_s, 1e-3, 0, DF, "framework work per step, ms")            \
+      step_overhead_s, 1e-3, 0, DF, "framework work per step, ms")             \
     C(stack_spec, "mem_reserve_gib", CATCOL_REAL, 0, 0, 1e4, NULL, FT_DBL,     \
       mem_reserve_bytes, GIB, 1, DF,                                           \
-      "CUDA context, NCCL buffers, workspaces, GiB")                          \
+      "CUDA context, NCCL buffers, workspaces, GiB")                           \
     STACK_FRAC(C, "mem_frag_frac", mem_frag_frac, 0.05,                        \
                "allocator slack, fraction of activations")                    \
     STACK_FRAC(C, "selective_keep", selective_keep, 1,                         \
@@ -348,7 +349,21 @@
     STACK_FRAC(C, "ep_overlap", ep_overlap, 0,                                 \
                "share of the MoE all-to-all hidden under compute")            \
     PROV_COLS(C, stack_spec)                                                   \
-    NOTE_COLS(C, stack_spec)
+    NOTE_COLS(C, stack_spec)                                                   \
+    STACK_FRAC(C, "mbu", mbu, 1,                                               \
+               "serving decode: share of the measured HBM ceiling")            \
+    STACK_FRAC(C, "kv_mem_frac", kv_mem_frac, 0.9,                             \
+               "serving: share of free HBM given to the KV cache")             \
+    C(stack_spec, "max_seqs", CATCOL_REAL, 0, 0, 1e9, NULL, FT_DBL, max_seqs,  \
+      1, 0, DF, "serving: engine cap on running sequences (0: none)")          \
+    C(stack_spec, "allreduce_us", CATCOL_REAL, 0, 0, 1e5, NULL, FT_DBL,        \
+      allreduce_s, 1e-6, 0, DF,                                                \
+      "serving: latency of one TP all-reduce at decode sizes, us")             \
+    C(stack_spec, "prefill_chunk", CATCOL_REAL, 0, 0, 1e9, NULL, FT_DBL,       \
+      prefill_chunk, 1, 8192, DF,                                              \
+      "serving: tokens per forward pass (max_num_tokens)")                     \
+    STACK_FRAC(C, "decode_overlap", decode_overlap, 0.5,                       \
+               "serving: share of compute/memory overlapped in a step")
 
 #define PUBLIC_COL(T, name, type, flags, min, max, choices, ft, member, scale, \
                    dflt, pf, help)                                             \

@@ -222,7 +222,7 @@ static void cloud_side(const struct scenario *sc, struct result *r,
     double billed = ceil(mo->gpus / gpi) * gpi;
     double c = clamp_pos(sc->cloud_usd_per_gpu_hour);
     double term_h = cost_term_hours(sc->cloud_term);
-    double own = r->reliability.goodput;
+    double own = r->load.goodput;
     double ratio = 1, hours, terms, mtbi;
 
     if (!(own > 0) || own > 1)
@@ -262,7 +262,7 @@ static void cloud_side(const struct scenario *sc, struct result *r,
     /* The run: billed instance-hours, failures (and preemptions)
      * included; a reserved run pays every term it starts.  DeepSeek-V3
      * (2024) costs its run the same way: 2.788M GPU-hours x $2. */
-    hours = clamp_pos(r->time.gpu_hours / mo->gpus / cl->goodput);
+    hours = clamp_pos(r->load.busy_gpu_hours * own / cl->goodput / mo->gpus);
     if (term_h > 0) {
         terms = hours > 0 ? ceil(hours / term_h - 1e-9) : 0;
         if (hours > 0 && terms < 1)
@@ -442,7 +442,6 @@ void cost_estimate(const struct scenario *sc, struct result *r)
     struct build_cost *b = &cr->build;
     struct cloud_cost *cl = &cr->cloud;
     struct money mo;
-    double goodput = r->reliability.goodput;
     double eff_gpu_h, tokens, build_month, cloud_month;
     uint64_t m;
 
@@ -453,7 +452,7 @@ void cost_estimate(const struct scenario *sc, struct result *r)
         mo.u = COST_MIN_UTILIZATION;
     if (mo.u > 1)
         mo.u = 1;
-    mo.gpus = sc->gpus >= 1 ? (double)sc->gpus : 1;
+    mo.gpus = r->load.gpus >= 1 ? r->load.gpus : 1;
     mo.im = cost_monthly_rate(sc->finance.cost_of_capital);
     build_side(sc, r, &mo, b, &cr->unpriced);
     cloud_side(sc, r, &mo, cl);
@@ -461,11 +460,10 @@ void cost_estimate(const struct scenario *sc, struct result *r)
         cr->unpriced |= COST_UNPRICED_CLOUD;
     cr->horizon_months = mo.life_m;
 
-    /* The build pays for the failure-inclusive hours (reliability.h). */
-    if (!(goodput > 0) || goodput > 1)
-        goodput = 1;
-    eff_gpu_h = clamp_pos(r->time.gpu_hours / goodput);
-    tokens = sc->train.tokens;
+    /* Both sides pay for the busy hours of the load, failures included
+     * (reliability.h). */
+    eff_gpu_h = clamp_pos(r->load.busy_gpu_hours);
+    tokens = r->load.tokens;
     b->run_usd = clamp_pos(b->usd_per_gpu_hour * eff_gpu_h);
     b->usd_per_mtok = tokens > 0 ? clamp_pos(b->run_usd / tokens * 1e6) : 0;
     cl->usd_per_mtok = tokens > 0 ? clamp_pos(cl->run_usd / tokens * 1e6) : 0;

@@ -23,19 +23,19 @@ void energy_estimate(const struct scenario *sc, struct result *r)
     double npr =
         sc->system.nodes_per_rack >= 1 ? (double)sc->system.nodes_per_rack : 1;
     double nodes = r->network.nodes >= 1 ? (double)r->network.nodes
-                                         : ceil((double)sc->gpus / gpn);
+                                         : clamp_pos(r->load.nodes);
     double tdp = clamp_pos(sc->accel.tdp_w);
-    double pf = sc->accel.power_frac > 0 ? sc->accel.power_frac
-                                         : ENERGY_DEFAULT_POWER_FRAC;
+    double pf =
+        r->load.power_frac > 0 ? r->load.power_frac : ENERGY_DEFAULT_POWER_FRAC;
     double host = clamp_pos(sc->system.host_power_w);
-    double days, hours, node_peak_kw, air, liquid, rear;
+    double hours, node_peak_kw, air, liquid, rear;
 
     memset(e, 0, sizeof(*e));
 
     /* Mean draw under training load: TDP x calibrated fraction for the
      * accelerators, Epoch's 0.75 of maximum for the rest of the node
      * (reference 2 and 8). */
-    e->gpu_kw = clamp_pos((double)sc->gpus * tdp * pf / 1000);
+    e->gpu_kw = clamp_pos(r->load.gpus * tdp * pf / 1000);
     e->host_kw = clamp_pos(nodes * host * ENERGY_HOST_LOAD_FRAC / 1000);
     e->network_kw = clamp_pos(r->network.power_w / 1000);
     e->storage_kw = clamp_pos(storage_provisioned_tb(sc, r) *
@@ -90,11 +90,9 @@ void energy_estimate(const struct scenario *sc, struct result *r)
         e->pue = sc->site.liquid_pue;
     e->facility_kw = clamp_pos(e->it_kw * e->pue);
 
-    /* Energy over the wall-clock run, failures and restarts included. */
-    days = r->reliability.effective_train_days > 0
-               ? r->reliability.effective_train_days
-               : r->time.train_days;
-    hours = clamp_pos(days * 24);
+    /* Energy over the wall-clock hours of the load (training: the run,
+     * failures and restarts included; serving: one day). */
+    hours = clamp_pos(r->load.wall_h);
     e->it_mwh = clamp_pos(e->it_kw * hours / 1000);
     e->facility_mwh = clamp_pos(e->facility_kw * hours / 1000);
     /* MWh x kg/kWh = 1000 kWh x kg/kWh = 1000 kg = t. */

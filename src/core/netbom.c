@@ -61,7 +61,7 @@ static double spines_for(double leaves, double up, double k)
 void netbom_estimate(const struct scenario *sc, struct result *r)
 {
     struct network_result *n = &r->network;
-    double gpus = (double)sc->gpus;
+    double gpus = r->load.gpus >= 1 ? r->load.gpus : 1;
     double gpn =
         sc->system.gpus_per_node >= 1 ? (double)sc->system.gpus_per_node : 1;
     double npr =

@@ -24,6 +24,7 @@
 #define RESULT_SERIES_MAX 61 /* months 0..60 of the cost-over-time series */
 #define RESULT_YEARS_MAX 31  /* years 0..30 of the finance schedule */
 #define RESULT_REASON_MAX 160
+#define SERVE_CURVE_MAX 16   /* batches 1, 2, 4 ... of the serving curve */
 
 struct model_result {
     double params;               /* total parameters */
@@ -213,8 +214,84 @@ struct cost_result {
     double series_cloud_usd[RESULT_SERIES_MAX];
 };
 
+/*
+ * The load a workload puts on the fleet: the one description energy,
+ * network, storage and cost read, whatever the workload.  Training fills
+ * it from step time and reliability, serving from replicas and the daily
+ * profile (scenario.c).  A reader never looks at time or reliability.
+ */
+struct load_result {
+    double gpus;           /* accelerators provisioned (the fleet) */
+    double nodes;          /* nodes holding them */
+    double wall_h;         /* wall-clock hours the fleet draws power */
+    double busy_gpu_hours; /* GPU-hours paid for, failures included */
+    double goodput;        /* useful share of busy_gpu_hours, (0, 1] */
+    double power_frac;     /* mean accelerator draw, fraction of TDP */
+    double tokens;         /* tokens the work is for (per-token prices) */
+};
+
+/*
+ * Serving (serve.c, design/serving.md).  Memory per GPU of a replica;
+ * latencies at the batch the plan runs (TTFT at serve.percentile, queueing
+ * included; TPOT the mean time between output tokens of one request after
+ * the first); throughput of the whole fleet at peak demand, or of the
+ * given fleet at the targets; money per day over the daily profile.
+ */
+struct serve_result {
+    double kv_bytes_per_token;     /* one token's KV, whole model */
+    double kv_bytes_per_token_gpu; /* ... held by one GPU (TP split or
+                                      duplicated) */
+    double weights_bytes;          /* per GPU */
+    double kv_bytes;               /* KV cache pool per GPU */
+    double max_batch;           /* running sequences memory and engine allow */
+    double batch;               /* running sequences at the operating point */
+    double prefill_ms;          /* one prompt's prefill, no queueing */
+    double decode_step_ms;      /* one decode iteration at the batch */
+    double queue_ms;            /* TTFT queueing at the percentile */
+    double ttft_ms;             /* prefill + queueing (+ KV transfer) */
+    double tpot_ms;             /* per output token after the first */
+    double e2e_s;               /* ttft + (output - 1) x tpot */
+    double tokens_per_step;     /* speculative decoding: accepted + 1 */
+    double output_tokens_per_s; /* the fleet */
+    double output_tokens_per_s_per_gpu;
+    double input_tokens_per_s;
+    double requests_per_s;        /* the fleet's, at the operating point */
+    double demand_requests_per_s; /* peak demand; 0: none given */
+    double utilization;           /* peak demand / fleet capacity */
+    double replicas;
+    double gpus_per_replica;
+    double gpus;         /* prefill + decode */
+    double prefill_gpus; /* disaggregated prefill pool; else 0 */
+    double decode_gpus;  /* disaggregated decode pool; else 0 */
+    bool disaggregated;
+    bool fits;                           /* the targets and memory can be met */
+    double prefill_time_frac;            /* share of GPU time on prompts */
+    double fleet_gpu_hours_per_day;      /* GPU-hours the demand needs a day */
+    double usd_per_day_build;            /* all-owned fleet, per day */
+    double usd_per_day_cloud;            /* the same fleet rented, per day */
+    double usd_per_mtok_build;           /* output tokens, owned */
+    double usd_per_mtok_cloud;           /* output tokens, rented */
+    double usd_per_mtok_input_build;     /* prompt tokens, owned */
+    double usd_per_mtok_input_cloud;     /* prompt tokens, rented */
+    double wh_per_mtok;                  /* facility energy per M output tok */
+    double owned_gpus;                   /* hybrid: owned base (0: none) */
+    double burst_gpu_hours_per_day;      /* above the owned base */
+    double owned_idle_gpu_hours_per_day; /* owned base left idle */
+    double burst_usd_per_day;            /* burst x cloud price */
+    double usd_per_day_hybrid;           /* owned base + burst */
+    char reason[RESULT_WARNING_MAX]; /* why it does not fit; "" if it does */
+    /* The throughput-latency curve of one replica: closed-loop batches
+     * 1, 2, 4 ... up to max_batch, output tokens/s per GPU against one
+     * user's tokens/s (1 / TPOT). */
+    uint64_t curve_n;
+    double curve_batch[SERVE_CURVE_MAX];
+    double curve_tok_s_gpu[SERVE_CURVE_MAX];
+    double curve_user_tok_s[SERVE_CURVE_MAX];
+};
+
 struct result {
-    struct layout layout; /* the layout evaluated */
+    enum workload_kind workload; /* what was evaluated */
+    struct layout layout;        /* the layout evaluated */
     struct model_result model;
     struct memory_result memory;
     struct time_result time;
@@ -223,6 +300,8 @@ struct result {
     struct network_result network;
     struct energy_result energy;
     struct cost_result cost;
+    struct load_result load;
+    struct serve_result serve;
     char bottleneck[32]; /* "compute", "tp_comm", "memory", ... */
     uint64_t nwarnings;
     char warnings[RESULT_MAX_WARNINGS][RESULT_WARNING_MAX];

@@ -6,15 +6,18 @@
  */
 #include <assert.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/cost.h"
 #include "core/energy.h"
+#include "core/load.h"
 #include "core/memory.h"
 #include "core/model.h"
 #include "core/netbom.h"
 #include "core/reliability.h"
 #include "core/scenario.h"
+#include "core/serve.h"
 #include "core/steptime.h"
 #include "core/storage.h"
 
@@ -64,6 +67,18 @@ void scenario_defaults(struct scenario *sc)
     sc->finance.spares_frac = 0.05;   /* reference 7.2: 5-10% spares */
     sc->reliability.restart_min = 10;
     sc->cloud_term = TERM_ON_DEMAND;
+    sc->stack.mbu = 1;
+    sc->stack.kv_mem_frac = 0.9;
+    sc->stack.prefill_chunk = 8192;
+    sc->stack.decode_overlap = 0.5;
+    sc->serve.mode = SERVE_ONLINE;
+    sc->serve.input_tokens = 1024;
+    sc->serve.output_tokens = 256;
+    sc->serve.peak_to_avg = 1;
+    sc->serve.percentile = 90;
+    sc->serve.weights = SD_BF16;
+    sc->serve.kv_cache = SD_BF16;
+    sc->serve.disaggregated = DISAGG_NO;
 }
 
 static enum cp_status count_in(struct diag *d, const char *key, uint64_t v,
@@ -119,8 +134,8 @@ static enum cp_status validate_model(const struct model_spec *m, struct diag *d)
     if (!st && m->q_lora_rank)
         st = count_in(d, "model.q_lora_rank", m->q_lora_rank, 1, MAX_HIDDEN);
     if (!st && m->rope_head_dim)
-        st = count_in(d, "model.rope_head_dim", m->rope_head_dim, 1,
-                      MAX_HIDDEN);
+        st =
+            count_in(d, "model.rope_head_dim", m->rope_head_dim, 1, MAX_HIDDEN);
     if (st)
         return st;
     if ((unsigned)m->attention > MATTN_MLA)
@@ -320,8 +335,7 @@ static enum cp_status validate_hardware(const struct scenario *sc,
     return CP_OK;
 }
 
-static enum cp_status validate_stack(const struct stack_spec *s,
-                                     struct diag *d)
+static enum cp_status validate_stack(const struct stack_spec *s, struct diag *d)
 {
     if (!(s->gemm_eff > 0 && s->gemm_eff <= 1) ||
         !(s->attn_eff > 0 && s->attn_eff <= 1) ||
@@ -338,6 +352,125 @@ static enum cp_status validate_stack(const struct stack_spec *s,
         return diag_set(d, CP_ERR_RANGE, "software.stack",
                         "'%s' has values out of range", s->id);
     return CP_OK;
+}
+
+/* A serving replica (tp x pp GPUs) against the model and the fleet. */
+static enum cp_status validate_serve_layout(const struct scenario *sc,
+                                            struct diag *d)
+{
+    const struct layout *lay = &sc->layout;
+    struct model_shape m;
+    enum cp_status st;
+    double gpr;
+
+    st = count_in(d, "parallel.tp", lay->tp, 1, MAX_GPUS);
+    if (!st)
+        st = count_in(d, "parallel.pp", lay->pp, 1, MAX_GPUS);
+    if (!st)
+        st = count_in(d, "parallel.ep", lay->ep, 1, MAX_GPUS);
+    if (st)
+        return st;
+    model_shape_derive(&sc->model, 1, &m);
+    gpr = (double)lay->tp * (double)lay->pp;
+    if (fmod(m.a, (double)lay->tp) != 0)
+        return diag_set(d, CP_ERR_LAYOUT, "parallel.tp",
+                        "%llu does not divide model.heads (%.0f)",
+                        (unsigned long long)lay->tp, m.a);
+    if (fmod(m.a_kv, (double)lay->tp) != 0 && fmod((double)lay->tp, m.a_kv))
+        return diag_set(d, CP_ERR_LAYOUT, "parallel.tp",
+                        "%llu and model.kv_heads (%.0f) must divide one "
+                        "another",
+                        (unsigned long long)lay->tp, m.a_kv);
+    if ((double)lay->pp > m.L)
+        return diag_set(d, CP_ERR_LAYOUT, "parallel.pp",
+                        "%llu pipeline stages exceed model.layers (%.0f)",
+                        (unsigned long long)lay->pp, m.L);
+    if (m.experts < 2 && lay->ep != 1)
+        return diag_set(d, CP_ERR_LAYOUT, "parallel.ep",
+                        "expert parallelism needs a mixture-of-experts model");
+    if (m.experts >= 2 &&
+        (fmod(m.experts, (double)lay->ep) != 0 || (double)lay->ep > gpr))
+        return diag_set(d, CP_ERR_LAYOUT, "parallel.ep",
+                        "%llu must divide model.experts (%.0f) and not "
+                        "exceed the GPUs of a replica (tp*pp = %.0f)",
+                        (unsigned long long)lay->ep, m.experts, gpr);
+    if (!sc->serve.gpus_auto && fmod((double)sc->gpus, gpr) != 0)
+        return diag_set(d, CP_ERR_LAYOUT, "hardware.gpus",
+                        "%llu is not a multiple of tp*pp (%.0f), the GPUs "
+                        "of one replica",
+                        (unsigned long long)sc->gpus, gpr);
+    if ((double)sc->serve.owned_gpus > 0 &&
+        fmod((double)sc->serve.owned_gpus, gpr) != 0)
+        return diag_set(d, CP_ERR_LAYOUT, "serve.owned_gpus",
+                        "%llu is not a multiple of tp*pp (%.0f), the GPUs "
+                        "of one replica",
+                        (unsigned long long)sc->serve.owned_gpus, gpr);
+    return CP_OK;
+}
+
+/* Serving inputs and the engine's knobs. */
+static enum cp_status validate_serve(const struct scenario *sc, struct diag *d)
+{
+    const struct serve_spec *v = &sc->serve;
+    const struct stack_spec *s = &sc->stack;
+    enum cp_status st;
+
+    if ((unsigned)v->mode > SERVE_OFFLINE)
+        return diag_set(d, CP_ERR_RANGE, "serve.mode", "unknown mode");
+    st = count_in(d, "serve.input_tokens", v->input_tokens, 1, MAX_SEQ);
+    if (!st)
+        st = count_in(d, "serve.output_tokens", v->output_tokens, 1, MAX_SEQ);
+    if (!st)
+        st = real_in(d, "serve.requests_per_s", v->requests_per_s, 0, 1e9);
+    if (!st)
+        st = real_in(d, "serve.tokens_per_day", v->tokens_per_day, 0, 1e18);
+    if (!st)
+        st = real_in(d, "serve.peak_to_avg", v->peak_to_avg, 1, 100);
+    if (!st)
+        st = count_in(d, "serve.concurrency", v->concurrency, 0, MAX_BATCH);
+    if (!st)
+        st = real_in(d, "serve.ttft_ms", v->ttft_ms, 0, 1e9);
+    if (!st)
+        st = real_in(d, "serve.tpot_ms", v->tpot_ms, 0, 1e9);
+    if (!st && !(v->percentile > 0 && v->percentile < 100))
+        st = diag_set(d, CP_ERR_RANGE, "serve.percentile",
+                      "%g is out of range (0, 100)", v->percentile);
+    if (!st && (unsigned)v->weights >= SD_COUNT)
+        st = diag_set(d, CP_ERR_RANGE, "serve.weights", "unknown precision");
+    if (!st && v->kv_cache != SD_BF16 && v->kv_cache != SD_FP16 &&
+        v->kv_cache != SD_FP8)
+        st = diag_set(d, CP_ERR_RANGE, "serve.kv_cache",
+                      "must be bf16, fp16 or fp8");
+    if (!st && !(v->prefix_hit_frac >= 0 && v->prefix_hit_frac < 1))
+        st = diag_set(d, CP_ERR_RANGE, "serve.prefix_hit",
+                      "%g is out of range [0, 1)", v->prefix_hit_frac);
+    if (!st && (unsigned)v->disaggregated > DISAGG_AUTO)
+        st = diag_set(d, CP_ERR_RANGE, "serve.disaggregated", "unknown mode");
+    if (!st)
+        st = count_in(d, "serve.max_batch", v->max_batch, 0, MAX_BATCH);
+    if (!st)
+        st = count_in(d, "serve.owned_gpus", v->owned_gpus, 0, MAX_GPUS);
+    if (!st)
+        st = count_in(d, "serve.spec_tokens", v->spec_tokens, 0, 64);
+    if (!st)
+        st = real_in(d, "serve.spec_accept", v->spec_accept, 0, 1);
+    if (st)
+        return st;
+    if (v->gpus_auto && v->mode == SERVE_ONLINE && !(v->requests_per_s > 0) &&
+        !(v->tokens_per_day > 0) && v->concurrency == 0)
+        return diag_set(d, CP_ERR_RANGE, "serve.tokens_per_day",
+                        "no demand to size hardware.gpus=auto for: give "
+                        "serve.tokens_per_day, serve.requests_per_s or "
+                        "serve.concurrency above 0");
+    if (!(s->mbu > 0 && s->mbu <= 1) ||
+        !(s->kv_mem_frac > 0 && s->kv_mem_frac <= 1) ||
+        !(s->max_seqs >= 0 && s->max_seqs <= MAX_BATCH) ||
+        !(s->allreduce_s >= 0 && s->allreduce_s < 1) ||
+        !(s->prefill_chunk >= 0 && s->prefill_chunk <= MAX_SEQ) ||
+        !(s->decode_overlap >= 0 && s->decode_overlap <= 1))
+        return diag_set(d, CP_ERR_RANGE, "software.stack",
+                        "'%s' has serving values out of range", s->id);
+    return validate_serve_layout(sc, d);
 }
 
 static enum cp_status validate_money(const struct scenario *sc, struct diag *d)
@@ -438,30 +571,61 @@ enum cp_status scenario_validate(const struct scenario *sc, struct diag *d)
                       "must be fp32, bf16 or fp16");
     if (!st && (unsigned)sc->train.attention > ATTN_STANDARD)
         st = diag_set(d, CP_ERR_RANGE, "train.attention", "unknown mode");
+    if (!st && (unsigned)sc->workload > WORKLOAD_SERVE)
+        st = diag_set(d, CP_ERR_RANGE, "workload.kind", "unknown workload");
     if (!st)
         st = validate_hardware(sc, d);
-    if (!st)
+    if (!st && sc->workload == WORKLOAD_SERVE)
+        st = validate_serve(sc, d);
+    else if (!st)
         st = validate_layout(sc, d);
     if (!st)
         st = validate_money(sc, d);
     return st;
 }
 
-/* A run whose GPU-hours are known (train.gpu_hours, e.g. DeepSeek-V3's
- * published 2.788M H800 GPU-hours) replaces the modelled time to train:
- * the figure is taken as wall-clock GPU-hours, failures and restarts
- * included, so energy and run costs follow it exactly (run cost = GPU-hours
- * x price); the steady-state figures are the part the goodput leaves. */
-static void given_gpu_hours(const struct scenario *sc, struct result *out)
+/* The serving workload: the replica and fleet (serve.c), then the same
+ * fleet models as training through the load. */
+static void serve_eval(const struct scenario *sc, unsigned flags,
+                       struct result *out)
 {
-    double n = (double)sc->gpus, wall_h = sc->train.gpu_hours / n;
-    double goodput = out->reliability.goodput;
+    struct model_shape m;
+    uint64_t warnings;
+    double len =
+        (double)sc->serve.input_tokens + (double)sc->serve.output_tokens;
 
-    out->time.gpu_hours = sc->train.gpu_hours * goodput;
-    out->time.train_days = out->time.gpu_hours / n / 24;
-    out->reliability.effective_train_days = wall_h / 24;
-    if (out->reliability.cluster_mtbf_h > 0)
-        out->reliability.failures = wall_h / out->reliability.cluster_mtbf_h;
+    memset(out, 0, sizeof(*out));
+    out->workload = WORKLOAD_SERVE;
+    out->layout = sc->layout;
+    model_shape_derive(&sc->model, len, &m);
+    out->model.params = m.params;
+    out->model.active_params = m.active_params;
+    out->model.flops_per_token = m.flops_per_token;
+    out->model.attn_flops_per_token = m.attn_flops_per_token;
+    out->model.layers = m.L;
+    out->model.vocab = m.V;
+    out->model.hidden = m.h;
+    out->model.heads = m.a;
+    out->model.ffn = m.f;
+    serve_estimate(sc, &m, out);
+    snprintf(out->bottleneck, sizeof(out->bottleneck), "%s",
+             out->serve.prefill_time_frac > 0.5 ? "prefill" : "decode");
+    if (!(flags & EVAL_QUIET) && !out->serve.fits)
+        result_warn(out, "does not fit: %s", out->serve.reason);
+    if (flags & (EVAL_MEMORY_ONLY | EVAL_TIME_ONLY))
+        return;
+    warnings = out->nwarnings;
+    serve_load(sc, out);
+    netbom_estimate(sc, out);
+    /* The model's files on the shared tier: weights as served. */
+    out->storage.checkpoint_bytes =
+        out->serve.weights_bytes * out->serve.gpus_per_replica;
+    out->storage.capacity_bytes = out->storage.checkpoint_bytes;
+    energy_estimate(sc, out);
+    cost_estimate(sc, out);
+    serve_money(sc, out);
+    if (flags & EVAL_QUIET)
+        out->nwarnings = warnings;
 }
 
 void scenario_eval_flags(const struct scenario *sc, unsigned flags,
@@ -470,6 +634,10 @@ void scenario_eval_flags(const struct scenario *sc, unsigned flags,
     struct model_shape m;
     uint64_t warnings;
 
+    if (sc->workload == WORKLOAD_SERVE) {
+        serve_eval(sc, flags, out);
+        return;
+    }
     memset(out, 0, sizeof(*out));
     out->layout = sc->layout;
     model_shape_derive(&sc->model, (double)sc->train.seq_len, &m);
@@ -497,11 +665,11 @@ void scenario_eval_flags(const struct scenario *sc, unsigned flags,
     if (flags & EVAL_TIME_ONLY)
         return;
     warnings = out->nwarnings;
+    load_fleet(sc, (double)sc->gpus, &out->load);
     netbom_estimate(sc, out);
     storage_estimate(sc, out);
     reliability_estimate(sc, out);
-    if (sc->train.gpu_hours > 0)
-        given_gpu_hours(sc, out);
+    load_train(sc, out);
     energy_estimate(sc, out);
     cost_estimate(sc, out);
     if (flags & EVAL_QUIET)

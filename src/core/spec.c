@@ -105,3 +105,26 @@ bool attention_materialised(const struct scenario *sc)
         return strcmp(sc->stack.attn_kernel, "unfused") == 0;
     return sc->train.attention == ATTN_STANDARD;
 }
+
+const char *serve_dtype_name(enum serve_dtype t)
+{
+    static const char *const names[] = {
+#define SERVE_DTYPE_NAME(name, str) str,
+        SERVE_DTYPE_LIST(SERVE_DTYPE_NAME)
+#undef SERVE_DTYPE_NAME
+    };
+
+    return (unsigned)t < SD_COUNT ? names[t] : NULL;
+}
+
+const char *serve_mode_name(enum serve_mode m)
+{
+    return m == SERVE_OFFLINE ? "offline" : "online";
+}
+
+const char *serve_disagg_name(enum serve_disagg g)
+{
+    static const char *const names[] = {"no", "yes", "auto"};
+
+    return (unsigned)g <= DISAGG_AUTO ? names[g] : NULL;
+}

@@ -164,6 +164,58 @@ struct stack_spec {
     double mem_frag_frac;     /* allocator slack, fraction of what it holds */
     double selective_keep;    /* activations kept by selective recompute,
                                  of what Megatron's keeps (1: Megatron) */
+    /* Serving engines (0 on training rows; serve.c).  Fitted once on the
+     * published serving results (README, Calibration). */
+    double mbu;            /* decode: share of the measured HBM ceiling */
+    double kv_mem_frac;    /* share of free HBM the engine gives the KV */
+    double max_seqs;       /* engine's cap on running sequences; 0: none */
+    double allreduce_s;    /* one TP all-reduce at decode sizes, latency */
+    double prefill_chunk;  /* tokens per forward pass (max_num_tokens) */
+    double decode_overlap; /* share of the shorter of a step's compute and
+                              memory time hidden under the longer */
+};
+
+/* Serving inputs (design/serving.md). */
+enum serve_mode { SERVE_ONLINE, SERVE_OFFLINE };
+
+/* Weight and KV-cache precisions of a serving plan (int4/int8 are
+ * weight-only: the GEMMs still run in 16 bits). */
+#define SERVE_DTYPE_LIST(X)                                                    \
+    X(BF16, "bf16")                                                            \
+    X(FP16, "fp16")                                                            \
+    X(FP8, "fp8")                                                              \
+    X(INT8, "int8")                                                            \
+    X(INT4, "int4")                                                            \
+    X(FP4, "fp4")
+
+enum serve_dtype {
+#define SERVE_DTYPE_ENUM(name, str) SD_##name,
+    SERVE_DTYPE_LIST(SERVE_DTYPE_ENUM)
+#undef SERVE_DTYPE_ENUM
+        SD_COUNT
+};
+
+enum serve_disagg { DISAGG_NO, DISAGG_YES, DISAGG_AUTO };
+
+struct serve_spec {
+    enum serve_mode mode;
+    uint64_t input_tokens;   /* mean prompt length */
+    uint64_t output_tokens;  /* mean generated length */
+    double requests_per_s;   /* peak arrival rate; 0: from tokens_per_day */
+    double tokens_per_day;   /* output tokens per day */
+    double peak_to_avg;      /* peak hour / daily mean, >= 1 */
+    uint64_t concurrency;    /* closed-loop users; 0: open arrivals */
+    double ttft_ms, tpot_ms; /* targets; 0: none */
+    double percentile;       /* of TTFT, in (0, 100) */
+    enum serve_dtype weights;
+    enum serve_dtype kv_cache;
+    double prefix_hit_frac; /* prompt share served from the prefix cache */
+    enum serve_disagg disaggregated;
+    uint64_t max_batch;   /* running sequences per replica; 0: auto */
+    uint64_t owned_gpus;  /* hybrid: the owned base; 0: all owned */
+    bool gpus_auto;       /* hardware.gpus = auto: size for the peak */
+    uint64_t spec_tokens; /* speculative draft tokens per step; 0: off */
+    double spec_accept;   /* acceptance rate of one draft token */
 };
 
 /* A node type (server or rack-scale system). */
@@ -290,6 +342,7 @@ struct scenario {
     struct model_spec model;
     struct stack_spec stack;
     struct train_spec train;
+    struct serve_spec serve;
     struct accel_spec accel;
     struct system_spec system;
     struct fabric_spec fabric;
@@ -329,5 +382,8 @@ const char *term_name(enum cloud_term t);
 const char *cooling_name(enum cooling c);
 const char *model_attention_name(enum model_attention a);
 const char *workload_name(enum workload_kind w);
+const char *serve_dtype_name(enum serve_dtype t);
+const char *serve_mode_name(enum serve_mode m);
+const char *serve_disagg_name(enum serve_disagg g);
 
 #endif

@@ -153,6 +153,18 @@ static enum cp_status row(FILE *out, const char **cells, size_t n,
     return CP_OK;
 }
 
+/* A section some item's workload has. */
+static bool any_applies(const char *section, const struct export_item *items,
+                        size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (metric_section_applies(section, items[i].r->workload))
+            return true;
+    return false;
+}
+
 static enum cp_status metrics_rows(FILE *out, const struct export_item *items,
                                    size_t n, const char *generated_by,
                                    const char *date, struct diag *d)
@@ -188,6 +200,8 @@ static enum cp_status metrics_rows(FILE *out, const struct export_item *items,
     }
     /* The resolved inputs. */
     for (s = 0; !st && plan_sections[s]; s++) {
+        if (!any_applies(plan_sections[s], items, n))
+            continue;
         snprintf(section, sizeof(section), "plan.%s", plan_sections[s]);
         for (k = 0; !st && k < PLAN_KEY_COUNT; k++) {
             const struct plan_key_info *ki = plan_key_info((enum plan_key)k);
@@ -199,17 +213,25 @@ static enum cp_status metrics_rows(FILE *out, const struct export_item *items,
             cells[2] = plan_unit(ki);
             for (i = 0; i < n; i++)
                 cells[3 + i] =
-                    echo_cell(&items[i], (enum plan_key)k, bufs[i], CELL_MAX);
+                    metric_section_applies(ki->section, items[i].r->workload)
+                        ? echo_cell(&items[i], (enum plan_key)k, bufs[i],
+                                    CELL_MAX)
+                        : "";
             st = row(out, cells, n + 3, d);
         }
     }
     tab = metrics_table(&ntab);
     for (k = 0; !st && k < ntab; k++) {
+        if (!any_applies(tab[k].section, items, n))
+            continue;
         cells[0] = tab[k].section;
         cells[1] = tab[k].key;
         cells[2] = metric_unit(&tab[k]);
         for (i = 0; i < n; i++)
-            cells[3 + i] = metric_cell(&tab[k], items[i].r, bufs[i], CELL_MAX);
+            cells[3 + i] =
+                metric_section_applies(tab[k].section, items[i].r->workload)
+                    ? metric_cell(&tab[k], items[i].r, bufs[i], CELL_MAX)
+                    : "";
         st = row(out, cells, n + 3, d);
     }
     for (i = 0; i < n; i++)
@@ -380,7 +402,7 @@ enum cp_status export_csv_search(FILE *out, const struct export_item *items,
                                  size_t n, struct diag *d)
 {
     const struct metric *tab;
-    size_t ntab, i, k;
+    size_t ntab, i, k, nc;
     const char **cells;
     char(*bufs)[CELL_MAX];
     char rank[24];
@@ -390,17 +412,23 @@ enum cp_status export_csv_search(FILE *out, const struct export_item *items,
     cells = xcalloc(ntab + 1, sizeof(*cells));
     bufs = xcalloc(ntab, CELL_MAX);
     cells[0] = "rank";
+    nc = 1;
     for (k = 0; k < ntab; k++) {
+        if (!any_applies(tab[k].section, items, n))
+            continue;
         snprintf(bufs[k], CELL_MAX, "%s.%s", tab[k].section, tab[k].key);
-        cells[1 + k] = bufs[k];
+        cells[nc++] = bufs[k];
     }
-    st = row(out, cells, ntab + 1, d);
+    st = row(out, cells, nc, d);
     for (i = 0; !st && i < n; i++) {
         snprintf(rank, sizeof(rank), "%zu", i + 1);
         cells[0] = rank;
+        nc = 1;
         for (k = 0; k < ntab; k++)
-            cells[1 + k] = metric_cell(&tab[k], items[i].r, bufs[k], CELL_MAX);
-        st = row(out, cells, ntab + 1, d);
+            if (any_applies(tab[k].section, items, n))
+                cells[nc++] =
+                    metric_cell(&tab[k], items[i].r, bufs[k], CELL_MAX);
+        st = row(out, cells, nc, d);
     }
     free(bufs);
     free(cells);

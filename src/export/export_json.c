@@ -72,8 +72,11 @@ static int add_plan(json_t *root, const struct export_item *it)
     if (!plan || json_object_set_new(root, "plan", plan) != 0)
         return -1;
     for (s = 0; plan_sections[s]; s++) {
-        json_t *sec = json_object();
+        json_t *sec;
 
+        if (!metric_section_applies(plan_sections[s], it->r->workload))
+            continue;
+        sec = json_object();
         if (!sec || json_object_set_new(plan, plan_sections[s], sec) != 0)
             return -1;
         for (k = 0; k < PLAN_KEY_COUNT; k++) {
@@ -118,9 +121,11 @@ static json_t *quote_object(const struct export_item *it)
     tab = metrics_table(&n);
     for (i = 0; i < n; i++) {
         const struct metric *m = &tab[i];
-        json_t *sec = section_obj(root, m->section);
-        json_t *v;
+        json_t *sec, *v;
 
+        if (!metric_section_applies(m->section, it->r->workload))
+            continue;
+        sec = section_obj(root, m->section);
         if (!sec)
             goto fail;
         if (!metric_known(m, it->r)) {

@@ -99,11 +99,23 @@ static const char *echo_human(const struct export_item *it, enum plan_key k,
 
 /* Index of the best item for metric m, or -1 when there is no winner
  * (not comparable, or all equal). */
+/* A section some item's workload has. */
+static bool any_applies(const char *section, const struct export_item *items,
+                        size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (metric_section_applies(section, items[i].r->workload))
+            return true;
+    return false;
+}
+
 static void mark_best(const struct metric *m, const struct export_item *items,
                       size_t n, int *best)
 {
     double top = 0;
-    size_t i, winners = 0;
+    size_t i, winners = 0, seen = 0;
 
     for (i = 0; i < n; i++)
         best[i] = 0;
@@ -115,15 +127,20 @@ static void mark_best(const struct metric *m, const struct export_item *items,
     for (i = 0; i < n; i++) {
         double v = metric_value(m, items[i].r);
 
-        if (i == 0 || (m->better == MB_LOWER ? v < top : v > top))
+        if (!metric_section_applies(m->section, items[i].r->workload))
+            continue;
+        if (!seen++ || (m->better == MB_LOWER ? v < top : v > top))
             top = v;
     }
+    if (seen < 2)
+        return; /* nothing to compare with */
     for (i = 0; i < n; i++)
-        if (metric_value(m, items[i].r) == top) {
+        if (metric_section_applies(m->section, items[i].r->workload) &&
+            metric_value(m, items[i].r) == top) {
             best[i] = 1;
             winners++;
         }
-    if (winners == n)
+    if (winners == seen)
         for (i = 0; i < n; i++)
             best[i] = 0;
 }
@@ -214,10 +231,14 @@ enum cp_status export_text_metrics(FILE *out, const struct export_item *items,
     if (n == 1) {
         const struct scenario *sc = items[0].sc;
 
-        fprintf(out, "plan %s: %s on %llu x %s (%s, %s)\n", items[0].name,
+        const struct result *r0 = items[0].r;
+        double g = r0->workload == WORKLOAD_SERVE ? r0->serve.gpus
+                                                  : (double)sc->gpus;
+
+        fprintf(out, "plan %s: %s %son %.0f x %s (%s, %s)\n", items[0].name,
                 sc->model.id[0] ? sc->model.id : "custom model",
-                (unsigned long long)sc->gpus, sc->accel.id, sc->system.id,
-                sc->fabric.id);
+                r0->workload == WORKLOAD_SERVE ? "served " : "", g,
+                sc->accel.id, sc->system.id, sc->fabric.id);
     } else {
         fprintf(out, "  %-*s", KEY_W, "");
         for (i = 0; i < n; i++)
@@ -225,26 +246,38 @@ enum cp_status export_text_metrics(FILE *out, const struct export_item *items,
         fprintf(out, "\n");
     }
     for (s = 0; plan_sections[s]; s++) {
+        if (!any_applies(plan_sections[s], items, n))
+            continue;
         fprintf(out, "\nplan.%s\n", plan_sections[s]);
         for (k = 0; k < PLAN_KEY_COUNT; k++) {
             const struct plan_key_info *ki = plan_key_info((enum plan_key)k);
 
             if (strcmp(ki->section, plan_sections[s]) != 0)
                 continue;
-            for (i = 0; i < n; i++)
-                echo_human(&items[i], (enum plan_key)k, vals[i], VAL_MAX);
+            for (i = 0; i < n; i++) {
+                if (metric_section_applies(ki->section, items[i].r->workload))
+                    echo_human(&items[i], (enum plan_key)k, vals[i], VAL_MAX);
+                else
+                    snprintf(vals[i], VAL_MAX, "-");
+            }
             line(&t, ki->key, vals, NULL, "");
         }
     }
     for (k = 0; k < ntab; k++) {
         const struct metric *m = &tab[k];
 
+        if (!any_applies(m->section, items, n))
+            continue;
         if (strcmp(prev, m->section) != 0) {
             fprintf(out, "\n%s\n", m->section);
             prev = m->section;
         }
-        for (i = 0; i < n; i++)
-            metric_human(m, items[i].r, vals[i], VAL_MAX);
+        for (i = 0; i < n; i++) {
+            if (metric_section_applies(m->section, items[i].r->workload))
+                metric_human(m, items[i].r, vals[i], VAL_MAX);
+            else
+                snprintf(vals[i], VAL_MAX, "-");
+        }
         mark_best(m, items, n, best);
         snprintf(key, sizeof(key), "%s", m->key);
         line(&t, key, vals, best, m->unit);
@@ -275,6 +308,53 @@ enum cp_status export_text_metrics(FILE *out, const struct export_item *items,
     return CP_OK;
 }
 
+/* Serving layouts: replica shape, batch, latency, throughput, price. */
+static enum cp_status search_serve(FILE *out, const struct export_search *s,
+                                   const struct export_item *items, size_t n,
+                                   struct diag *d)
+{
+    char c[8][32];
+    size_t i;
+
+    fprintf(out, "search %s: %s serving on %s, best %zu by %s\n\n",
+            items[0].name,
+            items[0].sc->model.id[0] ? items[0].sc->model.id : "custom model",
+            items[0].sc->accel.id, n, s->objective);
+    fprintf(out, "%4s %3s %3s %9s %7s %8s %7s %9s %9s %10s %10s %4s\n", "rank",
+            "tp", "pp", "max_batch", "batch", "replicas", "gpus", "ttft_ms",
+            "tpot_ms", "tok_s_gpu", "usd_mtok", "fits");
+    for (i = 0; i < n; i++) {
+        const struct serve_result *v = &items[i].r->serve;
+        const struct layout *l = &items[i].r->layout;
+
+        export_human_number(v->max_batch, c[0], sizeof(c[0]));
+        export_human_number(v->batch, c[1], sizeof(c[1]));
+        export_human_number(v->replicas, c[2], sizeof(c[2]));
+        export_human_number(v->gpus, c[3], sizeof(c[3]));
+        export_human_number(v->ttft_ms, c[4], sizeof(c[4]));
+        export_human_number(v->tpot_ms, c[5], sizeof(c[5]));
+        export_human_number(v->output_tokens_per_s_per_gpu, c[6], sizeof(c[6]));
+        export_human_number(v->usd_per_mtok_build, c[7], sizeof(c[7]));
+        fprintf(out, "%4zu %3llu %3llu %9s %7s %8s %7s %9s %9s %10s %10s %4s\n",
+                i + 1, (unsigned long long)l->tp, (unsigned long long)l->pp,
+                c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7],
+                v->fits ? "yes" : "no");
+    }
+    fprintf(out,
+            "\n%llu replicas evaluated, %llu meet memory and the targets, "
+            "%.2f s (objective: %s)\n",
+            (unsigned long long)s->evaluated, (unsigned long long)s->feasible,
+            s->elapsed_s, s->objective);
+    if (items[0].r->nwarnings) {
+        fprintf(out, "\nwarnings (rank 1)\n");
+        for (i = 0; i < items[0].r->nwarnings && i < RESULT_MAX_WARNINGS; i++)
+            fprintf(out, "  - %s\n", items[0].r->warnings[i]);
+    }
+    if (ferror(out))
+        return diag_set(d, CP_ERR_IO, "output", "cannot write output");
+    return CP_OK;
+}
+
 enum cp_status export_text_search(FILE *out, const struct export_search *s,
                                   const struct export_item *items, size_t n,
                                   struct diag *d)
@@ -282,6 +362,8 @@ enum cp_status export_text_search(FILE *out, const struct export_search *s,
     size_t i;
     char mem[32], step[32], mfu[32], days[32], usd[32];
 
+    if (n && items[0].r->workload == WORKLOAD_SERVE)
+        return search_serve(out, s, items, n, d);
     if (n) {
         const struct scenario *sc = items[0].sc;
 

@@ -103,6 +103,11 @@ static const char *term_text(const struct result *r)
     return s ? s : "";
 }
 
+static const char *serve_reason_text(const struct result *r)
+{
+    return r->serve.reason;
+}
+
 static const char *bottleneck_text(const struct result *r)
 {
     return r->bottleneck;
@@ -173,6 +178,103 @@ static const struct metric table[] = {
     F("memory", "capacity_gib", "GiB", memory.capacity_bytes, GIB, MB_NONE,
       "accelerator HBM capacity"),
     B("memory", "fits", memory.fits, "total_gib <= capacity_gib"),
+
+    F("serve", "kv_bytes_per_token", "B", serve.kv_bytes_per_token, 1, MB_LOWER,
+      "2 x layers x kv_heads x head_dim x bytes(kv); MLA: layers x "
+      "(kv_lora_rank + rope_head_dim) x bytes"),
+    F("serve", "kv_bytes_per_token_gpu", "B", serve.kv_bytes_per_token_gpu, 1,
+      MB_LOWER, "per GPU: split by tp while tp <= kv_heads, else duplicated"),
+    F("serve", "weights_gib", "GiB", serve.weights_bytes, GIB, MB_LOWER,
+      "params x bytes(weights) / (tp x pp); embeddings in 16 bits"),
+    F("serve", "kv_gib", "GiB", serve.kv_bytes, GIB, MB_HIGHER,
+      "KV pool per GPU: kv_mem_frac x (HBM - weights - activations - "
+      "reserve)"),
+    F("serve", "max_batch", "seq", serve.max_batch, 1, MB_HIGHER,
+      "kv_gib / (KV per token per GPU x (input + output)), engine cap"),
+    F("serve", "batch", "seq", serve.batch, 1, MB_NONE,
+      "running sequences per replica at the operating point (Little)"),
+    F("serve", "prefill_ms", "ms", serve.prefill_ms, 1, MB_LOWER,
+      "one prompt alone: (2 x active params x tokens + attention) / "
+      "(tp x GEMM rate), at least one weight read, + all-reduces"),
+    F("serve", "decode_step_ms", "ms", serve.decode_step_ms, 1, MB_LOWER,
+      "max((weights + batch x context x KV) / (HBM x MBU), GEMMs) + 2 x "
+      "layers all-reduces + host overhead"),
+    F("serve", "queue_ms", "ms", serve.queue_ms, 1, MB_LOWER,
+      "waiting before the prefill at serve.percentile (M/M/1 tail) + half "
+      "a step"),
+    F("serve", "ttft_ms", "ms", serve.ttft_ms, 1, MB_LOWER,
+      "time to first token = queueing + prefill, at serve.percentile"),
+    F("serve", "tpot_ms", "ms", serve.tpot_ms, 1, MB_LOWER,
+      "mean time between output tokens of one request after the first: "
+      "decode step / tokens per step / (1 - prefill share)"),
+    F("serve", "e2e_s", "s", serve.e2e_s, 1, MB_LOWER,
+      "end to end = ttft + (output_tokens - 1) x tpot"),
+    F("serve", "tokens_per_step", "", serve.tokens_per_step, 1, MB_HIGHER,
+      "speculative decoding: (1 - a^(g+1)) / (1 - a); 1 without"),
+    F("serve", "output_tokens_per_s", "tok/s", serve.output_tokens_per_s, 1,
+      MB_HIGHER, "requests_per_s x output_tokens, the whole fleet"),
+    F("serve", "output_tokens_per_s_per_gpu", "tok/s",
+      serve.output_tokens_per_s_per_gpu, 1, MB_HIGHER,
+      "output_tokens_per_s / gpus"),
+    F("serve", "input_tokens_per_s", "tok/s", serve.input_tokens_per_s, 1,
+      MB_HIGHER, "requests_per_s x input_tokens"),
+    F("serve", "requests_per_s", "req/s", serve.requests_per_s, 1, MB_HIGHER,
+      "peak demand served, or the fleet's capacity at the targets"),
+    F("serve", "demand_requests_per_s", "req/s", serve.demand_requests_per_s, 1,
+      MB_NONE,
+      "serve.requests_per_s, or tokens_per_day / output_tokens / 86400 x "
+      "peak_to_avg"),
+    F("serve", "utilization", "", serve.utilization, 1, MB_NONE,
+      "peak demand / (replicas x capacity of a replica at the targets)"),
+    F("serve", "replicas", "", serve.replicas, 1, MB_LOWER,
+      "ceil(peak demand / capacity of a replica), or gpus / (tp x pp)"),
+    F("serve", "gpus_per_replica", "", serve.gpus_per_replica, 1, MB_NONE,
+      "tp x pp"),
+    F("serve", "gpus", "", serve.gpus, 1, MB_LOWER,
+      "replicas x gpus_per_replica (prefill + decode pools)"),
+    F("serve", "prefill_gpus", "", serve.prefill_gpus, 1, MB_NONE,
+      "disaggregated prefill pool (0: not disaggregated)"),
+    F("serve", "decode_gpus", "", serve.decode_gpus, 1, MB_NONE,
+      "disaggregated decode pool (0: not disaggregated)"),
+    B("serve", "fits", serve.fits, "memory and latency targets can be met"),
+    T("serve", "reason", serve_reason_text,
+      "why it does not fit (empty when it does)"),
+    T("serve", "bottleneck", bottleneck_text,
+      "prefill when prompts take most of the GPU time, else decode"),
+    F("serve", "prefill_time_frac", "", serve.prefill_time_frac, 1, MB_NONE,
+      "share of GPU time spent on prompts"),
+    F("serve", "fleet_gpu_hours_per_day", "GPU h",
+      serve.fleet_gpu_hours_per_day, 1, MB_LOWER,
+      "GPU-hours the daily profile needs"),
+    F("serve", "usd_per_mtok_build", "USD", serve.usd_per_mtok_build, 1,
+      MB_LOWER, "owned $/day x decode share / M output tokens a day"),
+    F("serve", "usd_per_mtok_cloud", "USD", serve.usd_per_mtok_cloud, 1,
+      MB_LOWER, "cloud $/day x decode share / M output tokens a day"),
+    F("serve", "usd_per_mtok_input_build", "USD",
+      serve.usd_per_mtok_input_build, 1, MB_LOWER,
+      "owned $/day x prefill share / M input tokens a day"),
+    F("serve", "usd_per_mtok_input_cloud", "USD",
+      serve.usd_per_mtok_input_cloud, 1, MB_LOWER,
+      "cloud $/day x prefill share / M input tokens a day"),
+    F("serve", "wh_per_mtok", "Wh", serve.wh_per_mtok, 1, MB_LOWER,
+      "facility kW x 24 h / M output tokens a day"),
+    F("serve", "usd_per_day_build", "USD", serve.usd_per_day_build, 1, MB_LOWER,
+      "owned GPU-hour price x gpus x 24 x utilization"),
+    F("serve", "usd_per_day_cloud", "USD", serve.usd_per_day_cloud, 1, MB_LOWER,
+      "cloud price x GPU-hours (on demand, spot: the profile; reserved: "
+      "the fleet all day)"),
+    F("serve", "usd_per_day_hybrid", "USD", serve.usd_per_day_hybrid, 1,
+      MB_LOWER, "owned base per day + burst"),
+    F("serve", "owned_gpus", "", serve.owned_gpus, 1, MB_NONE,
+      "hybrid: owned base (serve.owned_gpus)"),
+    F("serve", "burst_gpu_hours_per_day", "GPU h",
+      serve.burst_gpu_hours_per_day, 1, MB_LOWER,
+      "GPU-hours of the profile above the owned base"),
+    F("serve", "owned_idle_gpu_hours_per_day", "GPU h",
+      serve.owned_idle_gpu_hours_per_day, 1, MB_NONE,
+      "owned GPU-hours below the profile: free for training"),
+    F("serve", "burst_usd_per_day", "USD", serve.burst_usd_per_day, 1, MB_LOWER,
+      "burst GPU-hours x cloud price"),
 
     F("time", "step_s", "s", time.step_s, 1, MB_LOWER,
       "compute + bubble + exposed communication, per optimizer step"),
@@ -439,4 +541,17 @@ const char *metric_text(const struct metric *m, const struct result *r)
     const char *s = m->kind == MK_TEXT && m->text ? m->text(r) : NULL;
 
     return s ? s : "";
+}
+
+bool metric_section_applies(const char *section, enum workload_kind w)
+{
+    static const char *const train_only[] = {"time", "reliability", "train"};
+    size_t i;
+
+    if (strcmp(section, "serve") == 0)
+        return w == WORKLOAD_SERVE;
+    for (i = 0; i < sizeof(train_only) / sizeof(train_only[0]); i++)
+        if (strcmp(section, train_only[i]) == 0)
+            return w == WORKLOAD_TRAIN;
+    return true;
 }

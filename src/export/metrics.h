@@ -55,6 +55,13 @@ double metric_value(const struct metric *m, const struct result *r);
 /* Whether m has a value for r (see struct metric.known). */
 bool metric_known(const struct metric *m, const struct result *r);
 
+/* Whether a section of the metric table or of the plan echo ("time",
+ * "cost.build", "train") belongs to results of workload w: time,
+ * reliability and the train keys are training's, serve serving's, the
+ * rest both.  Exporters leave the others out (JSON) or blank (tables
+ * lining up plans of both workloads). */
+bool metric_section_applies(const char *section, enum workload_kind w);
+
 /* The text of an MK_TEXT metric ("" otherwise); never NULL. */
 const char *metric_text(const struct metric *m, const struct result *r);
 

@@ -35,6 +35,7 @@
     X(MODEL_KV_LORA_RANK, "model.kv_lora_rank")                                \
     X(MODEL_Q_LORA_RANK, "model.q_lora_rank")                                  \
     X(MODEL_ROPE_HEAD_DIM, "model.rope_head_dim")                              \
+    X(WORKLOAD_KIND, "workload.kind")                                          \
     X(SOFTWARE_STACK, "software.stack")                                        \
     X(TRAIN_TOKENS, "train.tokens")                                            \
     X(TRAIN_SEQ_LEN, "train.seq_len")                                          \
@@ -44,6 +45,24 @@
     X(TRAIN_GRAD_DTYPE, "train.grad_dtype")                                    \
     X(TRAIN_ATTENTION, "train.attention")                                      \
     X(TRAIN_GPU_HOURS, "train.gpu_hours")                                      \
+    X(SERVE_MODE, "serve.mode")                                                \
+    X(SERVE_INPUT_TOKENS, "serve.input_tokens")                                \
+    X(SERVE_OUTPUT_TOKENS, "serve.output_tokens")                              \
+    X(SERVE_REQUESTS_PER_S, "serve.requests_per_s")                            \
+    X(SERVE_TOKENS_PER_DAY, "serve.tokens_per_day")                            \
+    X(SERVE_PEAK_TO_AVG, "serve.peak_to_avg")                                  \
+    X(SERVE_CONCURRENCY, "serve.concurrency")                                  \
+    X(SERVE_TTFT_MS, "serve.ttft_ms")                                          \
+    X(SERVE_TPOT_MS, "serve.tpot_ms")                                          \
+    X(SERVE_PERCENTILE, "serve.percentile")                                    \
+    X(SERVE_WEIGHTS, "serve.weights")                                          \
+    X(SERVE_KV_CACHE, "serve.kv_cache")                                        \
+    X(SERVE_PREFIX_HIT, "serve.prefix_hit")                                    \
+    X(SERVE_DISAGGREGATED, "serve.disaggregated")                              \
+    X(SERVE_MAX_BATCH, "serve.max_batch")                                      \
+    X(SERVE_OWNED_GPUS, "serve.owned_gpus")                                    \
+    X(SERVE_SPEC_TOKENS, "serve.spec_tokens")                                  \
+    X(SERVE_SPEC_ACCEPT, "serve.spec_accept")                                  \
     X(HW_ACCELERATOR, "hardware.accelerator")                                  \
     X(HW_GPUS, "hardware.gpus")                                                \
     X(HW_SYSTEM, "hardware.system")                                            \

@@ -8,6 +8,7 @@
 
 #define DEFAULT_STORAGE "parallel-fs"
 #define DEFAULT_STACK "megatron-core"
+#define DEFAULT_SERVE_STACK "vllm"
 #define DEFAULT_SITE "us-average"
 
 static const char *where_of(const struct plan *p, enum plan_key k)
@@ -149,6 +150,38 @@ static void resolve_layout(const struct plan *p, struct plan_resolved *out)
             out->needs_search = true;
 }
 
+/* A serving plan: one replica of tp x pp GPUs (ep inside it); replicas
+ * = gpus / (tp x pp), or sized by serve.c when hardware.gpus = auto.
+ * Unset tp is chosen by the serving search. */
+static void resolve_serve(const struct plan *p, struct plan_resolved *out)
+{
+    struct scenario *sc = &out->sc;
+    struct layout *lay = &sc->layout;
+
+    search_space_auto(&out->space);
+    if (!fixed(p, PK_PAR_TP))
+        lay->tp = 1;
+    if (!fixed(p, PK_PAR_PP))
+        lay->pp = 1;
+    if (!fixed(p, PK_PAR_EP))
+        lay->ep = 1;
+    lay->cp = 1;
+    lay->microbatch = 1;
+    lay->interleave = 1;
+    lay->zero = 0;
+    lay->recompute = RECOMPUTE_NONE;
+    lay->sequence_parallel = false;
+    sc->serve.gpus_auto = p->v[PK_HW_GPUS].is_auto;
+    if (sc->serve.gpus_auto)
+        sc->gpus = lay->tp * lay->pp;
+    lay->dp =
+        sc->gpus / (lay->tp * lay->pp) ? sc->gpus / (lay->tp * lay->pp) : 1;
+    out->space.tp = fixed(p, PK_PAR_TP) ? lay->tp : 0;
+    out->space.pp = fixed(p, PK_PAR_PP) ? lay->pp : 0;
+    out->space.ep = fixed(p, PK_PAR_EP) ? lay->ep : 0;
+    out->needs_search = !fixed(p, PK_PAR_TP);
+}
+
 enum cp_status plan_resolve(const struct plan *p, struct catalog *cat,
                             unsigned flags, struct plan_resolved *out,
                             struct diag *d)
@@ -167,10 +200,21 @@ enum cp_status plan_resolve(const struct plan *p, struct catalog *cat,
     if (!p->v[PK_HW_ACCELERATOR].set)
         return diag_set(d, CP_ERR_USAGE, "hardware.accelerator",
                         "missing: which accelerator (e.g. --accel h100-sxm)");
+    if (p->v[PK_WORKLOAD_KIND].set)
+        sc->workload = (enum workload_kind)p->v[PK_WORKLOAD_KIND].u;
     if (!p->v[PK_HW_GPUS].set)
         return diag_set(d, CP_ERR_USAGE, "hardware.gpus",
-                        "missing: how many accelerators (e.g. --gpus 1024)");
-    if ((flags & PLAN_NEED_TOKENS) && !p->v[PK_TRAIN_TOKENS].set)
+                        sc->workload == WORKLOAD_SERVE
+                            ? "missing: how many accelerators, or auto to "
+                              "size the fleet for the demand"
+                            : "missing: how many accelerators (e.g. --gpus "
+                              "1024)");
+    if (p->v[PK_HW_GPUS].is_auto && sc->workload != WORKLOAD_SERVE)
+        return diag_set(d, CP_ERR_USAGE, where_of(p, PK_HW_GPUS),
+                        "auto sizes serving fleets (workload.kind=serve); "
+                        "a training plan needs a count");
+    if ((flags & PLAN_NEED_TOKENS) && sc->workload == WORKLOAD_TRAIN &&
+        !p->v[PK_TRAIN_TOKENS].set)
         return diag_set(d, CP_ERR_USAGE, "train.tokens",
                         "missing: how many training tokens (e.g. --tokens "
                         "15T)");
@@ -194,8 +238,9 @@ enum cp_status plan_resolve(const struct plan *p, struct catalog *cat,
         add_source(out, PK_MODEL_PRESET, mid, &meta);
     }
     snprintf(id, sizeof(id), "%s",
-             p->v[PK_SOFTWARE_STACK].set ? p->v[PK_SOFTWARE_STACK].id
-                                         : DEFAULT_STACK);
+             p->v[PK_SOFTWARE_STACK].set      ? p->v[PK_SOFTWARE_STACK].id
+             : sc->workload == WORKLOAD_SERVE ? DEFAULT_SERVE_STACK
+                                              : DEFAULT_STACK);
     st = catalog_get_stack(cat, id, &sc->stack, &meta, d);
     if (st)
         return lookup_failed(st, p, PK_SOFTWARE_STACK, id, d);
@@ -305,6 +350,15 @@ enum cp_status plan_resolve(const struct plan *p, struct catalog *cat,
         if (!p->v[PK_MODEL_PRESET].set)
             sc->model.id[0] = '\0';
     }
+    if (sc->workload == WORKLOAD_SERVE) {
+        resolve_serve(p, out);
+        if (sc->stack.kind != WORKLOAD_SERVE)
+            add_note(out,
+                     "software.stack '%s' is a training framework; "
+                     "serving with its defaults",
+                     sc->stack.id);
+        return CP_OK;
+    }
     resolve_layout(p, out);
     return CP_OK;
 }
@@ -359,6 +413,13 @@ void plan_eval_hit(const struct plan_resolved *res,
     *sc = res->sc;
     sc->layout = hit->layout;
     sc->train.attention = hit->attention;
+    if (sc->workload == WORKLOAD_SERVE) {
+        uint64_t gpr = hit->layout.tp * hit->layout.pp;
+
+        sc->serve.max_batch = hit->max_batch;
+        if (sc->serve.gpus_auto)
+            sc->gpus = gpr;
+    }
     scenario_eval(sc, out);
     for (i = 0; i < res->nnotes; i++)
         result_warn(out, "%s", res->notes[i]);
@@ -372,11 +433,16 @@ enum cp_status plan_evaluate(const struct plan *p, struct catalog *cat,
 }
 
 /* The warnings a result of the search carries. */
-static void search_warnings(const struct search_result *sr, struct result *r)
+static void search_warnings(const struct search_result *sr,
+                            enum workload_kind w, struct result *r)
 {
     if (!sr->fits)
-        result_warn(r, "no parallel layout fits in memory; showing the one "
-                       "that needs the least");
+        result_warn(r, w == WORKLOAD_SERVE
+                           ? "no serving replica meets memory and the "
+                             "targets; showing the one with the least "
+                             "weights per GPU"
+                           : "no parallel layout fits in memory; showing the "
+                             "one that needs the least");
     if (sr->stopped_early)
         result_warn(r, SEARCH_STOPPED_EARLY_WARNING,
                     (unsigned long long)SEARCH_MAX_TRIED,
@@ -403,7 +469,7 @@ enum cp_status plan_search_layouts(const struct plan *p, struct catalog *cat,
         return st;
     for (i = 0; i < out->sr.n; i++) {
         plan_eval_hit(&out->res, &out->sr.hits[i], &out->sc[i], &out->r[i]);
-        search_warnings(&out->sr, &out->r[i]);
+        search_warnings(&out->sr, out->res.sc.workload, &out->r[i]);
     }
     out->n = out->sr.n;
     return CP_OK;
@@ -435,6 +501,11 @@ enum cp_status plan_evaluate_ex(const struct plan *p, struct catalog *cat,
         out->searched = true;
         lay = out->search.hits[0].layout;
         res->sc.train.attention = out->search.hits[0].attention;
+        if (res->sc.workload == WORKLOAD_SERVE) {
+            res->sc.serve.max_batch = out->search.hits[0].max_batch;
+            if (res->sc.serve.gpus_auto)
+                res->sc.gpus = lay.tp * lay.pp;
+        }
     }
     sc = res->sc;
     sc.layout = lay;
@@ -444,7 +515,7 @@ enum cp_status plan_evaluate_ex(const struct plan *p, struct catalog *cat,
     res->sc.layout = lay;
     plan_eval_layout(res, &lay, &sc, &out->result);
     if (out->searched)
-        search_warnings(&out->search, &out->result);
+        search_warnings(&out->search, res->sc.workload, &out->result);
     return CP_OK;
 }
 
@@ -462,6 +533,15 @@ static const char *enum_text(enum plan_key k, int value)
         return recompute_name((enum recompute)value);
     case PK_CLOUD_TERM:
         return term_name((enum cloud_term)value);
+    case PK_WORKLOAD_KIND:
+        return workload_name((enum workload_kind)value);
+    case PK_SERVE_MODE:
+        return serve_mode_name((enum serve_mode)value);
+    case PK_SERVE_WEIGHTS:
+    case PK_SERVE_KV_CACHE:
+        return serve_dtype_name((enum serve_dtype)value);
+    case PK_SERVE_DISAGGREGATED:
+        return serve_disagg_name((enum serve_disagg)value);
     default:
         return NULL;
     }
@@ -539,6 +619,14 @@ void plan_echo_value(const struct scenario *sc, const struct result *r,
         break;
     case PK_HW_ACCELERATOR:
         out->s = sc->accel.id;
+        break;
+    case PK_HW_GPUS:
+        if (sc->workload == WORKLOAD_SERVE && r && r->serve.gpus >= 1)
+            out->u = (uint64_t)(r->serve.gpus + 0.5);
+        break;
+    case PK_SERVE_MAX_BATCH:
+        if (!out->u && r)
+            out->u = (uint64_t)(r->serve.max_batch + 0.5);
         break;
     case PK_SOFTWARE_STACK:
         out->s = sc->stack.id;

@@ -260,6 +260,160 @@ static void walk_inner(struct walk *w, const struct search_space *sp,
     }
 }
 
+/* Serving: lower is better.  time = the most output tokens per second
+ * per GPU at the targets (the smallest fleet), then per-user speed; cost
+ * = the owned fleet's day per output token; energy = Wh per million. */
+static double serve_score(const struct result *r, enum objective obj)
+{
+    const struct serve_result *s = &r->serve;
+
+    switch (obj) {
+    case OBJECTIVE_COST:
+        /* The owned fleet's whole day over its output, prompts included. */
+        if (s->usd_per_day_build > 0 && s->output_tokens_per_s > 0)
+            return s->usd_per_day_build / s->output_tokens_per_s;
+        break;
+    case OBJECTIVE_ENERGY:
+        if (s->wh_per_mtok > 0)
+            return s->wh_per_mtok;
+        break;
+    default:
+        break;
+    }
+    return s->output_tokens_per_s_per_gpu > 0
+               ? 1 / s->output_tokens_per_s_per_gpu
+               : 1e300;
+}
+
+static void serve_try(struct walk *w)
+{
+    struct search_hit h;
+    struct diag d;
+
+    w->tried++;
+    if (scenario_validate(&w->sc, w->have_reject ? NULL : &d) != CP_OK) {
+        if (!w->have_reject) {
+            w->out->reject = d;
+            w->have_reject = true;
+        }
+        return;
+    }
+    w->out->candidates++;
+    memset(&h, 0, sizeof(h));
+    scenario_eval_flags(&w->sc, EVAL_QUIET, &w->r);
+    h.layout = w->sc.layout;
+    h.attention = w->sc.train.attention;
+    h.max_batch = w->sc.serve.max_batch;
+    h.total_bytes = w->r.serve.weights_bytes;
+    h.fits = w->r.serve.fits;
+    h.step_s = w->r.serve.tpot_ms;
+    if (!h.fits) {
+        if (!w->have_least || h.total_bytes < w->least.total_bytes) {
+            w->least = h;
+            w->have_least = true;
+        }
+        return;
+    }
+    /* A cap at or above what memory and the engine allow is "auto". */
+    if (h.max_batch && (w->r.serve.max_batch < (double)h.max_batch ||
+                        w->r.serve.batch < (double)h.max_batch - 0.5))
+        return;
+    w->out->evaluated++;
+    h.score = serve_score(&w->r, w->obj);
+    keep(w->out, w->cap, &h);
+}
+
+/* Serving layouts: tp within the scale-up domain, pp, and the engine's
+ * batch cap (auto, then powers of two), each replica evaluated in full
+ * (serve.c sizes the replicas).  A fixed fleet needs tp*pp to divide it. */
+static enum cp_status
+search_serve(struct walk *w, const struct search_space *sp, struct diag *d)
+{
+    const struct scenario *base = &w->sc;
+    uint64_t tps[LIST_MAX], pps[LIST_MAX], bs[LIST_MAX];
+    size_t ntp, npp, nb = 0, it, ip, ib;
+    uint64_t domain = base->system.scaleup_domain ? base->system.scaleup_domain
+                                                  : base->system.gpus_per_node;
+    uint64_t heads = base->model.heads, layers = base->model.layers;
+    uint64_t given = base->gpus, v;
+    bool fleet = !base->serve.gpus_auto;
+    uint64_t fixed_batch = base->serve.max_batch;
+
+    if (domain < 1)
+        domain = 1;
+    if (sp->tp)
+        ntp = one(sp->tp, tps);
+    else if (heads)
+        ntp = divisors(heads, domain, tps);
+    else
+        ntp = powers_of_two(domain, tps);
+    if (sp->pp) {
+        npp = one(sp->pp, pps);
+    } else {
+        npp = 0;
+        for (v = 1; v <= 8 && (!layers || v <= layers); v *= 2)
+            pps[npp++] = v;
+    }
+    if (fixed_batch) {
+        bs[nb++] = fixed_batch;
+    } else if (w->cap == 1) {
+        /* A cap below what memory allows only lowers a replica's
+         * capacity: the single best is always auto. */
+        bs[nb++] = 0;
+    } else {
+        bs[nb++] = 0;
+        for (v = 1; v <= 1024 && nb < LIST_MAX; v *= 2)
+            bs[nb++] = v;
+    }
+    for (it = 0; it < ntp && !w->halt; it++) {
+        for (ip = 0; ip < npp && !w->halt; ip++) {
+            uint64_t gpr = tps[it] * pps[ip];
+
+            if (fleet && given % gpr != 0)
+                continue;
+            /* Pipeline stages only where a replica spans nodes' worth of
+             * GPUs: tp first, then pp. */
+            if (pps[ip] > 1 && !sp->pp && tps[it] < domain && !sp->tp)
+                continue;
+            w->sc.layout.tp = tps[it];
+            w->sc.layout.pp = pps[ip];
+            w->sc.layout.dp = fleet ? given / gpr : 1;
+            if (!fleet)
+                w->sc.gpus = gpr;
+            for (ib = 0; ib < nb && !w->halt; ib++) {
+                w->sc.serve.max_batch = bs[ib];
+                if ((w->cancel && *w->cancel) ||
+                    (w->progress && !w->progress(w->ctx, w->tried)))
+                    w->cancelled = w->halt = true;
+                else
+                    serve_try(w);
+            }
+        }
+    }
+    if (w->cancelled)
+        return diag_set(d, CP_ERR_CANCELLED, "search", "cancelled");
+    w->out->feasible = w->out->evaluated;
+    if (w->out->n > 0) {
+        w->out->fits = true;
+        return CP_OK;
+    }
+    if (w->have_least) {
+        w->out->fits = false;
+        w->out->hits[0] = w->least;
+        w->out->n = 1;
+        return CP_OK;
+    }
+    if (w->have_reject) {
+        if (d)
+            *d = w->out->reject;
+        return CP_ERR_LAYOUT;
+    }
+    return diag_set(d, CP_ERR_LAYOUT, "parallel",
+                    "no serving replica (tp x pp) divides hardware.gpus "
+                    "(%llu)",
+                    (unsigned long long)given);
+}
+
 enum cp_status plan_search(const struct scenario *base,
                            const struct search_space *sp, enum objective obj,
                            size_t top_n, struct search_result *out,
@@ -284,6 +438,12 @@ enum cp_status plan_search(const struct scenario *base,
     w.ctx = ctx;
     w.cancel = cancel;
 
+    if (base->workload == WORKLOAD_SERVE) {
+        enum cp_status st = search_serve(&w, sp, d);
+
+        out->elapsed_s = now_s() - t0;
+        return st;
+    }
     if (sp->tp && m->heads && m->heads % sp->tp != 0)
         return diag_set(d, CP_ERR_LAYOUT, "parallel.tp",
                         "%llu does not divide model.heads (%llu)",

@@ -84,6 +84,7 @@ struct search_hit {
     double step_s;            /* tie-break: the faster layout */
     double total_bytes;
     bool fits;
+    uint64_t max_batch; /* serving: the engine's batch cap; 0 = auto */
 };
 
 struct search_result {

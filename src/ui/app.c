@@ -344,6 +344,21 @@ unsigned app_apply_layout(struct ui *ui, size_t i)
         snprintf(b, sizeof(b), "%llu", (unsigned long long)(v));               \
         plan_set_key(&ui->plan, key, b, NULL, NULL);                           \
     } while (0)
+    if (ui->lay[i].r.workload == WORKLOAD_SERVE) {
+        /* A serving replica: its shape and the engine's batch cap. */
+        SETU(PK_PAR_TP, l->tp);
+        SETU(PK_PAR_PP, l->pp);
+        SETU(PK_PAR_EP, l->ep);
+        if (ui->lay[i].hit.max_batch)
+            SETU(PK_SERVE_MAX_BATCH, ui->lay[i].hit.max_batch);
+        else
+            plan_set_key(&ui->plan, PK_SERVE_MAX_BATCH, "auto", NULL, NULL);
+        ui->bad_key = -1;
+        ui->bad_text[0] = '\0';
+        ui_status(ui, false, "replica %zu applied: tp %llu pp %llu", i + 1,
+                  (unsigned long long)l->tp, (unsigned long long)l->pp);
+        return UI_RECOMPUTE | UI_REDRAW;
+    }
     SETU(PK_PAR_TP, l->tp);
     SETU(PK_PAR_PP, l->pp);
     SETU(PK_PAR_DP, l->dp);

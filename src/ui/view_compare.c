@@ -42,28 +42,58 @@ static const char *const key_rows[][2] = {
 };
 
 #define NKEY (sizeof(key_rows) / sizeof(key_rows[0]))
+
+/* ... for a serving plan. */
+static const char *const serve_rows[][2] = {
+    {"serve", "fits"},
+    {"serve", "gpus"},
+    {"serve", "ttft_ms"},
+    {"serve", "tpot_ms"},
+    {"serve", "output_tokens_per_s_per_gpu"},
+    {"serve", "usd_per_mtok_build"},
+    {"serve", "usd_per_mtok_cloud"},
+    {"serve", "usd_per_day_build"},
+    {"serve", "usd_per_day_cloud"},
+    {"serve", "usd_per_day_hybrid"},
+    {"serve", "wh_per_mtok"},
+    {"energy", "facility_kw"},
+    {"cost.build", "capex_usd"},
+};
+
+#define NSERVE (sizeof(serve_rows) / sizeof(serve_rows[0]))
 #define LABEL_W 30
 
 struct cv {
-    const struct metric *rows[NKEY + 128];
+    const struct metric *rows[NKEY + 256];
     size_t nrows, sel, top;
     size_t col; /* the chart's column */
 };
 
+/* The key rows of the plan's workload, then every metric it has. */
+static void rows_build(struct cv *v, enum workload_kind w)
+{
+    size_t i, j, n, nk = w == WORKLOAD_SERVE ? NSERVE : NKEY;
+    const struct metric *m = metrics_table(&n);
+    const char *const(*keys)[2] = w == WORKLOAD_SERVE ? serve_rows : key_rows;
+
+    v->nrows = 0;
+    for (i = 0; i < nk; i++)
+        for (j = 0; j < n; j++)
+            if (strcmp(m[j].section, keys[i][0]) == 0 &&
+                strcmp(m[j].key, keys[i][1]) == 0)
+                v->rows[v->nrows++] = &m[j];
+    for (j = 0; j < n && v->nrows < sizeof(v->rows) / sizeof(v->rows[0]); j++)
+        if (metric_section_applies(m[j].section, w))
+            v->rows[v->nrows++] = &m[j];
+    if (v->sel >= v->nrows)
+        v->sel = 0;
+}
+
 static void *cv_open(struct ui *ui)
 {
     struct cv *v = xcalloc(1, sizeof(*v));
-    size_t i, j, n;
-    const struct metric *m = metrics_table(&n);
 
-    (void)ui;
-    for (i = 0; i < NKEY; i++)
-        for (j = 0; j < n; j++)
-            if (strcmp(m[j].section, key_rows[i][0]) == 0 &&
-                strcmp(m[j].key, key_rows[i][1]) == 0)
-                v->rows[v->nrows++] = &m[j];
-    for (j = 0; j < n && v->nrows < NKEY + 128; j++)
-        v->rows[v->nrows++] = &m[j];
+    rows_build(v, ui->have_result ? ui->oc->result.workload : WORKLOAD_TRAIN);
     return v;
 }
 
@@ -96,6 +126,7 @@ static void cv_show(struct ui *ui, void *st)
     if (v->col >= ui->ncmp)
         v->col = 0;
     app_compare_eval(ui);
+    rows_build(v, ui->have_result ? ui->oc->result.workload : WORKLOAD_TRAIN);
 }
 
 /* Column title: the plan's name, or the values its changes set. */

@@ -44,20 +44,40 @@ static bool is_key(const struct pv *pv, size_t i)
     return i < pv->nrows && pv->rows[i] >= 0;
 }
 
-static void *pv_open(struct ui *ui)
+/* The form's rows for the plan's workload: the train keys for training,
+ * the serve keys for serving.  Keeps the selected key where it can. */
+static void rows_build(struct ui *ui, struct pv *pv)
 {
-    struct pv *pv = xcalloc(1, sizeof(*pv));
-    size_t s;
+    const struct plan_value *wk = &ui->plan.v[PK_WORKLOAD_KIND];
+    enum workload_kind w =
+        wk->set && wk->u == WORKLOAD_SERVE ? WORKLOAD_SERVE : WORKLOAD_TRAIN;
+    int keep = pv->nrows && pv->sel < pv->nrows ? pv->rows[pv->sel] : 0;
+    size_t s, i;
     int k;
 
-    (void)ui;
+    pv->nrows = 0;
     for (s = 0; plan_sections[s]; s++) {
+        if (!metric_section_applies(plan_sections[s], w))
+            continue;
         pv->rows[pv->nrows++] = -1 - (int)s;
         for (k = 0; k < PLAN_KEY_COUNT; k++)
             if (strcmp(plan_key_info((enum plan_key)k)->section,
                        plan_sections[s]) == 0)
                 pv->rows[pv->nrows++] = k;
     }
+    for (i = 0; keep >= 0 && i < pv->nrows; i++)
+        if (pv->rows[i] == keep)
+            pv->sel = i;
+    if (pv->sel >= pv->nrows)
+        pv->sel = pv->nrows - 1;
+}
+
+static void *pv_open(struct ui *ui)
+{
+    struct pv *pv = xcalloc(1, sizeof(*pv));
+    size_t s;
+
+    rows_build(ui, pv);
     pv->sel = 1;
     /* start on hardware.gpus: the field people change first */
     for (s = 0; s < pv->nrows; s++)
@@ -319,6 +339,133 @@ static void heading(struct flow *f, const char *title, const char *value,
     f->x = f->x0;
 }
 
+/* Throughput per GPU (up) against one user's tokens/s (across) for the
+ * batches of the serving curve; the operating point's batch is marked. */
+static int draw_serve_curve(struct canvas *c, const struct serve_result *v,
+                            int x0, int y0, int w, int h)
+{
+    double xmax = 0, ymax = 0;
+    char lab[32];
+    uint64_t i;
+    int x, y, pw = w - 10, ph = h - 3;
+
+    canvas_text(c, x0, y0, w, "THROUGHPUT PER GPU vs SPEED PER USER",
+                THEME_SECTION);
+    if (v->curve_n == 0 || pw < 8 || ph < 3)
+        return 1;
+    for (i = 0; i < v->curve_n; i++) {
+        if (v->curve_user_tok_s[i] > xmax)
+            xmax = v->curve_user_tok_s[i];
+        if (v->curve_tok_s_gpu[i] > ymax)
+            ymax = v->curve_tok_s_gpu[i];
+    }
+    if (!(xmax > 0) || !(ymax > 0))
+        return 1;
+    for (y = 0; y < ph; y++)
+        canvas_put(c, x0 + 8, y0 + 1 + y, '|', THEME_DIM);
+    for (x = 0; x < pw; x++)
+        canvas_put(c, x0 + 9 + x, y0 + 1 + ph, '-', THEME_DIM);
+    canvas_text(c, x0, y0 + 1, 8, ui_num(ymax, lab, sizeof(lab)), THEME_DIM);
+    canvas_text(c, x0, y0 + ph, 8, "0", THEME_DIM);
+    canvas_text(c, x0, y0 + 2 + ph, 9, "tok/s/gpu", THEME_DIM);
+    snprintf(lab, sizeof(lab), "%.0f tok/s/user", xmax);
+    canvas_text(c, x0 + 9 + pw - canvas_text_width(lab), y0 + 2 + ph, -1, lab,
+                THEME_DIM);
+    for (i = 0; i < v->curve_n; i++) {
+        int px = (int)((pw - 1) * v->curve_user_tok_s[i] / xmax);
+        int py = (int)((ph - 1) * (1 - v->curve_tok_s_gpu[i] / ymax));
+        bool here = v->curve_batch[i] <= v->batch &&
+                    (i + 1 == v->curve_n || v->curve_batch[i + 1] > v->batch);
+
+        canvas_put(c, x0 + 9 + px, y0 + 1 + py, here ? '@' : '*',
+                   here ? THEME_VALUE_GOOD : THEME_CHART_BUILD);
+    }
+    return h;
+}
+
+/* The serving results: replica memory, latency, fleet, money, curve. */
+static int draw_serve_results(struct ui *ui, struct canvas *c, int w,
+                              struct flow *f)
+{
+    const struct result *r = &ui->oc->result;
+    const struct serve_result *v = &r->serve;
+    char a[64], b[64], t[160];
+    double cap;
+
+    snprintf(t, sizeof(t), "%s of %s GiB",
+             mtext(r, "memory", "total_gib", a, sizeof(a)),
+             mtext(r, "memory", "capacity_gib", b, sizeof(b)));
+    heading(f, "MEMORY PER GPU", t, THEME_VALUE,
+            v->fits ? "fits" : "does not fit",
+            v->fits ? THEME_VALUE_GOOD : THEME_VALUE_BAD);
+    {
+        struct bar_seg s[3] = {
+            {r->memory.weights_bytes, THEME_BAR_WEIGHTS, 0},
+            {r->memory.activations_bytes, THEME_BAR_ACTIVATIONS, 0},
+            {r->memory.overhead_bytes, THEME_BAR_OVERHEAD, 0},
+        };
+        size_t k;
+
+        for (k = 0; k < 3; k++)
+            s[k].ch = seg_glyph(c, f->mono, s[k].el);
+        cap = r->memory.capacity_bytes > r->memory.total_bytes
+                  ? r->memory.capacity_bytes
+                  : r->memory.total_bytes;
+        widget_bar(c, 1, f->y, w - 2, s, 3, cap, THEME_BAR_FREE);
+        f->y++;
+    }
+    metric_item(f, r, "weights", "serve", "weights_gib", "", THEME_BAR_WEIGHTS);
+    metric_item(f, r, "activations", "memory", "activations_gib", "",
+                THEME_BAR_ACTIVATIONS);
+    metric_item(f, r, "KV + reserve", "memory", "overhead_gib", "GiB",
+                THEME_BAR_OVERHEAD);
+    metric_item(f, r, "max batch", "serve", "max_batch", "", -1);
+    flow_newline(f);
+    if (!v->fits && v->reason[0]) {
+        widget_text(c, 1, f->y, w - 2, v->reason, THEME_VALUE_BAD, 0);
+        f->y++;
+    }
+    f->y++;
+    snprintf(t, sizeof(t), "TTFT %s ms, TPOT %s ms",
+             mtext(r, "serve", "ttft_ms", a, sizeof(a)),
+             mtext(r, "serve", "tpot_ms", b, sizeof(b)));
+    heading(f, "LATENCY", t, THEME_VALUE, "TTFT incl. queueing", THEME_DIM);
+    metric_item(f, r, "prefill", "serve", "prefill_ms", "ms", -1);
+    metric_item(f, r, "queue", "serve", "queue_ms", "ms", -1);
+    metric_item(f, r, "step", "serve", "decode_step_ms", "ms", -1);
+    metric_item(f, r, "e2e", "serve", "e2e_s", "s", -1);
+    metric_item(f, r, "batch", "serve", "batch", "", -1);
+    flow_newline(f);
+    f->y++;
+    snprintf(t, sizeof(t), "%s GPUs", mtext(r, "serve", "gpus", a, sizeof(a)));
+    heading(f, "FLEET", t, THEME_VALUE, NULL, THEME_DIM);
+    metric_item(f, r, "replicas", "serve", "replicas", "", -1);
+    metric_item(f, r, "out", "serve", "output_tokens_per_s", "tok/s", -1);
+    metric_item(f, r, "per GPU", "serve", "output_tokens_per_s_per_gpu",
+                "tok/s", -1);
+    metric_item(f, r, "req", "serve", "requests_per_s", "/s", -1);
+    metric_item(f, r, "utilization", "serve", "utilization", "", -1);
+    flow_newline(f);
+    f->y++;
+    heading(f, "MONEY", NULL, THEME_VALUE, "per M output tokens", THEME_DIM);
+    metric_item(f, r, "owned", "serve", "usd_per_mtok_build", "$", -1);
+    metric_item(f, r, "cloud", "serve", "usd_per_mtok_cloud", "$", -1);
+    metric_item(f, r, "energy", "serve", "wh_per_mtok", "Wh", -1);
+    metric_item(f, r, "owned/day", "serve", "usd_per_day_build", "$", -1);
+    metric_item(f, r, "cloud/day", "serve", "usd_per_day_cloud", "$", -1);
+    if (v->owned_gpus > 0) {
+        metric_item(f, r, "hybrid/day", "serve", "usd_per_day_hybrid", "$", -1);
+        metric_item(f, r, "burst", "serve", "burst_gpu_hours_per_day",
+                    "GPU h/day", -1);
+        metric_item(f, r, "idle owned", "serve", "owned_idle_gpu_hours_per_day",
+                    "GPU h/day", -1);
+    }
+    flow_newline(f);
+    f->y++;
+    f->y += draw_serve_curve(c, v, 1, f->y, w - 2, 12);
+    return f->y + 1;
+}
+
 /* Draw every result into the off-screen canvas; returns the rows used.
  * Results that are not those of the plan as it is (ui_results_stale) are
  * dimmed below a line that says why. */
@@ -355,6 +502,14 @@ static int draw_results(struct ui *ui, struct canvas *c, int w)
         f.y += 2;
     }
     stale_from = f.y;
+    if (r->workload == WORKLOAD_SERVE) {
+        int used = draw_serve_results(ui, c, w, &f);
+
+        if (ui_results_stale(ui))
+            canvas_paint(c, (struct rect){0, stale_from, w, used - stale_from},
+                         THEME_DIM);
+        return used;
+    }
     /* memory */
     snprintf(t, sizeof(t), "%s of %s GiB",
              mtext(r, "memory", "total_gib", a, sizeof(a)),
@@ -537,7 +692,9 @@ static void draw_metrics(struct ui *ui, struct pv *pv, struct canvas *c,
     if (!ui->have_result)
         return;
     for (i = 0; i < n; i++)
-        total += 1 + (strcmp(m[i].section, i ? m[i - 1].section : "") != 0);
+        if (metric_section_applies(m[i].section, ui->oc->result.workload))
+            total += 1 + (strcmp(m[i].section, last) != 0);
+    last = "";
     if (pv->mtop + (size_t)r.h > total)
         pv->mtop = total > (size_t)r.h ? total - (size_t)r.h : 0;
     for (i = 0; i < n; i++) {
@@ -545,6 +702,8 @@ static void draw_metrics(struct ui *ui, struct pv *pv, struct canvas *c,
         const char *t;
         int y;
 
+        if (!metric_section_applies(m[i].section, ui->oc->result.workload))
+            continue;
         if (strcmp(m[i].section, last) != 0) {
             last = m[i].section;
             if (row >= pv->mtop && row - pv->mtop < (size_t)r.h)
@@ -609,6 +768,7 @@ static void pv_draw(struct ui *ui, void *st, struct canvas *c, struct rect r)
     int used;
     struct rect rr = {r.x + fw + 1, r.y, rw, r.h};
 
+    rows_build(ui, pv);
     draw_form(ui, pv, c, (struct rect){r.x, r.y, fw, r.h});
     widget_vline(c, r.x + fw, r.y, r.h);
     widget_heading(c, (struct rect){rr.x, rr.y, rr.w, 1}, "Results",
@@ -623,7 +783,7 @@ static void pv_draw(struct ui *ui, void *st, struct canvas *c, struct rect r)
               (int)pv->rtop);
     /* room to spare below the results: the cost over time */
     if (ui->have_result && !ui_results_stale(ui) && pv->rtop == 0 &&
-        r.h - 1 - used >= 12)
+        r.h - 1 - used >= 12 && ui->oc->result.workload != WORKLOAD_SERVE)
         draw_cost_chart(
             ui, c, (struct rect){rr.x, rr.y + 1 + used, rr.w, r.h - 1 - used});
     ui_hit(ui, (struct rect){rr.x, rr.y, rr.w, rr.h}, ACT_NONE, -2);

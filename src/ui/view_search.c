@@ -69,6 +69,56 @@ static const struct table_col cols_wide[C_COUNT] = {
     {"train days", 10, 1}, {"build run USD", 14, 1},
 };
 
+/* A serving plan's candidates reuse the columns with serving meanings:
+ * replicas, GPUs, the engine's batch cap and the operating batch,
+ * latency, throughput per GPU and price. */
+static const struct table_col cols_serve[C_COUNT] = {
+    {"rank", 4, 1},           {"tp", 3, 1},        {"pp", 3, 1},
+    {"replicas", 8, 1},       {"GPUs", 7, 1},      {"ep", 3, 1},
+    {"max batch", 9, 1},      {"batch", 7, 1},     {"fits", 4, 0},
+    {"disagg", 6, 0},         {"TTFT ms", 8, 1},   {"memory GiB", 10, 1},
+    {"TPOT ms", 8, 1},        {"tok/s/GPU", 9, 1}, {"$/M out", 8, 1},
+    {"owned USD/day", 14, 1},
+};
+
+static bool serving(const struct ui *ui, size_t i)
+{
+    return ui->lay[i].r.workload == WORKLOAD_SERVE;
+}
+
+/* The sort key of column c for serving candidate i. */
+static double serve_key(const struct ui_layout *l, int c)
+{
+    const struct serve_result *s = &l->r.serve;
+
+    switch (c) {
+    case C_DP:
+        return s->replicas;
+    case C_CP:
+        return s->gpus;
+    case C_MB:
+        return s->max_batch;
+    case C_V:
+        return s->batch;
+    case C_SP:
+        return s->fits;
+    case C_RECOMPUTE:
+        return s->disaggregated;
+    case C_ZERO:
+        return s->ttft_ms;
+    case C_STEP:
+        return s->tpot_ms;
+    case C_MFU:
+        return s->output_tokens_per_s_per_gpu;
+    case C_DAYS:
+        return s->usd_per_mtok_build;
+    case C_COST:
+        return s->usd_per_day_build;
+    default:
+        return -1;
+    }
+}
+
 struct sv {
     size_t order[UI_SEARCH_TOP];
     size_t sel, top;
@@ -93,6 +143,8 @@ static double key(const struct ui *ui, size_t i, int c)
 {
     const struct ui_layout *l = &ui->lay[i];
 
+    if (serving(ui, i) && serve_key(l, c) >= 0)
+        return serve_key(l, c);
     switch (c) {
     case C_TP:
         return (double)l->hit.layout.tp;
@@ -172,6 +224,26 @@ static const char *cell(void *ctx, size_t row, size_t c, char *buf, size_t n,
     const struct ui_layout *l = &ui->lay[i];
     const struct layout *lay = &l->hit.layout;
 
+    if (serving(ui, i) && c != C_RANK) {
+        switch (c) {
+        case C_SP:
+            if (!l->r.serve.fits)
+                *el = THEME_VALUE_BAD;
+            return l->r.serve.fits ? "yes" : "no";
+        case C_RECOMPUTE:
+            return l->r.serve.disaggregated ? "yes" : "no";
+        case C_TP:
+        case C_PP:
+        case C_DP:
+        case C_CP:
+        case C_EP:
+        case C_MB:
+            snprintf(buf, n, "%.0f", key(ui, i, (int)c));
+            return buf;
+        default:
+            return ui_num(key(ui, i, (int)c), buf, n);
+        }
+    }
     switch (c) {
     case C_RANK:
         snprintf(buf, n, "%s%zu", is_current(ui, i) ? "*" : "", i + 1);
@@ -206,20 +278,21 @@ static const char *cell(void *ctx, size_t row, size_t c, char *buf, size_t n,
 static void sv_draw(struct ui *ui, void *st, struct canvas *c, struct rect r)
 {
     struct sv *v = st;
-    const struct table_col *cols = r.w >= 140   ? cols_wide
-                                   : r.w >= 120 ? cols_mid
-                                                : cols_narrow;
+    const struct table_col *cols = ui->nlay && serving(ui, 0) ? cols_serve
+                                   : r.w >= 140               ? cols_wide
+                                   : r.w >= 120               ? cols_mid
+                                                              : cols_narrow;
     char title[256], a[32], b[32];
     int xs[C_COUNT + 1];
     size_t j;
 
     if (ui->searched)
         snprintf(title, sizeof(title),
-                 "Layouts of %s: %s checked, %s fit, best %zu by step "
-                 "time%s",
+                 "Layouts of %s: %s checked, %s fit, best %zu by %s%s",
                  ui->plan.name,
                  ui_num((double)ui->sr->candidates, a, sizeof(a)),
                  ui_num((double)ui->sr->feasible, b, sizeof(b)), ui->nlay,
+                 ui->nlay && serving(ui, 0) ? "tokens/s per GPU" : "step time",
                  app_search_current(ui) ? "" : " - plan changed, r to redo");
     else
         snprintf(title, sizeof(title), "Layouts of %s", ui->plan.name);

@@ -35,3 +35,35 @@ ev = d.get('evaluated', 0)
 print('evaluated %d layouts (%d feasible) in %.3f s wall, %.3f s searching: %.3g evaluations/s'
       % (ev, d.get('feasible', 0), wall, d.get('elapsed_s', 0), ev / max(d.get('elapsed_s', 0), 1e-9)))
 PY
+
+echo "== serving quote: llama3.3-70b on H100 sized for 2e10 tokens/day (issue 11)"
+n=50
+start=$(date +%s.%N)
+i=0
+while [ $i -lt $n ]; do
+    "$bin" --catalog "$cat" quote --model llama3.3-70b --accel h100-sxm \
+        --set workload.kind=serve --set serve.tokens_per_day=2e10 \
+        --set serve.peak_to_avg=2 --set serve.ttft_ms=1000 \
+        --set serve.tpot_ms=50 --set hardware.gpus=auto \
+        --format json >/dev/null
+    i=$((i + 1))
+done
+end=$(date +%s.%N)
+python3 -c "import sys; n, a, b = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]); print('%d serving quotes in %.3f s: %.1f ms per quote (target < 50 ms)' % (n, b - a, 1e3 * (b - a) / n))" "$n" "$start" "$end"
+
+echo "== serving search: deepseek-v3 layouts, batch caps and replicas, by cost"
+start=$(date +%s.%N)
+"$bin" --catalog "$cat" search --model deepseek-v3 --accel h200-sxm \
+    --set workload.kind=serve --set serve.tokens_per_day=1e11 \
+    --set serve.peak_to_avg=2 --set serve.ttft_ms=2000 \
+    --set serve.tpot_ms=50 --set serve.weights=fp8 --set serve.kv_cache=fp8 \
+    --set hardware.gpus=auto --objective cost --top 100 \
+    --format json >"$tmp/serve.json"
+end=$(date +%s.%N)
+python3 - "$tmp/serve.json" "$start" "$end" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))['search']
+wall = float(sys.argv[3]) - float(sys.argv[2])
+print('evaluated %d serving layouts (%d meet the targets) in %.3f s wall (target < 1 s)'
+      % (d.get('evaluated', 0), d.get('feasible', 0), wall))
+PY

@@ -32,7 +32,16 @@ def finite(x):
     return True
 assert finite(d), 'non-finite number'
 assert d['memory']['fits'], 'does not fit'
-assert d['time']['train_days'] > 0 and d['cost']['build']['run_usd'] > 0
+assert d['cost']['build']['run_usd'] > 0
+if d['plan']['workload']['kind'] == 'serve':
+    s = d['serve']
+    assert s['fits'] and s['gpus'] > 0 and s['usd_per_mtok_build'] > 0
+    if s['owned_gpus'] > 0:
+        want = s['owned_gpus'] * 24 - s['owned_idle_gpu_hours_per_day'] + s['burst_gpu_hours_per_day']
+        assert abs(s['fleet_gpu_hours_per_day'] - want) <= 1e-9 * want, 'hybrid hours do not add up'
+        assert s['usd_per_day_hybrid'] > s['burst_usd_per_day'] > 0
+else:
+    assert d['time']['train_days'] > 0
 PY
     then ok "seed plan $name quotes"; else fail "seed plan $name quotes" "$(cat "$tmp/err")"; fi
 done
@@ -43,6 +52,18 @@ if run compare data/plans/hybrid-owned.ini data/plans/hybrid-burst.ini \
     ok "hybrid owned vs burst compares"
 else
     fail "hybrid owned vs burst compares" "$(cat "$tmp/err")"
+fi
+
+# All-owned, all-cloud and hybrid serving line up in one table.
+if run compare data/plans/serve-llama70b.ini data/plans/hybrid-train-serve.ini \
+    --format csv >"$tmp/cmp.csv" 2>"$tmp/err" &&
+    grep -q '^serve,usd_per_day_build,' "$tmp/cmp.csv" &&
+    grep -q '^serve,usd_per_day_cloud,' "$tmp/cmp.csv" &&
+    grep -q '^serve,usd_per_day_hybrid,USD,0,[1-9]' "$tmp/cmp.csv" &&
+    ! grep -q '^time,' "$tmp/cmp.csv"; then
+    ok "all-owned, all-cloud and hybrid serving compare"
+else
+    fail "serving compare" "$(cat "$tmp/err")"
 fi
 
 # Identities the finance sheet relies on.

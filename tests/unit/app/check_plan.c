@@ -167,9 +167,12 @@ START_TEST(test_good_values)
     ck_assert_int_eq(plan_set_key(&p, PK_SITE_USD_PER_KWH, "0.085", NULL, &d),
                      CP_OK);
     ck_assert_rel(p.v[PK_SITE_USD_PER_KWH].d, 0.085, 1e-15);
-    /* auto is only for layout keys */
-    ck_assert_int_ne(plan_set_key(&p, PK_HW_GPUS, "auto", NULL, &d), CP_OK);
-    ck_assert_str_eq(d.where, "hardware.gpus");
+    /* auto is only for layout keys, the serving batch and fleet size */
+    ck_assert_int_ne(plan_set_key(&p, PK_TRAIN_SEQ_LEN, "auto", NULL, &d),
+                     CP_OK);
+    ck_assert_str_eq(d.where, "train.seq_len");
+    ck_assert_int_eq(plan_set_key(&p, PK_HW_GPUS, "auto", NULL, &d), CP_OK);
+    ck_assert(p.v[PK_HW_GPUS].is_auto);
 }
 END_TEST
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check_helpers.h"
+#include "core/load.h"
 #include "core/cost.h"
 #include "core/energy.h"
 #include "core/netbom.h"
@@ -15,10 +16,13 @@
 
 static void chain(const struct scenario *sc, struct result *r)
 {
+    load_train(sc, r);
     netbom_estimate(sc, r);
     storage_estimate(sc, r);
     reliability_estimate(sc, r);
+    load_train(sc, r);
     energy_estimate(sc, r);
+    load_train(sc, r);
     cost_estimate(sc, r);
 }
 
@@ -82,6 +86,7 @@ START_TEST(test_money)
     double opex = 24000 + 11388, per_h = (2e4 + opex) / (8 * 8760.0);
 
     one_node(&sc, &r);
+    load_train(&sc, &r);
     cost_estimate(&sc, &r);
     ck_assert_rel(cr->build.capex_usd, 1e5, 1e-12);
     ck_assert_rel(cr->build.annual_capital_usd, 2e4, 1e-12);
@@ -114,6 +119,7 @@ START_TEST(test_monthly_capital)
 
     one_node(&sc, &r);
     sc.finance.cost_of_capital = 0.08;
+    load_train(&sc, &r);
     cost_estimate(&sc, &r);
     ck_assert_rel(cost_monthly_rate(0.08), im, 1e-12);
     ck_assert_rel(r.cost.build.annual_capital_usd,
@@ -141,6 +147,7 @@ START_TEST(test_reserved_commitment)
     ck_assert_rel(r.cost.cloud.usd_per_used_gpu_hour, 7.8656 / 0.8, 1e-12);
     /* Two and a half years of work on a 1-year term pays three terms. */
     r.time.gpu_hours = 2.5 * 8760 * 1024 * r.reliability.goodput;
+    load_train(&sc, &r);
     cost_estimate(&sc, &r);
     ck_assert_rel(r.cost.cloud.run_usd, 3 * 1024 * 8760 * 7.8656, 1e-9);
 
@@ -175,6 +182,7 @@ START_TEST(test_whole_instances)
     storage_estimate(&sc, &r);
     energy_estimate(&sc, &r);
     r.reliability.goodput = 1;
+    load_train(&sc, &r);
     cost_estimate(&sc, &r);
     ck_assert_uint_eq(r.cost.cloud.billed_gpus, 16);
     ck_assert_rel(r.cost.cloud.run_usd, 16 * 100 * 2, 1e-12);
@@ -198,12 +206,14 @@ START_TEST(test_spot_preemption)
     chain(&sc, &r);
     od = r.cost.cloud.run_usd;
     sc.cloud_term = TERM_SPOT;
+    load_train(&sc, &r);
     cost_estimate(&sc, &r);
     ck_assert(r.cost.cloud.goodput < r.reliability.goodput);
     ck_assert(r.cost.cloud.run_usd > od);
     ck_assert_rel(r.cost.cloud.run_usd,
                   od * r.reliability.goodput / r.cost.cloud.goodput, 1e-12);
     sc.cloud.spot_mtbi_h = 1e15;
+    load_train(&sc, &r);
     cost_estimate(&sc, &r);
     ck_assert_rel(r.cost.cloud.run_usd, od, 1e-9);
 }
@@ -371,6 +381,7 @@ START_TEST(test_deepseek_v3)
     sc.cloud_usd_per_gpu_hour = 2;
     r.time.gpu_hours = 2.788e6;
     r.reliability.goodput = 1;
+    load_train(&sc, &r);
     cost_estimate(&sc, &r);
     ck_assert_rel(r.cost.cloud.run_usd, 5.576e6, 1e-15);
     ck_assert_rel(r.cost.cloud.usd_per_gpu_hour, 2, 0);
@@ -432,6 +443,7 @@ START_TEST(test_linear_in_hours)
     b = a;
     b.time.gpu_hours = 3 * a.time.gpu_hours;
     b.nwarnings = 0;
+    load_train(&sc, &b);
     cost_estimate(&sc, &b);
     ck_assert_rel(b.cost.build.run_usd, 3 * a.cost.build.run_usd, 1e-12);
     ck_assert_rel(b.cost.cloud.run_usd, 3 * a.cost.cloud.run_usd, 1e-12);
@@ -464,7 +476,9 @@ START_TEST(test_breakeven_consistent)
         ck_assert(r.cost.series_build_usd[m] >= r.cost.series_build_usd[m - 1]);
 
     sc.finance.utilization = be_u;
+    load_train(&sc, &r);
     energy_estimate(&sc, &r);
+    load_train(&sc, &r);
     cost_estimate(&sc, &r);
     ck_assert_rel(r.cost.build.usd_per_gpu_hour, 4.334, 1e-9);
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "check_helpers.h"
+#include "core/load.h"
 #include "core/energy.h"
 #include "core/netbom.h"
 #include "core/reliability.h"
@@ -12,9 +13,11 @@
 
 static void chain(const struct scenario *sc, struct result *r)
 {
+    load_train(sc, r);
     netbom_estimate(sc, r);
     storage_estimate(sc, r);
     reliability_estimate(sc, r);
+    load_train(sc, r);
     energy_estimate(sc, r);
 }
 
@@ -79,6 +82,7 @@ START_TEST(test_cases)
     r.reliability.effective_train_days = c->days;
     sc.site.air_kw_per_rack = c->air_kw;
     sc.site.liquid_kw_per_rack = c->liquid_kw;
+    load_train(&sc, &r);
     energy_estimate(&sc, &r);
     ck_assert_rel(e->gpu_kw, c->gpu_kw, 1e-12);
     ck_assert_rel(e->host_kw, c->host_kw, 1e-12);
@@ -129,6 +133,7 @@ START_TEST(test_effective_days)
 
     /* Without a reliability result the steady days are used. */
     r.reliability.effective_train_days = 0;
+    load_train(&sc, &r);
     energy_estimate(&sc, &r);
     ck_assert_rel(r.energy.it_mwh, r.energy.it_kw * 30 * 24 / 1000, 1e-12);
 }
@@ -141,6 +146,7 @@ START_TEST(test_cooling_warnings)
 
     /* 40.8 kW racks at a 30 kW air / 100 kW liquid site: liquid, quiet. */
     fixture_cluster(&sc, &r, 256);
+    load_train(&sc, &r);
     energy_estimate(&sc, &r);
     ck_assert_int_eq(r.energy.cooling, COOLING_LIQUID);
     ck_assert_uint_eq(r.nwarnings, 0);
@@ -148,6 +154,7 @@ START_TEST(test_cooling_warnings)
     /* Same racks where there is no liquid cooling. */
     fixture_cluster(&sc, &r, 256);
     sc.site.liquid_kw_per_rack = 0;
+    load_train(&sc, &r);
     energy_estimate(&sc, &r);
     ck_assert_uint_eq(r.nwarnings, 1);
     ck_assert_ptr_nonnull(strstr(r.warnings[0], "no liquid"));
@@ -155,12 +162,14 @@ START_TEST(test_cooling_warnings)
     /* Above the liquid limit too. */
     fixture_cluster(&sc, &r, 256);
     sc.site.liquid_kw_per_rack = 35;
+    load_train(&sc, &r);
     energy_estimate(&sc, &r);
     ck_assert_uint_eq(r.nwarnings, 1);
     ck_assert_ptr_nonnull(strstr(r.warnings[0], "liquid-cooling limit"));
 
     /* Two nodes fill half a rack: 20.4 kW, air. */
     fixture_cluster(&sc, &r, 16);
+    load_train(&sc, &r);
     energy_estimate(&sc, &r);
     ck_assert_rel(r.energy.rack_kw, 20.4, 1e-12);
     ck_assert_int_eq(r.energy.cooling, COOLING_AIR);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check_helpers.h"
+#include "core/load.h"
 #include "core/netbom.h"
 
 /* A DGX H100 cluster on NDR InfiniBand (QM9700, radix 64).  Prices and
@@ -108,6 +109,7 @@ START_TEST(test_cases)
     sc.oversubscription = c->o;
     sc.fabric.rail_optimized = c->rail;
     memset(&r, 0, sizeof(r));
+    load_train(&sc, &r);
     netbom_estimate(&sc, &r);
 
     ck_assert_msg(n->tiers == c->tiers, "%s: tiers %llu, want %llu (%s)",
@@ -142,6 +144,7 @@ START_TEST(test_capex_power)
 
     ndr_cluster(&sc, 2048);
     memset(&r, 0, sizeof(r));
+    load_train(&sc, &r);
     netbom_estimate(&sc, &r);
     sw = 96;
     want_capex = 2048 * 1500.0 + sw * 30000 + 4096 * 800.0 + 4096 * 100.0;
@@ -164,6 +167,7 @@ START_TEST(test_nics_included)
     ndr_cluster(&sc, 2048);
     sc.system.nics_included = true;
     memset(&r, 0, sizeof(r));
+    load_train(&sc, &r);
     netbom_estimate(&sc, &r);
     ck_assert_uint_eq(r.network.nics, 2048);
     ck_assert_rel(r.network.capex_usd,
@@ -187,8 +191,10 @@ START_TEST(test_rail_equivalence)
         memset(&a, 0, sizeof(a));
         memset(&b, 0, sizeof(b));
         sc.fabric.rail_optimized = false;
+        load_train(&sc, &a);
         netbom_estimate(&sc, &a);
         sc.fabric.rail_optimized = true;
+        load_train(&sc, &b);
         netbom_estimate(&sc, &b);
         ck_assert_uint_eq(a.network.leaf_switches, b.network.leaf_switches);
         ck_assert_uint_eq(a.network.spine_switches, b.network.spine_switches);
@@ -227,6 +233,7 @@ START_TEST(test_monotone)
             sc.oversubscription = fab[f].o;
             sc.fabric.rail_optimized = fab[f].rail;
             memset(&r, 0, sizeof(r));
+            load_train(&sc, &r);
             netbom_estimate(&sc, &r);
             ck_assert_msg(
                 switches(&r) >= prev_sw,
@@ -271,6 +278,7 @@ START_TEST(test_extremes)
         sc.system.nodes_per_rack = ex[i].npr;
         sc.oversubscription = ex[i].o;
         memset(&r, 0, sizeof(r));
+        load_train(&sc, &r);
         netbom_estimate(&sc, &r);
         ck_assert_finite_nonneg(r.network.capex_usd);
         ck_assert_finite_nonneg(r.network.power_w);
@@ -289,6 +297,7 @@ START_TEST(test_beyond_three_tiers)
 
     ndr_cluster(&sc, 100000);
     memset(&r, 0, sizeof(r));
+    load_train(&sc, &r);
     netbom_estimate(&sc, &r);
     ck_assert_uint_eq(r.network.tiers, 3);
     ck_assert_uint_eq(r.nwarnings, 1);
@@ -296,6 +305,7 @@ START_TEST(test_beyond_three_tiers)
 
     ndr_cluster(&sc, 65536);
     memset(&r, 0, sizeof(r));
+    load_train(&sc, &r);
     netbom_estimate(&sc, &r);
     ck_assert_uint_eq(r.nwarnings, 0);
 }

@@ -1,0 +1,916 @@
+/*
+ * serve.c - the serving workload (see serve.h for the model and sources).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/load.h"
+#include "core/serve.h"
+
+#define BIG 1e300
+#define FIXED_POINT_ITERS 40
+#define BISECT_ITERS 48
+
+/* NaN or negative -> 0, overflow -> BIG: results stay finite. */
+static double clamp_pos(double x)
+{
+    if (!(x > 0))
+        return 0;
+    return x < BIG ? x : BIG;
+}
+
+double serve_dtype_bytes(enum serve_dtype t)
+{
+    switch (t) {
+    case SD_FP8:
+    case SD_INT8:
+        return 1;
+    case SD_INT4:
+        return 0.5 + 2.0 / 128;
+    case SD_FP4:
+        return 0.5 + 1.0 / 16;
+    case SD_BF16:
+    case SD_FP16:
+    default:
+        return 2;
+    }
+}
+
+double serve_kv_bytes_per_token(const struct model_shape *m,
+                                enum serve_dtype kv)
+{
+    double b = serve_dtype_bytes(kv);
+
+    if (m->mla)
+        return m->L * (m->kv_lora + m->rope) * b;
+    return 2 * m->L * m->a_kv * (m->d_qk + m->d_v) / 2 * b;
+}
+
+double serve_kv_bytes_per_token_gpu(const struct model_shape *m,
+                                    enum serve_dtype kv, double tp, double pp)
+{
+    double b = serve_dtype_bytes(kv), layers = m->L / (pp >= 1 ? pp : 1);
+    double heads;
+
+    if (tp < 1)
+        tp = 1;
+    if (m->mla)
+        return layers * (m->kv_lora + m->rope) * b;
+    /* KV heads split while tp <= a_kv; beyond, each rank keeps one. */
+    heads = m->a_kv / tp;
+    if (heads < 1)
+        heads = 1;
+    return 2 * layers * heads * (m->d_qk + m->d_v) / 2 * b;
+}
+
+double serve_tokens_per_step(double a, double g)
+{
+    if (!(g >= 1))
+        return 1;
+    if (!(a > 0))
+        return 1;
+    if (a >= 1)
+        return g + 1;
+    return (1 - pow(a, g + 1)) / (1 - a);
+}
+
+double serve_experts_touched(double experts, double k, double b)
+{
+    if (experts < 2 || !(k > 0))
+        return experts;
+    if (k >= experts || !(b > 0))
+        return b > 0 ? experts : 0;
+    return experts * -expm1(b * log1p(-k / experts));
+}
+
+void serve_daily_profile(double r, double *f, int n)
+{
+    double lo = 0, hi = 60, kappa = 0, mean;
+    int i, it;
+
+    if (!(r > 1))
+        r = 1;
+    /* max/mean of exp(kappa cos t) grows from 1 without bound; bisect. */
+    for (it = 0; it < 80 && r > 1; it++) {
+        double mid = (lo + hi) / 2, s = 0;
+
+        for (i = 0; i < n; i++)
+            s += exp(mid * (cos(2 * M_PI * i / n) - 1));
+        if (1 / (s / n) < r)
+            lo = mid;
+        else
+            hi = mid;
+        kappa = (lo + hi) / 2;
+    }
+    mean = 0;
+    for (i = 0; i < n; i++) {
+        f[i] = exp(kappa * (cos(2 * M_PI * i / n) - 1));
+        mean += f[i] / n;
+    }
+    for (i = 0; i < n; i++)
+        f[i] = mean > 0 ? f[i] / mean : 1;
+}
+
+/* ---- one replica ----------------------------------------------------- */
+
+/* What one replica of tp x pp GPUs can do: rates, bytes, shape. */
+struct engine {
+    double tp, pp, gpr;
+    double rate;      /* FLOP/s per GPU for the weight GEMMs */
+    double attn_rate; /* FLOP/s per GPU in the attention kernel */
+    double bw;        /* bytes/s of HBM decode reaches */
+    double w_gpu;     /* weight bytes per GPU */
+    double w_dense;   /* per GPU, read every decode step */
+    double w_expert;  /* per GPU, routed experts (read as touched) */
+    double experts, top_k, moe_layers;
+    double kv_tok; /* KV bytes per token per GPU */
+    double n_mm;   /* active matmul params per token */
+    double attn_c; /* attention FLOPs per token per context position */
+    double L, h;
+    double ar_alpha, ar_beta;
+    double overhead; /* host work per step */
+    double launch;   /* kernel gaps of one forward pass */
+    double overlap;  /* share of the shorter of compute and memory hidden */
+    double chunk;    /* tokens per prefill pass */
+    double q;        /* tokens per sequence per decode step (spec) */
+    double tau;      /* tokens accepted per decode step */
+    double in_new;   /* prompt tokens not served from the prefix cache */
+    double in_hit;   /* ... served from it */
+    double out;      /* output tokens */
+};
+
+static double peak_of(const struct accel_spec *a, enum precision p)
+{
+    return a->peak_flops[p] > 0 ? a->peak_flops[p] : 0;
+}
+
+static void engine_init(const struct scenario *sc, const struct model_shape *m,
+                        struct engine *e)
+{
+    const struct accel_spec *a = &sc->accel;
+    const struct stack_spec *st = &sc->stack;
+    const struct serve_spec *sv = &sc->serve;
+    double p16 = peak_of(a, PREC_BF16) > 0 ? peak_of(a, PREC_BF16)
+                                           : peak_of(a, PREC_FP16);
+    double wb = serve_dtype_bytes(sv->weights);
+    double embed = m->embed_params + m->output_params;
+    double expert_all, mbu = st->mbu > 0 ? st->mbu : 1;
+    double gemm16 = a->gemm_frac * st->gemm_eff;
+    double low = a->fp8_gemm_frac > 0 ? a->fp8_gemm_frac : a->gemm_frac;
+
+    memset(e, 0, sizeof(*e));
+    e->tp = (double)sc->layout.tp;
+    e->pp = (double)sc->layout.pp;
+    e->gpr = e->tp * e->pp;
+    if (p16 <= 0)
+        p16 = peak_of(a, PREC_FP32);
+    e->rate = p16 * gemm16;
+    /* fp8 (and fp4) weights with activations in the same format run the
+     * GEMMs at that peak (TensorRT-LLM / ModelOpt FP8 and NVFP4); int8 and
+     * int4 are weight-only and formats the chip lacks are dequantised to
+     * 16 bits (Marlin, AWQ): the GEMMs stay at the 16-bit rate. */
+    if (sv->weights == SD_FP8 && peak_of(a, PREC_FP8) > 0)
+        e->rate = peak_of(a, PREC_FP8) * low * st->gemm_eff * st->fp8_eff;
+    else if (sv->weights == SD_FP4 && peak_of(a, PREC_FP4) > 0)
+        e->rate = peak_of(a, PREC_FP4) * low * st->gemm_eff * st->fp8_eff;
+    else if (sv->weights == SD_FP4 && peak_of(a, PREC_FP8) > 0)
+        e->rate = peak_of(a, PREC_FP8) * low * st->gemm_eff * st->fp8_eff;
+    e->attn_rate = p16 * a->attn_frac * st->attn_eff;
+    /* An fp8 KV cache with fp8 weights runs the prompt's attention in fp8
+     * too (TensorRT-LLM use_fp8_context_fmha; FlashAttention-3 fp8). */
+    if (sv->kv_cache == SD_FP8 && sv->weights != SD_BF16 &&
+        sv->weights != SD_FP16 && peak_of(a, PREC_FP8) > 0)
+        e->attn_rate = peak_of(a, PREC_FP8) * a->attn_frac * st->attn_eff;
+    e->bw = a->hbm_bps * a->hbm_frac * mbu;
+    /* Embedding and output layer stay in 16 bits (ModelOpt keeps lm_head
+     * unquantised); the rest at serve.weights. */
+    expert_all = m->moe_layers * m->experts * m->expert_params;
+    e->w_gpu = (embed * 2 + (m->params - embed) * wb) / e->gpr;
+    e->w_expert = m->experts >= 2 ? expert_all * wb / e->gpr : 0;
+    e->w_dense = e->w_gpu - e->w_expert;
+    e->experts = m->experts;
+    e->top_k = m->top_k;
+    e->moe_layers = m->moe_layers;
+    e->kv_tok = serve_kv_bytes_per_token_gpu(m, sv->kv_cache, e->tp, e->pp);
+    /* Matmul parameters one token uses (PaLM's N, without the attention
+     * term): flops_per_token = 6 N + attention. */
+    e->n_mm = (m->flops_per_token - m->attn_flops_per_token) / 6;
+    /* Forward attention per token per context position: QK^T and AV over
+     * a heads, 2 FLOPs per multiply-add (PaLM's 12 L a d s is 3x this
+     * with d_qk = d_v = d). */
+    e->attn_c = 2 * m->L * m->a * (m->d_qk + m->d_v);
+    e->L = m->L;
+    e->h = m->h;
+    e->ar_alpha = st->allreduce_s;
+    {
+        double up = sc->system.scaleup_bps > 0 ? sc->system.scaleup_bps
+                                               : a->scaleup_bps;
+        double frac = sc->system.scaleup_frac > 0 ? sc->system.scaleup_frac : 1;
+
+        e->ar_beta =
+            up > 0 ? up * frac
+                   : sc->fabric.gbps_per_gpu * 1e9 / 8 * sc->fabric.bw_frac;
+        if (!(e->ar_beta > 0))
+            e->ar_beta = 1e9;
+    }
+    e->overhead = st->step_overhead_s;
+    /* A forward pass is a chain of kernels: per dense layer about 12
+     * (norm, QKV, RoPE, attention, O, all-reduce/residual, norm, gate-up,
+     * activation, down, all-reduce, residual), a MoE layer 8 more (router,
+     * top-k, permute, grouped GEMMs, combine), MLA 4 more (latent down and
+     * up projections).  Each pays the accelerator's measured
+     * launch-to-launch gap, CUDA graphs or not, plus the stack's. */
+    e->launch =
+        (m->dense_layers * 12 + m->moe_layers * 20 + (m->mla ? 4 * m->L : 0)) *
+        (a->kernel_s + st->kernel_s);
+    e->overlap = st->decode_overlap;
+    e->chunk = st->prefill_chunk >= 1 ? st->prefill_chunk : 8192;
+    e->q = sv->spec_tokens >= 1 ? (double)sv->spec_tokens + 1 : 1;
+    e->tau = serve_tokens_per_step(sv->spec_accept, (double)sv->spec_tokens);
+    e->in_hit = floor((double)sv->input_tokens * sv->prefix_hit_frac);
+    e->in_new = (double)sv->input_tokens - e->in_hit;
+    if (e->in_new < 1)
+        e->in_new = 1;
+    e->out = (double)sv->output_tokens;
+}
+
+/* GEMM time for `flops` on one GPU at the stack's share of the measured
+ * matmul ceiling.  The accelerator's small-GEMM curve (gemm_half_flops,
+ * measured on square GEMMs) is not applied: serving GEMMs are skinny
+ * (few tokens, wide weights), bound by the weight read that the decode
+ * step counts, and a prefill chunk keeps them large. */
+static double gemm_s(const struct engine *e, double flops)
+{
+    return flops > 0 ? flops / e->rate : 0;
+}
+
+/* Two all-reduces per layer of tokens x hidden 16-bit activations
+ * (Megatron TP): a latency per call plus the ring's 2 (n-1)/n bytes. */
+static double allreduce_s(const struct engine *e, double tokens)
+{
+    double bytes = tokens * e->h * 2;
+
+    if (e->tp <= 1)
+        return 0;
+    return 2 * e->L *
+           (e->ar_alpha + 2 * (e->tp - 1) / e->tp * bytes / e->ar_beta);
+}
+
+/* One prefill pass of `tokens` new prompt tokens of requests whose
+ * prompts are `len` long (hit of them cached): compute-bound, floored by
+ * one read of the weights, over pp stages in turn. */
+static double prefill_pass_s(const struct engine *e, double tokens, double len,
+                             double hit)
+{
+    double gemm = gemm_s(e, 2 * e->n_mm * tokens / e->gpr) * e->pp;
+    double ctx = hit + (len - hit) / 2; /* causal: mean context */
+    double attn = e->attn_c * tokens * ctx / e->gpr / e->attn_rate * e->pp;
+    double read = e->w_gpu / e->bw * e->pp, cmp = gemm + attn;
+
+    return (read > cmp ? read + (1 - e->overlap) * cmp
+                       : cmp + (1 - e->overlap) * read) +
+           allreduce_s(e, tokens) + e->launch + e->overhead;
+}
+
+/* One prompt alone: passes of at most `chunk` tokens. */
+static double prefill_one_s(const struct engine *e)
+{
+    double passes = ceil(e->in_new / e->chunk);
+    double per = e->in_new / passes;
+
+    return passes * prefill_pass_s(e, per, e->in_new + e->in_hit, e->in_hit);
+}
+
+/* Amortised prefill time of one prompt when many are batched into full
+ * chunks (continuous batching at load). */
+static double prefill_bulk_s(const struct engine *e)
+{
+    double n = floor(e->chunk / e->in_new);
+
+    if (n < 1)
+        return prefill_one_s(e);
+    return prefill_pass_s(e, n * e->in_new, e->in_new + e->in_hit, e->in_hit) /
+           n;
+}
+
+/* One decode iteration for b running sequences at mean context ctx. */
+static double decode_step_s(const struct engine *e, double b, double ctx)
+{
+    double toks = b * e->q;
+    double touched =
+        e->experts >= 2
+            ? serve_experts_touched(e->experts, e->top_k, toks) / e->experts
+            : 0;
+    double bytes = e->w_dense + e->w_expert * touched + b * ctx * e->kv_tok;
+    double t_mem = bytes / e->bw * e->pp;
+    double t_cmp = gemm_s(e, 2 * e->n_mm * toks / e->gpr) * e->pp +
+                   e->attn_c * toks * ctx / e->gpr / e->attn_rate * e->pp;
+
+    return (t_mem > t_cmp ? t_mem + (1 - e->overlap) * t_cmp
+                          : t_cmp + (1 - e->overlap) * t_mem) +
+           allreduce_s(e, toks) + e->launch + e->overhead;
+}
+
+/* Mean context a running sequence holds (prompt plus half the output). */
+static double mean_ctx(const struct engine *e)
+{
+    return e->in_new + e->in_hit + e->out / 2;
+}
+
+/* The operating point of one replica. */
+struct point {
+    double batch, ttft, tpot, e2e, queue, step, pf_frac, rps;
+    int ok; /* 0: saturated (the queue grows without bound) */
+};
+
+/* Waiting time at percentile p (0..1) for a server busy rho of the time
+ * with service s: M/M/1, P(W > t) = rho exp(-(1 - rho) t / s). */
+static double wait_at(double rho, double s, double p)
+{
+    double tail = 1 - p;
+
+    if (!(rho > 0))
+        return 0;
+    if (rho >= 1)
+        return BIG;
+    if (p <= 0.5 && tail >= rho)
+        return 0;
+    if (tail >= rho)
+        return 0;
+    return s / (1 - rho) * log(rho / tail);
+}
+
+/* Open arrivals at lambda requests/s on one replica: Little's law fixed
+ * point for the batch, chunked prefill stretching decode. */
+static void open_point(const struct engine *e, double lambda, double maxb,
+                       double p, struct point *pt)
+{
+    double pf1 = prefill_one_s(e), pfb = prefill_bulk_s(e);
+    double rho = lambda * pfb, b = 1;
+    int i;
+
+    memset(pt, 0, sizeof(*pt));
+    pt->ok = rho < 1;
+    if (!pt->ok)
+        return;
+    for (i = 0; i < FIXED_POINT_ITERS; i++) {
+        double step = decode_step_s(e, b, mean_ctx(e));
+        double tpot = step / e->tau / (1 - rho);
+        double queue = wait_at(rho, pfb, p) + (b > 1 ? step / 2 : 0);
+        double ttft = pf1 + queue;
+        double e2e = ttft + (e->out > 1 ? (e->out - 1) * tpot : 0);
+        double nb = lambda * e2e;
+
+        pt->step = step;
+        pt->tpot = tpot;
+        pt->queue = queue;
+        pt->ttft = ttft;
+        pt->e2e = e2e;
+        if (nb < 1)
+            nb = 1;
+        if (nb > 4 * maxb) {
+            pt->ok = 0;
+            return;
+        }
+        if (fabs(nb - b) < 1e-6 * b)
+            break;
+        b = nb;
+    }
+    pt->batch = b;
+    pt->ok = b <= maxb;
+    pt->pf_frac = rho;
+    pt->rps = lambda;
+}
+
+/* b requests always in flight on one replica (closed-loop users, or
+ * everything queued offline): the engine never idles, so each generation
+ * of b requests costs b prefills (batched into chunks) and (O - 1) / tau
+ * decode steps - the first token comes with the prefill.  A new prompt
+ * joins the running batch at the next step (chunked prefill). */
+static void busy_point(const struct engine *e, double b, struct point *pt)
+{
+    double pf1 = prefill_one_s(e);
+    double pf = b > 1 ? prefill_bulk_s(e) : pf1;
+    double step = decode_step_s(e, b, mean_ctx(e));
+    double decode = (e->out > 1 ? e->out - 1 : 0) / e->tau * step;
+    double cycle = b * pf + decode;
+
+    memset(pt, 0, sizeof(*pt));
+    pt->batch = b;
+    pt->step = step;
+    pt->queue = b > 1 ? step / 2 : 0;
+    pt->ttft = pf1 + pt->queue;
+    pt->pf_frac = cycle > 0 ? b * pf / cycle : 0;
+    pt->e2e = cycle > pt->ttft ? cycle : pt->ttft;
+    pt->tpot = e->out > 1 ? (pt->e2e - pt->ttft) / (e->out - 1) : 0;
+    pt->rps = pt->e2e > 0 ? b / pt->e2e : 0;
+    pt->ok = 1;
+}
+
+static int meets(const struct point *pt, double ttft_s, double tpot_s)
+{
+    if (!pt->ok)
+        return 0;
+    if (ttft_s > 0 && pt->ttft > ttft_s)
+        return 0;
+    if (tpot_s > 0 && pt->tpot > tpot_s)
+        return 0;
+    return 1;
+}
+
+/* The highest arrival rate one replica sustains within the targets. */
+static double replica_capacity(const struct engine *e, double maxb, double p,
+                               double ttft_s, double tpot_s, struct point *best)
+{
+    struct point pt;
+    double lo = 0, hi = 1 / prefill_bulk_s(e);
+    int i;
+
+    memset(best, 0, sizeof(*best));
+    open_point(e, hi * 1e-9, maxb, p, &pt);
+    if (!meets(&pt, ttft_s, tpot_s))
+        return 0;
+    *best = pt;
+    for (i = 0; i < BISECT_ITERS; i++) {
+        double mid = (lo + hi) / 2;
+
+        open_point(e, mid, maxb, p, &pt);
+        if (meets(&pt, ttft_s, tpot_s)) {
+            lo = mid;
+            *best = pt;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+/* Why a replica meets no target even at the lightest load. */
+static void explain_miss(const struct engine *e, double ttft_s, double tpot_s,
+                         struct serve_result *s)
+{
+    double pf = prefill_one_s(e), step = decode_step_s(e, 1, mean_ctx(e));
+
+    if (ttft_s > 0 && pf > ttft_s)
+        snprintf(s->reason, sizeof(s->reason),
+                 "no batch meets serve.ttft_ms: one prompt's prefill alone "
+                 "takes %.0f ms",
+                 pf * 1e3);
+    else if (tpot_s > 0 && step / e->tau > tpot_s)
+        snprintf(s->reason, sizeof(s->reason),
+                 "no batch meets serve.tpot_ms: one decode step at batch 1 "
+                 "takes %.1f ms",
+                 step / e->tau * 1e3);
+    else
+        snprintf(s->reason, sizeof(s->reason),
+                 "the targets cannot be met at any load");
+}
+
+static void fill_point(const struct point *pt, struct serve_result *s)
+{
+    s->batch = clamp_pos(pt->batch);
+    s->decode_step_ms = clamp_pos(pt->step * 1e3);
+    s->queue_ms = clamp_pos(pt->queue * 1e3);
+    s->ttft_ms = clamp_pos(pt->ttft * 1e3);
+    s->tpot_ms = clamp_pos(pt->tpot * 1e3);
+    s->e2e_s = clamp_pos(pt->e2e);
+    s->prefill_time_frac = clamp_pos(pt->pf_frac);
+}
+
+/* Peak demand in requests/s: given, or output tokens per day over the
+ * output length, times the peak-to-average ratio. */
+static double peak_demand(const struct serve_spec *sv)
+{
+    double r = sv->peak_to_avg >= 1 ? sv->peak_to_avg : 1;
+
+    if (sv->requests_per_s > 0)
+        return sv->requests_per_s;
+    if (sv->tokens_per_day > 0 && sv->output_tokens > 0)
+        return sv->tokens_per_day / (double)sv->output_tokens / 86400 * r;
+    return 0;
+}
+
+/* Memory of one GPU: weights, activations of a prefill chunk, runtime
+ * reserve, and the KV pool of what is left. */
+static void memory_of(const struct scenario *sc, const struct engine *e,
+                      const struct model_shape *m, struct result *r)
+{
+    struct serve_result *s = &r->serve;
+    struct memory_result *mem = &r->memory;
+    double hbm = sc->accel.hbm_bytes;
+    double frac = sc->stack.kv_mem_frac > 0 ? sc->stack.kv_mem_frac : 0.9;
+    /* A chunk's activations in 16 bits: residual, QKV, attention output
+     * and the FFN intermediate (gated: two) live at once, per TP rank. */
+    double act =
+        e->chunk * 2 *
+        (3 * m->h + (m->gated ? 2 : 1) * (m->f > 0 ? m->f : 4 * m->h) / e->tp);
+    double reserve = sc->stack.mem_reserve_bytes;
+    double free_b = hbm - e->w_gpu - act - reserve;
+    double len =
+        (double)sc->serve.input_tokens + (double)sc->serve.output_tokens;
+    double per_seq = e->kv_tok * len;
+    double maxb;
+
+    s->weights_bytes = clamp_pos(e->w_gpu);
+    s->kv_bytes_per_token =
+        clamp_pos(serve_kv_bytes_per_token(m, sc->serve.kv_cache));
+    s->kv_bytes_per_token_gpu = clamp_pos(e->kv_tok);
+    s->kv_bytes = clamp_pos(free_b * frac);
+    maxb = per_seq > 0 ? floor(s->kv_bytes / per_seq) : 0;
+    if (sc->stack.max_seqs >= 1 && maxb > sc->stack.max_seqs)
+        maxb = sc->stack.max_seqs;
+    if (sc->serve.max_batch >= 1 && maxb > (double)sc->serve.max_batch)
+        maxb = (double)sc->serve.max_batch;
+    s->max_batch = clamp_pos(maxb);
+    /* Overhead: the runtime reserve, the KV the largest batch holds (at
+     * least one request's) and the share of free memory the engine keeps
+     * back: within HBM when one request fits, over it by what is missing
+     * when none does. */
+    mem->weights_bytes = s->weights_bytes;
+    mem->activations_bytes = clamp_pos(act);
+    mem->overhead_bytes = clamp_pos(reserve + per_seq * (maxb >= 1 ? maxb : 1) +
+                                    clamp_pos(free_b) * (1 - frac));
+    mem->total_bytes = clamp_pos(mem->weights_bytes + mem->activations_bytes +
+                                 mem->overhead_bytes);
+    mem->capacity_bytes = clamp_pos(hbm);
+    mem->fits = free_b > 0 && maxb >= 1 && mem->total_bytes <= hbm;
+    if (!(free_b > 0))
+        snprintf(s->reason, sizeof(s->reason),
+                 "weights need %.1f GiB per GPU, more than the %.1f GiB of "
+                 "HBM (raise parallel.tp or quantise serve.weights)",
+                 (e->w_gpu + act + reserve) / 1073741824.0, hbm / 1073741824.0);
+    else if (maxb < 1)
+        snprintf(s->reason, sizeof(s->reason),
+                 "the KV cache of one %.0f-token request (%.2f GiB per GPU) "
+                 "never fits in the %.2f GiB left after the weights",
+                 len, per_seq / 1073741824.0, s->kv_bytes / 1073741824.0);
+}
+
+/* Batches 1, 2, 4 ... up to the max batch, closed loop. */
+static void curve(const struct engine *e, struct serve_result *s)
+{
+    double b;
+
+    s->curve_n = 0;
+    for (b = 1; b <= s->max_batch && s->curve_n < SERVE_CURVE_MAX; b *= 2) {
+        struct point pt;
+        uint64_t i = s->curve_n++;
+
+        busy_point(e, b, &pt);
+        s->curve_batch[i] = b;
+        s->curve_tok_s_gpu[i] =
+            pt.e2e > 0 ? clamp_pos(b * e->out / pt.e2e / e->gpr) : 0;
+        s->curve_user_tok_s[i] = pt.tpot > 0 ? clamp_pos(1 / pt.tpot) : 0;
+    }
+}
+
+/* KV of one prompt from its prefill replica to a decode replica: every
+ * GPU sends its shard over its scale-out NIC (DistServe, Zhong et al.
+ * 2024, section 4: the transfer is small next to the prefill). */
+static double kv_transfer_s(const struct scenario *sc, const struct engine *e)
+{
+    double bw = sc->fabric.gbps_per_gpu * 1e9 / 8 * sc->fabric.bw_frac * e->gpr;
+    double bytes = e->kv_tok * e->gpr * (e->in_new + e->in_hit);
+
+    return bw > 0 ? bytes / bw + sc->fabric.latency_s : 0;
+}
+
+/* Separate prefill and decode pools for the peak demand (DistServe;
+ * Splitwise, Patel et al. 2024): prefill replicas run prompts back to back
+ * at the utilization the TTFT target allows; decode replicas run the
+ * largest batch the TPOT target allows, with no prompts interleaved.
+ * Returns 0 (and the reason) when no pool meets the targets. */
+static int disaggregate(const struct scenario *sc, const struct engine *e,
+                        double maxb, double p, double ttft_s, double tpot_s,
+                        double demand, struct serve_result *s)
+{
+    double pf1 = prefill_one_s(e), pfb = prefill_bulk_s(e);
+    double kv = kv_transfer_s(sc, e), ctx = mean_ctx(e);
+    double rho = 0.9, lo, hi, b, step, lam_dec, pre, dec, bop, rho_op;
+    double steps = e->out > 1 ? (e->out - 1) / e->tau : 1;
+    int i;
+
+    if (ttft_s > 0) {
+        if (pf1 + kv > ttft_s) {
+            snprintf(s->reason, sizeof(s->reason),
+                     "no prefill pool meets serve.ttft_ms: one prompt takes "
+                     "%.0f ms with the KV transfer",
+                     (pf1 + kv) * 1e3);
+            return 0;
+        }
+        lo = 0;
+        hi = 0.999;
+        for (i = 0; i < BISECT_ITERS; i++) {
+            double mid = (lo + hi) / 2;
+
+            if (pf1 + wait_at(mid, pfb, p) + kv <= ttft_s)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        rho = lo;
+    }
+    /* The largest decode batch within the TPOT target. */
+    lo = 1;
+    hi = maxb >= 1 ? maxb : 1;
+    if (tpot_s > 0 && decode_step_s(e, 1, ctx) / e->tau > tpot_s) {
+        snprintf(s->reason, sizeof(s->reason),
+                 "no decode pool meets serve.tpot_ms: one step at batch 1 "
+                 "takes %.1f ms",
+                 decode_step_s(e, 1, ctx) / e->tau * 1e3);
+        return 0;
+    }
+    while (tpot_s > 0 && hi - lo > 0.5) {
+        double mid = floor((lo + hi + 1) / 2);
+
+        if (decode_step_s(e, mid, ctx) / e->tau <= tpot_s)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    b = tpot_s > 0 ? lo : hi;
+    step = decode_step_s(e, b, ctx);
+    lam_dec = b / (steps * step);
+    if (!(rho > 0) || !(lam_dec > 0))
+        return 0;
+    pre = ceil(demand * pfb / rho);
+    dec = ceil(demand / lam_dec);
+    /* The operating point: the decode batch at the demand, by Little. */
+    bop = b;
+    for (i = 0; i < FIXED_POINT_ITERS; i++) {
+        double nb = demand / dec * steps * decode_step_s(e, bop, ctx);
+
+        if (fabs(nb - bop) < 1e-9 * bop)
+            break;
+        bop = nb < b ? nb : b;
+    }
+    rho_op = demand * pfb / pre;
+    step = decode_step_s(e, bop, ctx);
+    s->prefill_gpus = pre * e->gpr;
+    s->decode_gpus = dec * e->gpr;
+    s->replicas = pre + dec;
+    s->batch = clamp_pos(bop);
+    s->decode_step_ms = clamp_pos(step * 1e3);
+    s->queue_ms = clamp_pos((wait_at(rho_op, pfb, p) + kv) * 1e3);
+    s->ttft_ms = clamp_pos(pf1 * 1e3 + s->queue_ms);
+    s->tpot_ms = clamp_pos(step / e->tau * 1e3);
+    s->e2e_s = clamp_pos(s->ttft_ms / 1e3 + steps * step);
+    s->prefill_time_frac =
+        clamp_pos(s->prefill_gpus / (s->prefill_gpus + s->decode_gpus));
+    s->requests_per_s = demand;
+    s->utilization = clamp_pos(demand / fmin(pre * rho / pfb, dec * lam_dec));
+    s->disaggregated = true;
+    return 1;
+}
+
+void serve_estimate(const struct scenario *sc, const struct model_shape *m,
+                    struct result *r)
+{
+    struct serve_result *s = &r->serve;
+    const struct serve_spec *sv = &sc->serve;
+    struct engine e;
+    struct point pt;
+    double p = sv->percentile > 0 ? sv->percentile / 100 : 0.5;
+    double ttft_s = sv->ttft_ms / 1e3, tpot_s = sv->tpot_ms / 1e3;
+    double demand = peak_demand(sv), replicas, cap, given_rep;
+
+    memset(s, 0, sizeof(*s));
+    engine_init(sc, m, &e);
+    memory_of(sc, &e, m, r);
+    s->gpus_per_replica = e.gpr;
+    s->tokens_per_step = e.tau;
+    s->prefill_ms = clamp_pos(prefill_one_s(&e) * 1e3);
+    s->demand_requests_per_s = clamp_pos(demand);
+    s->owned_gpus = (double)sv->owned_gpus;
+    given_rep = floor((double)sc->gpus / e.gpr);
+    if (given_rep < 1)
+        given_rep = 1;
+    replicas = sv->gpus_auto ? 1 : given_rep;
+    if (!r->memory.fits) {
+        s->replicas = replicas;
+        s->gpus = replicas * e.gpr;
+        return;
+    }
+    s->fits = true;
+    curve(&e, s);
+
+    if (sv->mode == SERVE_OFFLINE) {
+        busy_point(&e, s->max_batch, &pt);
+        fill_point(&pt, s);
+        s->replicas = replicas;
+        s->requests_per_s = pt.rps * replicas;
+        s->utilization = 1;
+        if (demand > 0 && sv->gpus_auto) {
+            s->replicas = ceil(demand / pt.rps);
+            s->requests_per_s = demand;
+            s->utilization = demand / (s->replicas * pt.rps);
+        }
+    } else if (sv->concurrency > 0) {
+        /* Closed loop: users spread over the replicas; with gpus = auto
+         * the fewest replicas whose batch meets the targets. */
+        double n = (double)sv->concurrency;
+
+        if (sv->gpus_auto) {
+            double lo = 1, hi = n;
+
+            while (hi - lo > 0.5) {
+                double mid = floor((lo + hi) / 2);
+                struct point q;
+                double per = ceil(n / mid);
+
+                busy_point(&e, per, &q);
+                if (per <= s->max_batch && meets(&q, ttft_s, tpot_s))
+                    hi = mid;
+                else
+                    lo = mid + 1;
+                if (lo >= hi)
+                    break;
+            }
+            replicas = hi;
+        }
+        busy_point(&e, ceil(n / replicas), &pt);
+        fill_point(&pt, s);
+        s->replicas = replicas;
+        s->requests_per_s = pt.rps * replicas;
+        s->utilization = 1;
+        if (ceil(n / replicas) > s->max_batch) {
+            s->fits = false;
+            snprintf(s->reason, sizeof(s->reason),
+                     "%.0f users per replica exceed the %.0f sequences "
+                     "that fit",
+                     ceil(n / replicas), s->max_batch);
+        } else if (!meets(&pt, ttft_s, tpot_s)) {
+            s->fits = false;
+            snprintf(s->reason, sizeof(s->reason),
+                     "%.0f users per replica miss the latency targets "
+                     "(TTFT %.0f ms, TPOT %.1f ms)",
+                     ceil(n / replicas), pt.ttft * 1e3, pt.tpot * 1e3);
+        }
+    } else {
+        /* Open arrivals: the capacity of one replica at the targets. */
+        struct point best;
+        struct serve_result split = *s;
+        int can_split = demand > 0 && sv->gpus_auto &&
+                        sv->disaggregated != DISAGG_NO &&
+                        disaggregate(sc, &e, s->max_batch, p, ttft_s, tpot_s,
+                                     demand, &split);
+
+        cap = replica_capacity(&e, s->max_batch, p, ttft_s, tpot_s, &best);
+        if (sv->disaggregated == DISAGG_YES ||
+            (can_split &&
+             (!(cap > 0) || (split.prefill_gpus + split.decode_gpus) <
+                                ceil(demand / cap) * e.gpr))) {
+            *s = split;
+            s->fits = can_split;
+            if (!can_split && !s->reason[0])
+                snprintf(s->reason, sizeof(s->reason),
+                         "disaggregation sizes pools for online demand "
+                         "(serve.requests_per_s or serve.tokens_per_day) "
+                         "with hardware.gpus = auto");
+            s->gpus = s->prefill_gpus + s->decode_gpus;
+            if (!can_split)
+                s->gpus = e.gpr;
+            s->output_tokens_per_s = clamp_pos(s->requests_per_s * e.out);
+            s->input_tokens_per_s =
+                clamp_pos(s->requests_per_s * (double)sv->input_tokens);
+            s->output_tokens_per_s_per_gpu =
+                s->gpus > 0 ? clamp_pos(s->output_tokens_per_s / s->gpus) : 0;
+            return;
+        }
+        if (!(cap > 0)) {
+            s->fits = false;
+            explain_miss(&e, ttft_s, tpot_s, s);
+            s->replicas = replicas;
+            s->gpus = replicas * e.gpr;
+            return;
+        }
+        if (demand > 0 && sv->gpus_auto)
+            replicas = ceil(demand / cap);
+        if (demand > 0) {
+            open_point(&e, demand / replicas, s->max_batch, p, &pt);
+            s->requests_per_s = demand;
+            s->utilization = demand / (replicas * cap);
+            if (!meets(&pt, ttft_s, tpot_s)) {
+                s->fits = false;
+                snprintf(s->reason, sizeof(s->reason),
+                         "peak demand %.3g req/s exceeds the capacity of "
+                         "%.0f replicas at the targets (%.3g req/s)",
+                         demand, replicas, replicas * cap);
+                pt = best;
+            }
+        } else {
+            pt = best;
+            s->requests_per_s = cap * replicas;
+            s->utilization = 1;
+        }
+        fill_point(&pt, s);
+        s->replicas = replicas;
+    }
+    s->gpus = clamp_pos(s->replicas * e.gpr);
+    s->output_tokens_per_s = clamp_pos(s->requests_per_s * e.out);
+    s->input_tokens_per_s =
+        clamp_pos(s->requests_per_s * (double)sv->input_tokens);
+    s->output_tokens_per_s_per_gpu =
+        s->gpus > 0 ? clamp_pos(s->output_tokens_per_s / s->gpus) : 0;
+    s->requests_per_s = clamp_pos(s->requests_per_s);
+    s->utilization = clamp_pos(s->utilization);
+}
+
+/* GPU-hours a day the demand needs, and the hybrid split against an
+ * owned base (hours above it burst to the cloud, hours below it idle). */
+static void daily(const struct scenario *sc, struct serve_result *s)
+{
+    double f[SERVE_PROFILE_STEPS];
+    double r = sc->serve.peak_to_avg >= 1 ? sc->serve.peak_to_avg : 1;
+    double dt = 24.0 / SERVE_PROFILE_STEPS, need_peak, owned = s->owned_gpus;
+    int i;
+
+    s->fleet_gpu_hours_per_day = clamp_pos(s->gpus * 24);
+    if (!(s->demand_requests_per_s > 0) || !(s->utilization > 0))
+        return;
+    /* The GPUs the peak needs at full capacity; the profile scales them
+     * (continuous, so replicas are not rounded hour by hour). */
+    need_peak = s->gpus * s->utilization;
+    serve_daily_profile(r, f, SERVE_PROFILE_STEPS);
+    s->fleet_gpu_hours_per_day = 0;
+    for (i = 0; i < SERVE_PROFILE_STEPS; i++) {
+        double need = need_peak * f[i] / r;
+
+        s->fleet_gpu_hours_per_day += need * dt;
+        if (owned > 0) {
+            s->burst_gpu_hours_per_day +=
+                need > owned ? (need - owned) * dt : 0;
+            s->owned_idle_gpu_hours_per_day +=
+                owned > need ? (owned - need) * dt : 0;
+        }
+    }
+    s->fleet_gpu_hours_per_day = clamp_pos(s->fleet_gpu_hours_per_day);
+    s->burst_gpu_hours_per_day = clamp_pos(s->burst_gpu_hours_per_day);
+    s->owned_idle_gpu_hours_per_day =
+        clamp_pos(s->owned_idle_gpu_hours_per_day);
+}
+
+void serve_load(const struct scenario *sc, struct result *r)
+{
+    struct serve_result *s = &r->serve;
+    struct load_result *l = &r->load;
+    double owned = s->owned_gpus > 0 ? s->owned_gpus : s->gpus;
+    double tokens_day;
+
+    daily(sc, s);
+    load_fleet(sc, owned, l);
+    l->wall_h = 24;
+    tokens_day = sc->serve.tokens_per_day > 0 ? sc->serve.tokens_per_day
+                                              : s->output_tokens_per_s * 86400;
+    l->tokens = clamp_pos(tokens_day);
+    /* The owned fleet's busy hours: the demand up to the owned base. */
+    l->busy_gpu_hours =
+        s->owned_gpus > 0
+            ? clamp_pos(s->owned_gpus * 24 - s->owned_idle_gpu_hours_per_day)
+            : s->fleet_gpu_hours_per_day;
+}
+
+void serve_money(const struct scenario *sc, struct result *r)
+{
+    struct serve_result *s = &r->serve;
+    double u = sc->finance.utilization > 0 ? sc->finance.utilization : 1;
+    double own_h = r->cost.build.usd_per_gpu_hour;
+    double cloud_h = r->cost.cloud.usd_per_gpu_hour;
+    double tokens_day = r->load.tokens;
+    double in_day, out_share = 1 - s->prefill_time_frac;
+    double cloud_gpu_h;
+    bool elastic =
+        sc->cloud_term == TERM_ON_DEMAND || sc->cloud_term == TERM_SPOT;
+
+    /* The owned fleet costs its GPU-hour price at the planned utilization
+     * all day: (capital recovery + OpEx) / 365. */
+    s->usd_per_day_build = clamp_pos(own_h * s->gpus * 24 * u);
+    /* Rented: on demand and spot follow the profile; reserved terms pay
+     * for the fleet all day. */
+    cloud_gpu_h = elastic ? s->fleet_gpu_hours_per_day : s->gpus * 24;
+    s->usd_per_day_cloud = clamp_pos(cloud_h * cloud_gpu_h);
+    in_day = s->output_tokens_per_s > 0
+                 ? tokens_day * s->input_tokens_per_s / s->output_tokens_per_s
+                 : 0;
+    if (tokens_day > 0) {
+        s->usd_per_mtok_build =
+            clamp_pos(s->usd_per_day_build * out_share / tokens_day * 1e6);
+        s->usd_per_mtok_cloud =
+            clamp_pos(s->usd_per_day_cloud * out_share / tokens_day * 1e6);
+        s->wh_per_mtok = clamp_pos(
+            r->energy.facility_kw * 24 * 1000 / tokens_day * 1e6 *
+            (s->owned_gpus > 0 && s->gpus > 0 ? s->gpus / s->owned_gpus : 1));
+    }
+    if (in_day > 0) {
+        s->usd_per_mtok_input_build = clamp_pos(
+            s->usd_per_day_build * s->prefill_time_frac / in_day * 1e6);
+        s->usd_per_mtok_input_cloud = clamp_pos(
+            s->usd_per_day_cloud * s->prefill_time_frac / in_day * 1e6);
+    }
+    if (s->owned_gpus > 0) {
+        s->burst_usd_per_day = clamp_pos(s->burst_gpu_hours_per_day * cloud_h);
+        s->usd_per_day_hybrid =
+            clamp_pos(own_h * s->owned_gpus * 24 * u + s->burst_usd_per_day);
+    }
+}

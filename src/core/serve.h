@@ -1,0 +1,86 @@
+/*
+ * serve.h - the serving workload: memory, step times, latency, fleet size
+ * and money per token (design/serving.md).
+ *
+ * Memory per GPU of a replica (tp x pp GPUs): weights at serve.weights
+ * over tp x pp, the KV cache pool the engine keeps of what is left
+ * (stack.kv_mem_frac of HBM less weights, activations and the runtime
+ * reserve; vLLM gpu_memory_utilization, TensorRT-LLM
+ * kv_cache_free_gpu_mem_fraction), and the largest batch whose KV at full
+ * length (input + output) fits: max batch.
+ *
+ * KV bytes per token = 2 L a_kv d bytes(kv); MLA caches the latent and the
+ * RoPE key, L (kv_lora + rope) bytes (DeepSeek-V2, Liu et al. 2024, Table
+ * 1).  TP splits KV heads while tp <= a_kv, beyond that they are
+ * duplicated; MLA's latent is held whole by every TP rank.
+ *
+ * Prefill is compute-bound (2 x active matmul params x tokens + causal
+ * attention, over tp x peak x efficiency, floored by one read of the
+ * weights); a decode step is bandwidth-bound at small batch, max(weights
+ * read + KV read over HBM bandwidth x MBU, 2 x active params x batch over
+ * the GEMM rate), plus 2 TP all-reduces per layer (latency-dominated) and
+ * the engine's host overhead per step.  MoE decode reads the experts the
+ * batch touches, E (1 - (1 - k/E)^B) per layer under uniform routing.
+ *
+ * Continuous batching (Yu et al. 2022, Orca; Kwon et al. 2023, vLLM) with
+ * chunked prefill (Agrawal et al. 2024, Sarathi-Serve): prompts share the
+ * GPU with decode steps, stretching TPOT by 1 / (1 - prefill share).
+ * TTFT = prefill + half a step + waiting for the prefills ahead, an M/M/1
+ * tail at serve.percentile (conservative against M/D/1; Kingman).  Per
+ * replica, Little's law: arrivals = batch / (TTFT + (O - 1) TPOT).
+ * Speculative decoding accepts (1 - a^(g+1)) / (1 - a) tokens per step
+ * (Leviathan et al. 2023) for g + 1 tokens of compute.
+ *
+ * Never: I/O, allocation, globals.  Every number it writes is finite and
+ * non-negative; a plan that cannot meet its targets or whose KV never
+ * fits is a result (serve.fits false, serve.reason says why).
+ */
+#ifndef LLMPLAN_CORE_SERVE_H
+#define LLMPLAN_CORE_SERVE_H
+
+#include "core/model.h"
+#include "core/result.h"
+#include "core/spec.h"
+
+/* Hours of the daily demand profile are sampled this finely. */
+#define SERVE_PROFILE_STEPS 96
+
+/* Bytes per element: bf16/fp16 2, fp8/int8 1, int4/fp4 0.5, plus the
+ * block scales of 4-bit formats (int4 AWQ/GPTQ: one fp16 scale per 128
+ * weights; NVFP4: one fp8 scale per 16). */
+double serve_dtype_bytes(enum serve_dtype t);
+
+/* KV-cache bytes of one token for the whole model at precision kv. */
+double serve_kv_bytes_per_token(const struct model_shape *m,
+                                enum serve_dtype kv);
+
+/* ... held by one GPU of a tp x pp replica (split or duplicated). */
+double serve_kv_bytes_per_token_gpu(const struct model_shape *m,
+                                    enum serve_dtype kv, double tp, double pp);
+
+/* Expected tokens per decode step with g draft tokens accepted each with
+ * probability a (Leviathan et al. 2023, eq. 1); 1 when g is 0. */
+double serve_tokens_per_step(double a, double g);
+
+/* Distinct experts a batch of b tokens touches in one MoE layer under
+ * uniform top-k routing: E (1 - (1 - k/E)^b). */
+double serve_experts_touched(double experts, double k, double b);
+
+/* The daily demand shape, n samples over 24 h of mean 1 and maximum
+ * peak_to_avg (a von Mises bump, exp(kappa cos t), kappa solved for the
+ * ratio).  f must hold n values; n >= 2. */
+void serve_daily_profile(double peak_to_avg, double *f /* OUT */, int n);
+
+/* Evaluate a validated serving scenario: fills r->serve, r->memory and
+ * the fleet size in r->serve.gpus; m is the model shape.  Pure. */
+void serve_estimate(const struct scenario *sc, const struct model_shape *m,
+                    struct result *r /* IN/OUT */);
+
+/* The serving load (load.h) for the fleet serve_estimate sized. */
+void serve_load(const struct scenario *sc, struct result *r /* IN/OUT */);
+
+/* Money and energy per token, the hybrid burst, after energy and cost
+ * have run on the load. */
+void serve_money(const struct scenario *sc, struct result *r /* IN/OUT */);
+
+#endif

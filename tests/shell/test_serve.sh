@@ -1,0 +1,123 @@
+#!/bin/sh
+# test_serve.sh - issue 11's promises for serving, end to end:
+#  * the issue's quote sizes and prices the fleet in under 50 ms, with every
+#    JSON key of design/serving.md, finite;
+#  * --explain defines every latency (TTFT with queueing, TPOT);
+#  * a serving search over layouts, batch and replicas takes under 1 s;
+#  * CSV carries the serve rows and no training-only rows;
+#  * bad serving input: a result with the reason, or exit 2 naming the key.
+# Prints "ok <what>" / "FAIL <what>".
+set -u
+BIN=${BIN:-./llmplan}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export HOME="$tmp" XDG_DATA_HOME="$tmp/data" LC_ALL=C
+cat="$tmp/catalog.db"
+run() { "$BIN" --catalog "$cat" "$@"; }
+ok() { echo "ok $1"; }
+fail() { echo "FAIL $1${2:+: $2}"; }
+issue="--model llama3.3-70b --accel h100-sxm --set workload.kind=serve
+ --set serve.tokens_per_day=2e10 --set serve.peak_to_avg=2
+ --set serve.ttft_ms=1000 --set serve.tpot_ms=50 --set hardware.gpus=auto"
+
+run catalog list stacks >/dev/null 2>&1 # the catalog exists before timing
+# shellcheck disable=SC2086
+if run quote $issue --format json >"$tmp/q.json" 2>"$tmp/err" &&
+    python3 - "$tmp/q.json" <<'PY'
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+s = d['serve']
+need = ('kv_bytes_per_token kv_gib weights_gib max_batch batch prefill_ms ttft_ms '
+        'tpot_ms e2e_s output_tokens_per_s output_tokens_per_s_per_gpu input_tokens_per_s '
+        'requests_per_s replicas gpus prefill_gpus decode_gpus utilization '
+        'usd_per_mtok_build usd_per_mtok_cloud wh_per_mtok burst_gpu_hours_per_day '
+        'owned_idle_gpu_hours_per_day').split()
+missing = [k for k in need if k not in s]
+assert not missing, 'missing %s' % missing
+assert all(math.isfinite(s[k]) for k in need if isinstance(s[k], float))
+assert s['fits'] and s['gpus'] >= 1 and s['gpus'] == d['plan']['hardware']['gpus']
+assert s['ttft_ms'] <= 1000 and s['tpot_ms'] <= 50
+assert s['usd_per_mtok_build'] > 0 and s['usd_per_mtok_cloud'] > 0
+assert 'time' not in d and 'reliability' not in d and 'train' not in d['plan']
+PY
+then ok "the issue's serving quote sizes and prices the fleet"
+else fail "the issue's serving quote" "$(cat "$tmp/err")"; fi
+
+# shellcheck disable=SC2086
+if python3 - "$BIN" "$cat" $issue <<'PY'
+import subprocess, sys, time
+cmd = [sys.argv[1], '--catalog', sys.argv[2], 'quote'] + sys.argv[3:] + ['--format', 'json']
+best = 1e9
+for _ in range(5):
+    t = time.perf_counter()
+    subprocess.run(cmd, check=True, capture_output=True)
+    best = min(best, time.perf_counter() - t)
+assert best < 0.05, '%.1f ms' % (1e3 * best)
+PY
+then ok "serving quote under 50 ms"; else fail "serving quote under 50 ms"; fi
+
+# shellcheck disable=SC2086
+run quote $issue --explain >"$tmp/x.txt" 2>&1
+if grep -A1 '^  ttft_ms .* ms$' "$tmp/x.txt" | grep -q '= time to first token = queueing + prefill' &&
+    grep -A1 '^  tpot_ms .* ms$' "$tmp/x.txt" | grep -q '= mean time between output tokens of one request after the first'; then
+    ok "--explain defines TTFT and TPOT"
+else
+    fail "--explain defines TTFT and TPOT"
+fi
+
+start=$(python3 -c 'import time; print(time.time())')
+# shellcheck disable=SC2086
+if run search $issue --set serve.weights=fp8 --objective cost --top 20 \
+    --format json >"$tmp/s.json" 2>"$tmp/err" &&
+    python3 - "$tmp/s.json" "$start" <<'PY'
+import json, sys, time
+wall = time.time() - float(sys.argv[2])
+d = json.load(open(sys.argv[1]))
+assert wall < 1, 'search took %.2f s' % wall
+r = d['results']
+assert len(r) > 3 and all(x['serve']['fits'] for x in r)
+assert len({(x['layout']['tp'], x['plan']['serve']['max_batch']) for x in r}) > 3
+cost = [x['serve']['usd_per_day_build'] / x['serve']['output_tokens_per_s'] for x in r]
+assert cost == sorted(cost), 'not cheapest first'
+PY
+then ok "serving search over layouts and batch under 1 s, cheapest first"
+else fail "serving search" "$(cat "$tmp/err")"; fi
+
+if run quote data/plans/hybrid-train-serve.ini --format csv >"$tmp/q.csv" 2>"$tmp/err" &&
+    grep -q '^serve,burst_gpu_hours_per_day,' "$tmp/q.csv" &&
+    grep -q '^plan.serve,owned_gpus,[a-z]*,256' "$tmp/q.csv" &&
+    ! grep -q '^time,' "$tmp/q.csv" && ! grep -q '^plan.train,' "$tmp/q.csv"; then
+    ok "serving CSV: serve rows, no training rows"
+else
+    fail "serving CSV" "$(cat "$tmp/err")"
+fi
+
+# Bad input: a result with the reason (exit 0), never a NaN.
+for case in "serve.input_tokens=2000000 --tp 2:never fits" \
+    "serve.tpot_ms=1:no batch meets serve.tpot_ms" \
+    "serve.ttft_ms=5:no batch meets serve.ttft_ms"; do
+    set_=${case%%:*}
+    why=${case#*:}
+    # shellcheck disable=SC2086
+    if run quote $issue --set $set_ --format json >"$tmp/b.json" 2>"$tmp/err" &&
+        python3 - "$tmp/b.json" "$why" <<'PY'
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+def finite(x):
+    if isinstance(x, dict): return all(finite(v) for v in x.values())
+    if isinstance(x, list): return all(finite(v) for v in x)
+    if isinstance(x, float): return math.isfinite(x)
+    return True
+assert finite(d) and not d['serve']['fits']
+assert any(sys.argv[2] in w for w in d['warnings']), d['warnings']
+PY
+    then ok "bad serving input $set_: a result with the reason"
+    else fail "bad serving input $set_" "$(cat "$tmp/err")"; fi
+done
+# shellcheck disable=SC2086
+if ! run quote $issue --set serve.tokens_per_day=0 >"$tmp/out" 2>"$tmp/err" &&
+    [ ! -s "$tmp/out" ] && grep -q '^llmplan: serve.tokens_per_day: no demand' "$tmp/err"; then
+    ok "zero demand: exit 2 naming serve.tokens_per_day"
+else
+    fail "zero demand" "$(cat "$tmp/err")"
+fi

@@ -1,0 +1,474 @@
+/*
+ * check_serve.c - the serving workload: KV bytes, speculative decoding,
+ * MoE expert reads, the daily profile, and whole serving scenarios
+ * (memory, latency, fleet sizing, hybrid burst, bad input).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "check_helpers.h"
+#include "core/model.h"
+#include "core/scenario.h"
+#include "core/serve.h"
+#include "fixture.h"
+
+static void llama8b(struct model_spec *m)
+{
+    memset(m, 0, sizeof(*m));
+    m->layers = 32;
+    m->hidden = 4096;
+    m->heads = 32;
+    m->kv_heads = 8;
+    m->ffn = 14336;
+    m->vocab = 128256;
+    m->gated_ffn = true;
+    m->attention = MATTN_GQA;
+}
+
+static void llama70b(struct model_spec *m)
+{
+    llama8b(m);
+    m->layers = 80;
+    m->hidden = 8192;
+    m->heads = 64;
+    m->ffn = 28672;
+}
+
+/* An H100 serving scenario with an engine like the TensorRT-LLM row. */
+static void serving(struct scenario *sc, uint64_t tp)
+{
+    fixture_scenario(sc, "h100-sxm");
+    sc->workload = WORKLOAD_SERVE;
+    llama70b(&sc->model);
+    sc->layout.tp = tp;
+    sc->layout.pp = 1;
+    sc->layout.dp = 1;
+    sc->layout.cp = 1;
+    sc->layout.ep = 1;
+    sc->layout.microbatch = 1;
+    sc->gpus = tp;
+    sc->stack.gemm_eff = 0.75;
+    sc->stack.attn_eff = 1;
+    sc->stack.mbu = 0.8;
+    sc->stack.kv_mem_frac = 0.9;
+    sc->stack.max_seqs = 2048;
+    sc->stack.allreduce_s = 5e-6;
+    sc->stack.step_overhead_s = 2e-3;
+    sc->stack.decode_overlap = 0.3;
+    sc->serve.weights = SD_FP8;
+    sc->serve.kv_cache = SD_FP8;
+    sc->serve.input_tokens = 1000;
+    sc->serve.output_tokens = 1000;
+    sc->cloud_usd_per_gpu_hour = 2.5;
+}
+
+static void eval_ok(const struct scenario *sc, struct result *r)
+{
+    struct diag d;
+
+    diag_clear(&d);
+    ck_assert_msg(scenario_validate(sc, &d) == CP_OK, "%s: %s", d.where, d.msg);
+    scenario_eval(sc, r);
+}
+
+/* clang-format off */
+static const struct kv_case {
+    const char *name;
+    uint64_t layers, hidden, heads, kv_heads, kv_lora, rope;
+    enum serve_dtype kv;
+    double tp, bytes, bytes_gpu;
+    const char *source;
+} kvs[] = {
+    /* 2 x 32 x 8 x 128 x 2 B = 131,072 B: the "128 KiB per token" of
+     * Llama 3 8B in bf16. */
+    {"llama3-8b bf16", 32, 4096, 32, 8, 0, 0, SD_BF16, 1, 131072, 131072,
+     "derived from config.json: 2 L a_kv d bytes"},
+    /* fp8 halves it; tp 8 = kv_heads leaves one head per GPU. */
+    {"llama3-8b fp8 tp8", 32, 4096, 32, 8, 0, 0, SD_FP8, 8, 65536, 8192,
+     "derived: 1 byte; a_kv / tp heads per GPU"},
+    /* Past kv_heads the heads are duplicated, not split further. */
+    {"llama3-70b fp8 tp16", 80, 8192, 64, 8, 0, 0, SD_FP8, 16, 163840,
+     20480, "derived: at tp > a_kv each rank keeps one head"},
+    /* GPT-3-style 13B MHA in fp16: 2 x 40 x 40 x 128 x 2 = 819,200 B. */
+    {"13b mha fp16", 40, 5120, 40, 40, 0, 0, SD_FP16, 2, 819200, 409600,
+     "kipply, Transformer Inference Arithmetic: 2 n_layers d_model bytes"},
+    /* DeepSeek-V3 MLA: 61 x (512 + 64) x 2 B = 70,272 B, every TP rank
+     * holds the whole latent. */
+    {"deepseek-v3 mla bf16", 61, 7168, 128, 128, 512, 64, SD_BF16, 8, 70272,
+     70272, "DeepSeek-V2 (arXiv 2405.04434) Table 1: (d_c + d_h^R) l"},
+};
+/* clang-format on */
+
+START_TEST(test_kv_bytes)
+{
+    const struct kv_case *c = &kvs[_i];
+    struct model_spec ms;
+    struct model_shape m;
+
+    memset(&ms, 0, sizeof(ms));
+    ms.layers = c->layers;
+    ms.hidden = c->hidden;
+    ms.heads = c->heads;
+    ms.kv_heads = c->kv_heads;
+    ms.vocab = 32000;
+    if (c->kv_lora) {
+        ms.attention = MATTN_MLA;
+        ms.kv_lora_rank = c->kv_lora;
+        ms.rope_head_dim = c->rope;
+    }
+    model_shape_derive(&ms, 1, &m);
+    ck_assert_msg(fabs(serve_kv_bytes_per_token(&m, c->kv) - c->bytes) < 1e-6,
+                  "%s: %g, want %g (%s)", c->name,
+                  serve_kv_bytes_per_token(&m, c->kv), c->bytes, c->source);
+    ck_assert_msg(fabs(serve_kv_bytes_per_token_gpu(&m, c->kv, c->tp, 1) -
+                       c->bytes_gpu) < 1e-6,
+                  "%s per GPU: %g, want %g (%s)", c->name,
+                  serve_kv_bytes_per_token_gpu(&m, c->kv, c->tp, 1),
+                  c->bytes_gpu, c->source);
+}
+END_TEST
+
+/* Leviathan et al. 2023, eq. 1: E[tokens] = (1 - a^(g+1)) / (1 - a). */
+START_TEST(test_speculative)
+{
+    ck_assert_rel(serve_tokens_per_step(0.8, 4), (1 - pow(0.8, 5)) / 0.2,
+                  1e-12);
+    ck_assert_rel(serve_tokens_per_step(0.8, 4), 3.3616, 1e-12);
+    ck_assert_rel(serve_tokens_per_step(0.5, 1), 1.5, 1e-12);
+    ck_assert_rel(serve_tokens_per_step(0.9, 0), 1, 0);
+    ck_assert_rel(serve_tokens_per_step(1, 3), 4, 0);
+    ck_assert_rel(serve_tokens_per_step(0, 3), 1, 0);
+}
+END_TEST
+
+/* Uniform top-k routing: E (1 - (1 - k/E)^B) distinct experts. */
+START_TEST(test_experts_touched)
+{
+    ck_assert_rel(serve_experts_touched(8, 2, 1), 2, 1e-12);
+    ck_assert_rel(serve_experts_touched(128, 8, 16),
+                  128 * (1 - pow(1 - 8.0 / 128, 16)), 1e-12);
+    ck_assert_rel(serve_experts_touched(128, 8, 16), 82.4229, 1e-5);
+    ck_assert(serve_experts_touched(256, 8, 1e6) <= 256);
+    ck_assert_rel(serve_experts_touched(256, 8, 1e6), 256, 1e-9);
+    ck_assert_rel(serve_experts_touched(256, 8, 0), 0, 0);
+}
+END_TEST
+
+START_TEST(test_daily_profile)
+{
+    double f[SERVE_PROFILE_STEPS], r[] = {1, 1.5, 2, 3, 10};
+    size_t k;
+    int i;
+
+    for (k = 0; k < sizeof(r) / sizeof(r[0]); k++) {
+        double mean = 0, max = 0;
+
+        serve_daily_profile(r[k], f, SERVE_PROFILE_STEPS);
+        for (i = 0; i < SERVE_PROFILE_STEPS; i++) {
+            ck_assert_finite_nonneg(f[i]);
+            mean += f[i] / SERVE_PROFILE_STEPS;
+            if (f[i] > max)
+                max = f[i];
+        }
+        ck_assert_rel(mean, 1, 1e-9);
+        ck_assert_rel(max, r[k], 1e-6);
+    }
+}
+END_TEST
+
+/* One request at a time (NIM's concurrency 1): TTFT is the prefill, TPOT
+ * the decode step, e2e = TTFT + (O - 1) TPOT, throughput O / e2e. */
+START_TEST(test_single_request)
+{
+    struct scenario sc;
+    struct result r;
+    const struct serve_result *s = &r.serve;
+
+    serving(&sc, 2);
+    sc.serve.concurrency = 1;
+    sc.serve.input_tokens = 500;
+    sc.serve.output_tokens = 2000;
+    eval_ok(&sc, &r);
+    ck_assert(s->fits);
+    ck_assert_rel(s->batch, 1, 0);
+    ck_assert_rel(s->ttft_ms, s->prefill_ms, 1e-12);
+    ck_assert_rel(s->tpot_ms, s->decode_step_ms, 1e-9);
+    ck_assert_rel(s->e2e_s, (s->ttft_ms + 1999 * s->tpot_ms) / 1e3, 1e-9);
+    ck_assert_rel(s->output_tokens_per_s, 2000 / s->e2e_s, 1e-9);
+    /* A decode step reads at least the weights of one GPU. */
+    ck_assert(s->decode_step_ms / 1e3 >
+              s->weights_bytes / (sc.accel.hbm_bps * sc.accel.hbm_frac));
+    ck_assert_rel(s->gpus, 2, 0);
+    ck_assert_rel(s->replicas, 1, 0);
+}
+END_TEST
+
+/* Per-GPU memory never grows with TP; the batch that fits never shrinks. */
+START_TEST(test_tp_invariants)
+{
+    struct scenario sc;
+    struct result r;
+    double w = 1e300, b = 0;
+    uint64_t tp;
+
+    for (tp = 1; tp <= 8; tp *= 2) {
+        serving(&sc, tp);
+        sc.serve.mode = SERVE_OFFLINE;
+        eval_ok(&sc, &r);
+        ck_assert(r.serve.weights_bytes <= w);
+        ck_assert(r.serve.max_batch >= b);
+        ck_assert_finite_nonneg(r.serve.output_tokens_per_s);
+        w = r.serve.weights_bytes;
+        b = r.serve.max_batch;
+    }
+}
+END_TEST
+
+/* gpus = auto: the fleet covers the peak, and a replica fewer would not;
+ * the targets hold at the operating point. */
+START_TEST(test_sizing)
+{
+    struct scenario sc;
+    struct result r, fewer;
+    const struct serve_result *s = &r.serve;
+
+    serving(&sc, 4);
+    sc.serve.gpus_auto = true;
+    sc.serve.tokens_per_day = 2e10;
+    sc.serve.peak_to_avg = 2;
+    sc.serve.ttft_ms = 1000;
+    sc.serve.tpot_ms = 50;
+    sc.serve.input_tokens = 1024;
+    sc.serve.output_tokens = 256;
+    eval_ok(&sc, &r);
+    ck_assert(s->fits);
+    ck_assert_rel(s->demand_requests_per_s, 2e10 / 256 / 86400 * 2, 1e-12);
+    ck_assert_rel(s->requests_per_s, s->demand_requests_per_s, 1e-12);
+    ck_assert(s->ttft_ms <= 1000 && s->tpot_ms <= 50);
+    ck_assert(s->utilization > 0 && s->utilization <= 1);
+    ck_assert_rel(s->gpus, s->replicas * 4, 0);
+    /* The same demand on one replica fewer misses the targets. */
+    sc.serve.gpus_auto = false;
+    sc.gpus = (uint64_t)(s->gpus - 4);
+    sc.layout.dp = sc.gpus / 4;
+    eval_ok(&sc, &fewer);
+    ck_assert(!fewer.serve.fits);
+    ck_assert_ptr_nonnull(strstr(fewer.serve.reason, "exceeds"));
+    /* Money and energy per token are there and finite. */
+    ck_assert(s->usd_per_mtok_build > 0 && s->usd_per_mtok_cloud > 0);
+    ck_assert(s->usd_per_mtok_input_build > 0 && s->wh_per_mtok > 0);
+    ck_assert(s->usd_per_mtok_input_build < s->usd_per_mtok_build * 1024);
+}
+END_TEST
+
+/* Hybrid: owned GPU-hours used + burst = the profile's GPU-hours; idle
+ * owned hours are the rest of the owned day. */
+START_TEST(test_hybrid)
+{
+    struct scenario sc;
+    struct result r, all;
+    const struct serve_result *s = &r.serve;
+    double owned;
+
+    serving(&sc, 4);
+    sc.serve.gpus_auto = true;
+    sc.serve.tokens_per_day = 2e10;
+    sc.serve.peak_to_avg = 2;
+    sc.serve.ttft_ms = 1000;
+    sc.serve.tpot_ms = 50;
+    eval_ok(&sc, &all);
+    owned = 4 * floor(all.serve.gpus / 8);
+    sc.serve.owned_gpus = (uint64_t)owned;
+    eval_ok(&sc, &r);
+    ck_assert(s->burst_gpu_hours_per_day > 0);
+    ck_assert(s->owned_idle_gpu_hours_per_day > 0);
+    ck_assert_rel(owned * 24 - s->owned_idle_gpu_hours_per_day +
+                      s->burst_gpu_hours_per_day,
+                  s->fleet_gpu_hours_per_day, 1e-9);
+    ck_assert_rel(s->burst_usd_per_day, s->burst_gpu_hours_per_day * 2.5,
+                  1e-12);
+    ck_assert(s->usd_per_day_hybrid > s->burst_usd_per_day);
+    /* Below the owned base the fleet is whole: nothing bursts. */
+    sc.serve.owned_gpus = (uint64_t)all.serve.gpus;
+    eval_ok(&sc, &r);
+    ck_assert_rel(s->burst_gpu_hours_per_day, 0, 0);
+}
+END_TEST
+
+/* Disaggregated pools meet the targets on their own and add up; auto
+ * takes them only when they need fewer GPUs. */
+START_TEST(test_disaggregated)
+{
+    struct scenario sc;
+    struct result co, split, any;
+    const struct serve_result *s = &split.serve;
+
+    serving(&sc, 2);
+    sc.serve.gpus_auto = true;
+    sc.serve.tokens_per_day = 2e10;
+    sc.serve.peak_to_avg = 2;
+    sc.serve.ttft_ms = 1000;
+    sc.serve.tpot_ms = 50;
+    sc.serve.input_tokens = 1024;
+    sc.serve.output_tokens = 256;
+    eval_ok(&sc, &co);
+    sc.serve.disaggregated = DISAGG_YES;
+    eval_ok(&sc, &split);
+    ck_assert(s->fits && s->disaggregated);
+    ck_assert(s->prefill_gpus >= 2 && s->decode_gpus >= 2);
+    ck_assert_rel(s->gpus, s->prefill_gpus + s->decode_gpus, 0);
+    ck_assert(s->ttft_ms <= 1000 && s->tpot_ms <= 50);
+    ck_assert(s->batch <= s->max_batch);
+    sc.serve.disaggregated = DISAGG_AUTO;
+    eval_ok(&sc, &any);
+    ck_assert_rel(any.serve.gpus, fmin(co.serve.gpus, s->gpus), 0);
+    /* A fixed fleet has no pools to size: a result with the reason. */
+    sc.serve.gpus_auto = false;
+    sc.serve.disaggregated = DISAGG_YES;
+    sc.gpus = 8;
+    eval_ok(&sc, &split);
+    ck_assert(!s->fits);
+    ck_assert_ptr_nonnull(strstr(s->reason, "hardware.gpus = auto"));
+}
+END_TEST
+
+/* Each knob moves the numbers the way physics says. */
+START_TEST(test_directions)
+{
+    struct scenario sc;
+    struct result a, b;
+
+    serving(&sc, 2);
+    sc.serve.concurrency = 1;
+    eval_ok(&sc, &a);
+    sc.serve.prefix_hit_frac = 0.5;
+    eval_ok(&sc, &b);
+    ck_assert(b.serve.prefill_ms < a.serve.prefill_ms);
+    sc.serve.prefix_hit_frac = 0;
+    sc.serve.spec_tokens = 3;
+    sc.serve.spec_accept = 0.7;
+    eval_ok(&sc, &b);
+    ck_assert(b.serve.tpot_ms < a.serve.tpot_ms);
+    ck_assert_rel(b.serve.tokens_per_step, serve_tokens_per_step(0.7, 3),
+                  1e-12);
+    sc.serve.spec_tokens = 0;
+    sc.serve.kv_cache = SD_BF16;
+    eval_ok(&sc, &b);
+    ck_assert_rel(b.serve.kv_bytes_per_token, 2 * a.serve.kv_bytes_per_token,
+                  1e-12);
+    sc.serve.kv_cache = SD_FP8;
+    sc.serve.weights = SD_BF16;
+    eval_ok(&sc, &b);
+    ck_assert(b.serve.weights_bytes > 1.8 * a.serve.weights_bytes);
+    ck_assert(b.serve.tpot_ms > a.serve.tpot_ms);
+}
+END_TEST
+
+/* Bad input: a result with the reason, or a validation error naming the
+ * key - never a NaN. */
+START_TEST(test_bad_input)
+{
+    struct scenario sc;
+    struct result r;
+    struct diag d;
+
+    /* 70B in bf16 on one 80 GiB GPU: the weights do not fit. */
+    serving(&sc, 1);
+    sc.serve.weights = SD_BF16;
+    eval_ok(&sc, &r);
+    ck_assert(!r.serve.fits && !r.memory.fits);
+    ck_assert_ptr_nonnull(strstr(r.serve.reason, "weights need"));
+    ck_assert_ptr_nonnull(strstr(r.warnings[0], "does not fit"));
+    /* A million-token request: its KV never fits. */
+    serving(&sc, 2);
+    sc.serve.input_tokens = 1000000;
+    eval_ok(&sc, &r);
+    ck_assert(!r.serve.fits);
+    ck_assert_ptr_nonnull(strstr(r.serve.reason, "never fits"));
+    ck_assert_finite_nonneg(r.serve.output_tokens_per_s);
+    /* A 1 ms TTFT no batch can meet. */
+    serving(&sc, 2);
+    sc.serve.requests_per_s = 10;
+    sc.serve.ttft_ms = 1;
+    eval_ok(&sc, &r);
+    ck_assert(!r.serve.fits);
+    ck_assert_ptr_nonnull(strstr(r.serve.reason, "serve.ttft_ms"));
+    ck_assert_finite_nonneg(r.serve.ttft_ms);
+    /* No demand to size a fleet for. */
+    serving(&sc, 2);
+    sc.serve.gpus_auto = true;
+    diag_clear(&d);
+    ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_RANGE);
+    ck_assert_str_eq(d.where, "serve.tokens_per_day");
+    /* A fleet that is not whole replicas. */
+    serving(&sc, 4);
+    sc.gpus = 6;
+    diag_clear(&d);
+    ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_LAYOUT);
+    ck_assert_str_eq(d.where, "hardware.gpus");
+}
+END_TEST
+
+/* Every serve field finite and non-negative over extreme inputs. */
+START_TEST(test_extremes)
+{
+    static const uint64_t lens[] = {1, 7, 4096, 1000000};
+    static const double rates[] = {0, 1e-6, 1, 1e6};
+    struct scenario sc;
+    struct result r;
+    size_t i, j, k;
+
+    for (i = 0; i < 4; i++)
+        for (j = 0; j < 4; j++)
+            for (k = 0; k < 2; k++) {
+                serving(&sc, 8);
+                sc.serve.input_tokens = lens[i];
+                sc.serve.output_tokens = lens[3 - i];
+                sc.serve.requests_per_s = rates[j];
+                sc.serve.ttft_ms = k ? 500 : 0;
+                sc.serve.tpot_ms = k ? 30 : 0;
+                sc.serve.owned_gpus = k ? 8 : 0;
+                eval_ok(&sc, &r);
+                ck_assert_finite_nonneg(r.serve.ttft_ms);
+                ck_assert_finite_nonneg(r.serve.tpot_ms);
+                ck_assert_finite_nonneg(r.serve.e2e_s);
+                ck_assert_finite_nonneg(r.serve.output_tokens_per_s);
+                ck_assert_finite_nonneg(r.serve.gpus);
+                ck_assert_finite_nonneg(r.serve.usd_per_mtok_build);
+                ck_assert_finite_nonneg(r.serve.wh_per_mtok);
+                ck_assert_finite_nonneg(r.serve.burst_gpu_hours_per_day);
+                ck_assert_finite_nonneg(r.energy.facility_kw);
+                ck_assert_finite_nonneg(r.cost.build.capex_usd);
+            }
+}
+END_TEST
+
+Suite *suite_serve(void); /* listed by the Makefile */
+
+Suite *suite_serve(void)
+{
+    Suite *s = suite_create("serve");
+    TCase *core = tcase_create("core");
+    TCase *inv = tcase_create("invariants");
+    TCase *err = tcase_create("errors");
+    TCase *lim = tcase_create("limits");
+
+    tcase_add_loop_test(core, test_kv_bytes, 0,
+                        (int)(sizeof(kvs) / sizeof(kvs[0])));
+    tcase_add_test(core, test_speculative);
+    tcase_add_test(core, test_experts_touched);
+    tcase_add_test(core, test_daily_profile);
+    tcase_add_test(core, test_single_request);
+    tcase_add_test(core, test_sizing);
+    tcase_add_test(core, test_hybrid);
+    tcase_add_test(core, test_disaggregated);
+    tcase_add_test(inv, test_tp_invariants);
+    tcase_add_test(inv, test_directions);
+    tcase_add_test(err, test_bad_input);
+    tcase_add_test(lim, test_extremes);
+    suite_add_tcase(s, core);
+    suite_add_tcase(s, inv);
+    suite_add_tcase(s, err);
+    suite_add_tcase(s, lim);
+    return s;
+}
