@@ -8,6 +8,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cat="$tmp/catalog.db"
 
+echo "== first use: a new catalog built from the built-in default (schema + seed)"
+start=$(date +%s.%N)
+"$bin" --catalog "$tmp/first.db" catalog list stacks >/dev/null
+end=$(date +%s.%N)
+python3 -c "import sys; print('new catalog in %.3f s' % (float(sys.argv[2]) - float(sys.argv[1])))" "$start" "$end"
+
 echo "== one plan: llmplan quote, repeated (process start, catalog, eval, JSON)"
 n=50
 start=$(date +%s.%N)

@@ -747,20 +747,15 @@ START_TEST(test_migrate_v1_seeds_stacks)
 }
 END_TEST
 
-START_TEST(test_create_file_fast_and_private)
+/* A new catalog file and its directories are private (how long the first
+ * open takes is make bench's business, not a unit test's). */
+START_TEST(test_create_file_private)
 {
     char path[128];
     struct stat sb;
-    struct timespec t0, t1;
-    double s;
 
     snprintf(path, sizeof(path), "%s/sub/dir/catalog.db", dir);
-    clock_gettime(CLOCK_MONOTONIC, &t0);
     ck_assert_int_eq(catalog_open(path, 0, &cat, &d), CP_OK);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    s = (double)(t1.tv_sec - t0.tv_sec) +
-        (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-    ck_assert_msg(s < 0.5, "first open took %.3f s", s);
     ck_assert_uint_ge(count(CATALOG_CLOUD, NULL), 50);
     catalog_close(cat);
     cat = NULL;
@@ -907,7 +902,7 @@ Suite *suite_catalog(void)
     suite_add_tcase(s, te);
 
     tcase_add_checked_fixture(tf, file_setup, file_teardown);
-    tcase_add_test(tf, test_create_file_fast_and_private);
+    tcase_add_test(tf, test_create_file_private);
     tcase_add_test(tf, test_migrate_v1_seeds_stacks);
     tcase_add_test(tf, test_newer_schema_refused);
     tcase_add_test(tf, test_garbage_refused_untouched);
