@@ -223,12 +223,16 @@ static enum cp_status validate_layout(const struct scenario *sc, struct diag *d)
         return diag_set(d, CP_ERR_LAYOUT, "parallel.pp",
                         "%llu pipeline stages exceed model.layers (%.0f)",
                         (unsigned long long)lay->pp, layers);
+    /* the embedding and the output layer may be virtual stages of their
+     * own (Llama 3 405B: 126 layers in 16 x 8 chunks) */
     if (lay->interleave > 1 &&
-        (lay->pp < 2 || (double)lay->pp * (double)lay->interleave > layers))
+        (lay->pp < 2 ||
+         (double)lay->pp * (double)lay->interleave > layers + 2))
         return diag_set(d, CP_ERR_LAYOUT, "parallel.interleave",
                         "%llu needs pp > 1 and at least one layer per "
-                        "virtual stage (pp*interleave <= model.layers, %.0f)",
-                        (unsigned long long)lay->interleave, layers);
+                        "virtual stage (pp*interleave <= model.layers + 2, "
+                        "%.0f)",
+                        (unsigned long long)lay->interleave, layers + 2);
     if (sc->train.seq_len % lay->cp)
         return diag_set(d, CP_ERR_LAYOUT, "parallel.cp",
                         "%llu does not divide train.seq_len (%llu)",

@@ -516,6 +516,17 @@ static void stage_head(const struct scenario *sc, const struct model_shape *m,
         st->head_b = emb_f;
         st->head_tp = ar;
     }
+    /* With more virtual stages than layers (pp x interleave = L + 2, as
+     * Llama 3 405B ran: Dubey et al. 2024 section 3.3.2) the embedding and
+     * the output layer are chunks of their own: the GPU holding the
+     * output runs one layer fewer, so the head costs only what it exceeds
+     * a layer by. */
+    if (sc->layout.pp > 1 &&
+        (double)sc->layout.pp * (double)sc->layout.interleave > m->L &&
+        st->layers >= 1) {
+        st->head_f = fmax(0, st->head_f - st->f / st->layers);
+        st->head_b = fmax(0, st->head_b - st->b / st->layers);
+    }
 }
 
 /* Pipeline point-to-point: a send each way per virtual stage per

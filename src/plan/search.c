@@ -223,8 +223,9 @@ static void walk_inner(struct walk *w, const struct search_space *sp,
         nv = one(sp->interleave, vs);
     } else if (sp->interleave_auto && sc->layout.pp > 1 && sc->model.layers) {
         /* every v with at least one layer per virtual stage (uneven
-         * virtual stages allowed, as Llama 3 405B's 126 layers on 16) */
-        uint64_t v, vmax = sc->model.layers / sc->layout.pp;
+         * virtual stages allowed), or the embedding and the output as
+         * chunks of their own (Llama 3 405B: 126 layers + 2 on 16 x 8) */
+        uint64_t v, vmax = (sc->model.layers + 2) / sc->layout.pp;
 
         for (v = 1; v <= vmax && nv < LIST_MAX; v++)
             vs[nv++] = v;
