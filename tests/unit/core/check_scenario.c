@@ -58,6 +58,18 @@ static void interleave(struct scenario *sc)
 {
     sc->layout.interleave = 2;
 }
+/* pp x interleave may reach layers + 2 (the embedding and the output as
+ * chunks of their own), not beyond */
+static void interleave_chunks(struct scenario *sc)
+{
+    fixture_gpt(sc, 6, 1024, 16, 51200);
+    sc->gpus = 2;
+    sc->layout.tp = 1;
+    sc->layout.dp = 1;
+    sc->layout.pp = 2;
+    sc->layout.interleave = 5; /* 10 > 6 + 2 */
+    sc->train.global_batch = 8;
+}
 static void ep_dense(struct scenario *sc)
 {
     sc->layout.ep = 2;
@@ -91,12 +103,41 @@ static const struct bad_case bad_cases[] = {
     {"NaN tokens", tokens_nan, CP_ERR_RANGE, "train.tokens"},
     {"fp8 on A100", fp8_a100, CP_ERR_RANGE, "train.precision"},
     {"interleave without pp", interleave, CP_ERR_LAYOUT, "parallel.interleave"},
+    {"pp*interleave > layers + 2", interleave_chunks, CP_ERR_LAYOUT,
+     "parallel.interleave"},
     {"ep on a dense model", ep_dense, CP_ERR_LAYOUT, "parallel.ep"},
     {"batch not a multiple", batch, CP_ERR_LAYOUT, "train.global_batch"},
     {"no shape", no_layers, CP_ERR_RANGE, "model.layers"},
     {"cp not dividing seq", cp_seq, CP_ERR_LAYOUT, "parallel.cp"},
 };
 /* clang-format on */
+
+/* Llama 3 405B's layout: 126 layers + embedding + output in 16 x 8
+ * chunks (Dubey et al. 2024): valid, and the GPU with the output layer
+ * runs one layer fewer, so the step is no longer than with the head on
+ * top of a full stage (v = 7, the most v that fits the layers alone). */
+START_TEST(test_own_chunk_head)
+{
+    struct scenario sc;
+    struct result r8, r7;
+
+    fixture_scenario(&sc, "h100-sxm");
+    fixture_gpt(&sc, 126, 16384, 128, 128256);
+    sc.train.seq_len = 8192;
+    sc.train.global_batch = 128;
+    sc.gpus = 128;
+    sc.layout.tp = 8;
+    sc.layout.pp = 16;
+    sc.layout.dp = 1;
+    sc.layout.interleave = 8;
+    ck_assert_int_eq(scenario_validate(&sc, NULL), CP_OK);
+    scenario_eval(&sc, &r8);
+    sc.layout.interleave = 7;
+    ck_assert_int_eq(scenario_validate(&sc, NULL), CP_OK);
+    scenario_eval(&sc, &r7);
+    ck_assert(r8.time.step_s < r7.time.step_s);
+}
+END_TEST
 
 START_TEST(test_bad_input)
 {
@@ -173,6 +214,7 @@ Suite *suite_scenario(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("limits");
     tcase_add_test(tc, test_absurd_plans);
+    tcase_add_test(tc, test_own_chunk_head);
     suite_add_tcase(s, tc);
     return s;
 }
