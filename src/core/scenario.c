@@ -138,6 +138,21 @@ static enum cp_status validate_model(const struct model_spec *m, struct diag *d)
             count_in(d, "model.rope_head_dim", m->rope_head_dim, 1, MAX_HIDDEN);
     if (st)
         return st;
+    if (m->params && m->hidden) {
+        /* A count and a full shape: they must describe one model (the
+         * count sizes memory, the shape times the step). */
+        struct model_shape s;
+        double ratio;
+
+        model_shape_derive(m, 1, &s);
+        ratio = s.param_scale;
+        if (!(ratio >= 0.8 && ratio <= 1.25))
+            return diag_set(d, CP_ERR_RANGE, "model.params",
+                            "%.4g disagrees with the shape (%.4g parameters "
+                            "from layers, hidden, heads, ffn and vocab); "
+                            "give one or the other",
+                            (double)m->params, s.params / s.param_scale);
+    }
     if ((unsigned)m->attention > MATTN_MLA)
         return diag_set(d, CP_ERR_RANGE, "model.attention", "unknown kind");
     if (m->attention == MATTN_MLA && !m->kv_lora_rank)

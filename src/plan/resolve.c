@@ -341,6 +341,30 @@ enum cp_status plan_resolve(const struct plan *p, struct catalog *cat,
     }
     sc->reliability.node_mtbf_h = sc->system.node_mtbf_h;
 
+    /* An explicit parameter count over a preset is a different model: its
+     * shape is derived from the count (the preset's depth and vocabulary
+     * kept), never the preset's width with another count, which would
+     * time one model and count the FLOPs of another (issue 14, item 5).
+     * A mixture of experts cannot be resized by a count alone. */
+    if (p->v[PK_MODEL_PRESET].set && p->v[PK_MODEL_PARAMS].set &&
+        !p->v[PK_MODEL_HIDDEN].set) {
+        if (sc->model.experts > 1 && !p->v[PK_MODEL_EXPERTS].set)
+            return diag_set(d, CP_ERR_USAGE, where_of(p, PK_MODEL_PARAMS),
+                            "cannot resize the mixture-of-experts preset "
+                            "'%s' by a count; give its shape keys instead",
+                            sc->model.id);
+        sc->model.hidden = sc->model.heads = sc->model.kv_heads = 0;
+        sc->model.ffn = sc->model.head_dim = 0;
+        sc->model.gated_ffn = false;
+        sc->model.attention = MATTN_MHA;
+        sc->model.kv_lora_rank = sc->model.q_lora_rank = 0;
+        sc->model.rope_head_dim = 0;
+        add_note(out,
+                 "model.params replaces the shape of '%s': width, heads and "
+                 "FFN are derived from the count (its depth and vocabulary "
+                 "kept)",
+                 sc->model.id);
+    }
     /* Explicit keys override the catalog and the defaults. */
     for (i = 0; i < PLAN_KEY_COUNT; i++)
         if (p->v[i].set && !p->v[i].is_auto)

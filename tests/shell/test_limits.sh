@@ -174,3 +174,29 @@ for args in "quote /dev/zero" "catalog import sites /dev/zero" \
     check "llmplan $args: refused (exit 1 or 2) within 10 s, with a message" \
         sh -c "test $rc -eq 2 -o $rc -eq 1 && grep -q 'cannot read' '$tmp/z.err'"
 done
+
+# Issue 14, item 5: a count over a preset is one model, never two (MFU was
+# 1.72 for llama3-8b with model.params=30e9); a count that contradicts an
+# explicit shape is refused naming model.params; an MoE preset cannot be
+# resized by a count.
+"$BIN" --catalog "$DB" quote --model llama3-8b --set model.params=30e9 \
+    --accel h100-sxm --gpus 64 --tokens 1T --format json >"$tmp/p.json" 2>"$tmp/p.err"
+check "model.params over a preset derives the shape: MFU and HFU within 1, and a note" \
+    python3 - "$tmp/p.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = d['time']
+assert 0 < t['mfu'] <= 1 and t['hfu'] <= 1, t
+assert abs(d['model']['params'] - 30e9) < 1e6
+assert any('replaces the shape' in w for w in d['warnings']), d['warnings']
+PY
+"$BIN" --catalog "$DB" quote --model llama3-8b --set model.params=30e9 \
+    --set model.hidden=4096 --accel h100-sxm --gpus 64 --tokens 1T >"$tmp/p.out" 2>"$tmp/p.err"
+rc=$?
+check "model.params that contradicts the shape: exit 2 naming model.params" \
+    sh -c "test $rc -eq 2 && grep -q 'model.params' '$tmp/p.err' && test ! -s '$tmp/p.out'"
+"$BIN" --catalog "$DB" quote --model deepseek-v3 --set model.params=100G \
+    --accel h100-sxm --gpus 64 --tokens 1T >"$tmp/p.out" 2>"$tmp/p.err"
+rc=$?
+check "model.params over an MoE preset: exit 2 naming model.params" \
+    sh -c "test $rc -eq 2 && grep -q 'model.params' '$tmp/p.err'"

@@ -1,5 +1,6 @@
 /* check_scenario.c - validation names the field; absurd plans stay finite. */
 #include <check.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "check_helpers.h"
@@ -204,6 +205,51 @@ START_TEST(test_absurd_plans)
 }
 END_TEST
 
+/* Property (issue 14, item 5): whatever the shape, precision, sequence,
+ * recomputation, stack efficiency and layout, MFU and HFU stay within
+ * [0, 1]: nothing runs above the dense peak. */
+START_TEST(test_mfu_never_above_peak)
+{
+    static const enum precision precs[] = {PREC_BF16, PREC_FP8};
+    static const uint64_t seqs[] = {512, 8192, 131072, 1048576};
+    static const uint64_t widths[] = {256, 1024, 8192};
+    unsigned seed = 12345;
+    int n;
+
+    for (n = 0; n < 400; n++) {
+        struct scenario sc;
+        struct result r;
+        uint64_t h;
+
+        fixture_scenario(&sc, n % 2 ? "h100-sxm" : "a100-80gb");
+        seed = seed * 1103515245u + 12345u;
+        h = widths[(seed >> 8) % 3];
+        fixture_gpt(&sc, 2 + (seed >> 12) % 16, h, h / 64, 32000);
+        sc.train.seq_len = seqs[(seed >> 16) % 4];
+        sc.train.precision = n % 2 ? precs[(seed >> 20) % 2] : PREC_BF16;
+        sc.train.global_batch = 8;
+        sc.gpus = 8;
+        sc.layout.tp = 1;
+        sc.layout.dp = 8;
+        sc.layout.microbatch = 1;
+        sc.layout.recompute = (enum recompute)((seed >> 22) % 3);
+        sc.stack.gemm_eff = 1;
+        sc.stack.attn_eff = 1;
+        sc.stack.fp8_eff = 1;
+        sc.stack.selective_keep = (double)((seed >> 24) % 5) / 4;
+        if ((seed >> 26) % 2)
+            snprintf(sc.stack.attn_kernel, sizeof(sc.stack.attn_kernel),
+                     "unfused");
+        ck_assert_int_eq(scenario_validate(&sc, NULL), CP_OK);
+        scenario_eval(&sc, &r);
+        ck_assert_msg(r.time.mfu >= 0 && r.time.mfu <= 1 && r.time.hfu <= 1,
+                      "plan %d: mfu %g hfu %g (h %llu, seq %llu)", n,
+                      r.time.mfu, r.time.hfu, (unsigned long long)h,
+                      (unsigned long long)sc.train.seq_len);
+    }
+}
+END_TEST
+
 Suite *suite_scenario(void)
 {
     Suite *s = suite_create("scenario");
@@ -215,6 +261,7 @@ Suite *suite_scenario(void)
     tc = tcase_create("limits");
     tcase_add_test(tc, test_absurd_plans);
     tcase_add_test(tc, test_own_chunk_head);
+    tcase_add_test(tc, test_mfu_never_above_peak);
     suite_add_tcase(s, tc);
     return s;
 }
