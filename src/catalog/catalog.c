@@ -431,6 +431,8 @@ enum cp_status catalog_open(const char *path, unsigned flags,
         catalog_close(cat);
         return st;
     }
+    if (strcmp(path, ":memory:") != 0)
+        fs_protect(path); /* never an --output while open */
     *out = cat;
     return CP_OK;
 }
