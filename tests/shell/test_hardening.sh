@@ -7,6 +7,8 @@
 #     refused; a new file honours the umask;
 #   - catalog import with some of the columns updates only those columns
 #     of a stored row; a new row must give every required one;
+#   - plan files: lines of any length; an indented line is an ordinary
+#     line, not the continuation of the previous value;
 #   - a NUL byte in a CSV file is refused, not cut short;
 #   - import and list stream: a million-row catalog needs no more memory
 #     than a small one;
@@ -157,6 +159,26 @@ printf 'name,hbm_gib\nX,80\n' >"$tmp/nokey.csv"
 run L catalog import accelerators "$tmp/nokey.csv"
 check "import: a file without the id column is refused (exit 2)" \
     sh -c "test $rc -eq 2 && grep -q \"missing required column 'id'\" '$tmp/err'"
+
+# ---- 7. plan files: long lines, no continuation lines -------------------------
+python3 - "$tmp/long.ini" <<'PY'
+import sys
+with open(sys.argv[1], 'w') as f:
+    f.write('[model]\npreset = llama3-8b\n')
+    f.write('# ' + 'a comment longer than any line buffer ' * 10 + '\n')
+    f.write('[hardware]\naccelerator = h100-sxm' + ' ' * 250 + '; why this one\n')
+    f.write('gpus = 8\n')
+PY
+run L quote "$tmp/long.ini" --format csv
+check "ini: lines over 199 characters parse (exit 0)" test "$rc" -eq 0
+check "ini: the value before a long run of blanks is read" \
+    grep -q '^plan.hardware,accelerator,,h100-sxm$' "$tmp/out"
+printf '[model]\npreset = llama3-8b\n[hardware]\naccelerator = h100-sxm\ngpus = 8\n[parallel]\ntp = 2\n  pp = 2\n' \
+    >"$tmp/indent.ini"
+run L quote "$tmp/indent.ini" --format csv
+check "ini: an indented key is a key, not a continuation (exit 0)" test "$rc" -eq 0
+check "ini: both the key before it and the indented key apply" \
+    sh -c "grep -q '^layout,tp,,2$' '$tmp/out' && grep -q '^layout,pp,,2$' '$tmp/out'"
 
 # ---- 8. a NUL byte in a CSV field is refused, not cut short ------------------
 # every column, so that only the NUL is wrong
