@@ -9,6 +9,7 @@
 #include "cli/cli_opts.h"
 #include "util/fs.h"
 #include "util/number.h"
+#include "util/termsafe.h"
 #include "util/xalloc.h"
 
 #define PLANS (CMD_QUOTE | CMD_SEARCH | CMD_COMPARE | CMD_PLAN_SAVE)
@@ -280,6 +281,7 @@ enum cp_status cli_out_open(struct cli_out *o, struct diag *d)
 {
     o->buf = NULL;
     o->len = 0;
+    o->human = 0;
     o->fp = open_memstream(&o->buf, &o->len);
     if (!o->fp)
         return diag_set(d, CP_ERR_NOMEM, "output", "cannot buffer output");
@@ -293,6 +295,13 @@ void cli_out_discard(struct cli_out *o)
     o->fp = NULL;
     free(o->buf);
     o->buf = NULL;
+}
+
+static int write_out(const struct cli_out *o, FILE *fp)
+{
+    if (o->human)
+        return term_safe_write(fp, o->buf, o->len, TERM_SAFE_LINES);
+    return fwrite(o->buf, 1, o->len, fp) == o->len ? 0 : -1;
 }
 
 enum cp_status cli_out_commit(struct cli_out *o, const char *path,
@@ -309,7 +318,7 @@ enum cp_status cli_out_commit(struct cli_out *o, const char *path,
     o->fp = NULL;
     if (!path) {
         st = CP_OK;
-        if (fwrite(o->buf, 1, o->len, stdout) != o->len || fflush(stdout))
+        if (write_out(o, stdout) != 0 || fflush(stdout))
             st = diag_set(d, CP_ERR_IO, "stdout", "cannot write output");
         cli_out_discard(o);
         return st;
@@ -319,7 +328,7 @@ enum cp_status cli_out_commit(struct cli_out *o, const char *path,
         cli_out_discard(o);
         return st;
     }
-    if (fwrite(o->buf, 1, o->len, af.fp) != o->len) {
+    if (write_out(o, af.fp) != 0) {
         atomic_file_abort(&af);
         cli_out_discard(o);
         return diag_set(d, CP_ERR_IO, path, "cannot write file");

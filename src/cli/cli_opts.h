@@ -89,11 +89,14 @@ enum cp_status cli_load_plan(struct catalog *cat, const char *arg,
                              struct plan *p, struct diag *d);
 
 /* Output collected in memory and written only on success: to stdout, or
- * atomically to a file. */
+ * atomically to a file.  Set human for text meant for people (the table
+ * formats): control characters from catalog or plan text are then shown
+ * as ^X instead of reaching the terminal (util/termsafe.h). */
 struct cli_out {
     FILE *fp; /* write here */
     char *buf;
     size_t len;
+    int human;
 };
 
 enum cp_status cli_out_open(struct cli_out *o, struct diag *d);

@@ -25,6 +25,8 @@
 #include "util/csvio.h"
 #include "util/fs.h"
 #include "util/number.h"
+#include "util/strbuf.h"
+#include "util/termsafe.h"
 #include "util/xalloc.h"
 
 #define CELL_MAX 40 /* table cells longer than this are cut */
@@ -174,7 +176,8 @@ struct view {
     FILE *out;
     size_t w[64]; /* table: column widths */
     size_t nrows;
-    int single; /* json: one object, not an array */
+    int single;       /* json: one object, not an array */
+    struct strbuf sb; /* table, show: a cell made safe for a terminal */
 };
 
 static enum cp_status out_status(const struct view *v)
@@ -189,7 +192,7 @@ static enum cp_status table_widths(void *ctx, const char *const *r, size_t n)
     size_t i, len;
 
     for (i = 0; i < n && i < 64; i++) {
-        len = strlen(r[i]);
+        len = strlen(term_safe_str(r[i], &v->sb, 0));
         if (len > CELL_MAX)
             len = CELL_MAX;
         if (len > v->w[i])
@@ -206,7 +209,7 @@ static enum cp_status table_line(void *ctx, const char *const *r, size_t n)
     int first = 1;
 
     for (i = 0; i < n && i < 64; i++) {
-        const char *c = r ? r[i] : v->cols[i].name;
+        const char *c = r ? term_safe_str(r[i], &v->sb, 0) : v->cols[i].name;
         int cut = strlen(c) > CELL_MAX;
 
         if (!catalog_column_brief(v->k, i))
@@ -238,7 +241,8 @@ static enum cp_status vertical_row(void *ctx, const char *const *r, size_t n)
     if (v->nrows++)
         fputc('\n', v->out);
     for (i = 0; i < n; i++)
-        fprintf(v->out, "%-*s  %s\n", (int)w, v->cols[i].name, r[i]);
+        fprintf(v->out, "%-*s  %s\n", (int)w, v->cols[i].name,
+                term_safe_str(r[i], &v->sb, 0));
     return out_status(v);
 }
 
@@ -383,6 +387,7 @@ static int run_view(const struct cli_global *g, const struct opts *o, int show)
             st = catalog_foreach(cat, v.k, NULL, table_line, &v, &d);
     }
     catalog_close(cat);
+    strbuf_release(&v.sb);
     if (st == CP_ERR_IO && !d.msg[0])
         diag_set(&d, CP_ERR_IO, o->output ? o->output : "stdout",
                  "cannot write output");

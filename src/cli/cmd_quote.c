@@ -28,6 +28,7 @@ int cli_emit_metrics(const struct cli_args *a, const struct export_item *items,
         st = export_csv_metrics(o.fp, items, n, &d);
         break;
     default:
+        o.human = 1;
         st = export_text_metrics(o.fp, items, n,
                                  a->explain ? EXPORT_EXPLAIN : 0, &d);
         break;

@@ -38,6 +38,7 @@ static int emit(const struct cli_args *a, const struct export_search *s,
         st = export_csv_search(o.fp, items, n, &d);
         break;
     default:
+        o.human = 1;
         st = export_text_search(o.fp, s, items, n, &d);
         break;
     }

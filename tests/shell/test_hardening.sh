@@ -9,7 +9,9 @@
 #     of a stored row; a new row must give every required one;
 #   - plan files: lines of any length; an indented line is an ordinary
 #     line, not the continuation of the previous value;
-#   - a NUL byte in a CSV file is refused, not cut short;
+#   - a NUL byte in a CSV file is refused, not cut short; control
+#     characters (ESC, BEL, CR, BS) in catalog text are shown as ^X by the
+#     table formats and --explain, never sent raw to the terminal;
 #   - import and list stream: a million-row catalog needs no more memory
 #     than a small one;
 # Prints "ok <what>" / "FAIL <what>".
@@ -192,6 +194,28 @@ check "csv: a NUL byte in a field is refused (exit 2)" test "$rc" -eq 2
 check "csv: the message names the line" grep -q 'nul.csv:2: NUL byte' "$tmp/err"
 check "csv: the row is as it was" \
     sh -c "'$BIN' --catalog '$DB' catalog show accelerators h100-sxm --format csv | cmp -s - '$tmp/h100.after'"
+
+# Terminal escapes planted in a catalog row: the table formats show them.
+printf '%s\n%s\n' 'id,name,pue,usd_per_kwh,kgco2_per_kwh,source,as_of,price_source,price_as_of' \
+    "esc,\"$(printf '\033[31mRED\033[0m\007bell\rCR\bBS')\",1.2,0.1,0.3,\"$(printf '\033]0;title\007src')\",2025,p,2025" \
+    >"$tmp/esc.csv"
+run L catalog import sites "$tmp/esc.csv"
+check "escapes: a row with control characters imports (exit 0)" test "$rc" -eq 0
+raw_free() { ! LC_ALL=C grep -q "$(printf '[\033\007\010\r]')" "$1"; }
+L catalog list sites >"$tmp/list.txt" 2>&1
+check "escapes: catalog list sends no ESC, BEL, BS or CR" raw_free "$tmp/list.txt"
+check "escapes: catalog list shows them as ^[ ^G ^M ^H" \
+    grep -q '\^\[\[31mRED\^\[\[0m\^Gbell\^MCR\^HBS' "$tmp/list.txt"
+L catalog show sites esc >"$tmp/show.txt" 2>&1
+check "escapes: catalog show sends none" raw_free "$tmp/show.txt"
+L quote --model llama3-8b --accel h100-sxm --gpus 8 --site esc --explain \
+    >"$tmp/explain.txt" 2>&1
+check "escapes: quote --explain sends none" raw_free "$tmp/explain.txt"
+check "escapes: quote --explain shows the source as ^[]0;title^Gsrc" \
+    grep -q '\^\[\]0;title\^Gsrc' "$tmp/explain.txt"
+L catalog export sites >"$tmp/esc-export.csv"
+check "escapes: CSV export keeps the bytes (data, not a terminal)" \
+    grep -q "$(printf '\033\\[31mRED')" "$tmp/esc-export.csv"
 
 # ---- 12. import and list stream ----------------------------------------------
 # Peak memory (ru_maxrss of the child) with 10000 and with 150000 extra
