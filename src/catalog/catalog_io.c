@@ -484,8 +484,8 @@ fail:
 
 /* Fill the columns the file does not give from the stored row (owned
  * copies in fill[]); a new row must give every required column. */
-static enum cp_status merge_row(struct writer *w, const char **row,
-                                char **fill, struct diag *d)
+static enum cp_status merge_row(struct writer *w, const char **row, char **fill,
+                                struct diag *d)
 {
     const struct kind_def *kd = w->kd;
     char buf[64];
@@ -607,11 +607,11 @@ struct import {
     const struct kind_def *kd;
     const char *name;
     int in_txn;
-    int started;    /* the writer is open (after a good header) */
-    int *hdr;       /* CSV field j -> column index */
+    int started; /* the writer is open (after a good header) */
+    int *hdr;    /* CSV field j -> column index */
     size_t nhdr;
     unsigned char given[64];
-    int partial;    /* some column is not in the header */
+    int partial; /* some column is not in the header */
     struct writer w;
     struct diag *d;
 };
@@ -682,9 +682,8 @@ static enum cp_status on_row(void *ctx, size_t line, const char *const *f,
 
 /* Parse from a buffer (data) or a stream (fp), writing as it goes. */
 static enum cp_status import_run(struct catalog *cat, enum catalog_kind k,
-                                 const char *name, const char *data,
-                                 size_t len, FILE *fp, int in_txn,
-                                 struct diag *d)
+                                 const char *name, const char *data, size_t len,
+                                 FILE *fp, int in_txn, struct diag *d)
 {
     struct import im;
     enum cp_status st;

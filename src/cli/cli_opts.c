@@ -255,6 +255,12 @@ enum cp_status cli_open_catalog(const struct cli_global *g,
     return catalog_open(g->catalog_path, CATALOG_OPEN_DEFAULT, out, d);
 }
 
+enum cp_status cli_open_catalog_read(const struct cli_global *g,
+                                     struct catalog **out, struct diag *d)
+{
+    return catalog_open(g->catalog_path, CATALOG_OPEN_READ, out, d);
+}
+
 enum cp_status cli_load_plan(struct catalog *cat, const char *arg,
                              struct plan *p, struct diag *d)
 {

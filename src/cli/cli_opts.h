@@ -83,6 +83,11 @@ void cli_print_plan_keys(FILE *out);
 /* Open the catalog named by the global options. */
 enum cp_status cli_open_catalog(const struct cli_global *g,
                                 struct catalog **out /* OUT */, struct diag *d);
+/* The same for a command that only reads: a read-only catalog (a team's
+ * shared file) opens read-only instead of being refused. */
+enum cp_status cli_open_catalog_read(const struct cli_global *g,
+                                     struct catalog **out /* OUT */,
+                                     struct diag *d);
 
 /* Load PLAN (a file or @NAME from the catalog) into p. */
 enum cp_status cli_load_plan(struct catalog *cat, const char *arg,

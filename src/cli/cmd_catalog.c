@@ -310,14 +310,14 @@ static enum cp_status json_item(void *ctx, const char *const *r, size_t n)
     return out_status(v);
 }
 
-static int open_catalog(const struct cli_global *g, struct catalog **cat)
+static int open_catalog(const struct cli_global *g, struct catalog **cat,
+                        unsigned flags)
 {
     struct diag d;
     enum cp_status st;
 
     diag_clear(&d);
-    st =
-        catalog_open(g ? g->catalog_path : NULL, CATALOG_OPEN_DEFAULT, cat, &d);
+    st = catalog_open(g ? g->catalog_path : NULL, flags, cat, &d);
     return st ? cli_error(st, &d) : 0;
 }
 
@@ -349,7 +349,7 @@ static int run_view(const struct cli_global *g, const struct opts *o, int show)
     memset(&v, 0, sizeof(v));
     rc = parse_kind(o->pos[1], &v.k);
     if (!rc)
-        rc = open_catalog(g, &cat);
+        rc = open_catalog(g, &cat, CATALOG_OPEN_READ);
     if (rc)
         return rc;
     v.cols = catalog_columns(v.k, &v.ncols);
@@ -412,7 +412,7 @@ static int run_import(const struct cli_global *g, const struct opts *o)
         return usage_error("catalog", "usage: catalog import KIND FILE.csv");
     rc = parse_kind(o->pos[1], &k);
     if (!rc)
-        rc = open_catalog(g, &cat);
+        rc = open_catalog(g, &cat, CATALOG_OPEN_DEFAULT);
     if (rc)
         return rc;
     diag_clear(&d);
@@ -439,7 +439,7 @@ static int run_export(const struct cli_global *g, const struct opts *o)
     path = o->npos == 3 ? o->pos[2] : o->output;
     rc = parse_kind(o->pos[1], &k);
     if (!rc)
-        rc = open_catalog(g, &cat);
+        rc = open_catalog(g, &cat, CATALOG_OPEN_READ);
     if (rc)
         return rc;
     diag_clear(&d);
@@ -463,7 +463,7 @@ static int run_reset(const struct cli_global *g, const struct opts *o)
 
     if (o->npos != 1 || o->output)
         return usage_error("catalog", "usage: catalog reset");
-    rc = open_catalog(g, &cat);
+    rc = open_catalog(g, &cat, CATALOG_OPEN_DEFAULT);
     if (rc)
         return rc;
     diag_clear(&d);

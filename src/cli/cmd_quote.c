@@ -62,7 +62,7 @@ int cmd_quote(const struct cli_global *g, int argc, char **argv)
         st = diag_set(&d, CP_ERR_USAGE, a->pos[1],
                       "quote takes one plan (use compare for several)");
     if (!st)
-        st = cli_open_catalog(g, &cat, &d);
+        st = cli_open_catalog_read(g, &cat, &d);
     plan_init(p, NULL);
     if (!st && a->npos == 1)
         st = cli_load_plan(cat, a->pos[0], p, &d);

@@ -41,8 +41,8 @@ int csvio_write_row(FILE *out, const char *const *fields, size_t n)
 struct parse_state {
     char **fields;
     size_t n, alloc;
-    size_t line;       /* line where the current record started */
-    size_t next_line;  /* line after the data consumed so far */
+    size_t line;         /* line where the current record started */
+    size_t next_line;    /* line after the data consumed so far */
     size_t record_bytes; /* bytes of the record being read */
     csvio_row_fn fn;
     void *ctx;
@@ -81,8 +81,8 @@ static void on_row(int c, void *data)
 
     (void)c;
     if (!ps->st && ps->n > 0)
-        ps->st = ps->fn(ps->ctx, ps->line, (const char *const *)ps->fields,
-                        ps->n);
+        ps->st =
+            ps->fn(ps->ctx, ps->line, (const char *const *)ps->fields, ps->n);
     free_fields(ps);
 }
 
@@ -190,9 +190,8 @@ enum cp_status csvio_parse(const char *name, const char *data, size_t len,
     return lp_finish(&lp);
 }
 
-enum cp_status csvio_parse_file(const char *name, FILE *fp,
-                                csvio_row_fn row_fn, void *ctx,
-                                struct diag *d)
+enum cp_status csvio_parse_file(const char *name, FILE *fp, csvio_row_fn row_fn,
+                                void *ctx, struct diag *d)
 {
     struct line_parser lp;
     enum cp_status st;

@@ -34,8 +34,7 @@ enum cp_status csvio_parse(const char *name, const char *data, size_t len,
 /* The same, reading fp line by line: memory stays the size of one record,
  * whatever the size of the file.  A UTF-8 byte order mark is skipped.
  * CP_ERR_IO when reading fails. */
-enum cp_status csvio_parse_file(const char *name, FILE *fp,
-                                csvio_row_fn row_fn, void *ctx,
-                                struct diag *d);
+enum cp_status csvio_parse_file(const char *name, FILE *fp, csvio_row_fn row_fn,
+                                void *ctx, struct diag *d);
 
 #endif

@@ -31,13 +31,13 @@
 #include "core/diag.h"
 
 struct atomic_file {
-    FILE *fp;         /* write here */
-    char path[4096];  /* final name (a symbolic link resolved) */
-    char tmp[4096];   /* temporary name; empty when written in place */
-    char *buf;        /* in place: the output held until commit */
+    FILE *fp;        /* write here */
+    char path[4096]; /* final name (a symbolic link resolved) */
+    char tmp[4096];  /* temporary name; empty when written in place */
+    char *buf;       /* in place: the output held until commit */
     size_t len;
-    int in_place;     /* 1: commit writes buf to path itself */
-    int truncate;     /* in place: truncate path first (regular files) */
+    int in_place; /* 1: commit writes buf to path itself */
+    int truncate; /* in place: truncate path first (regular files) */
 };
 
 /* Prepare to write path (see the rules above).  mode (e.g. 0644) is the

@@ -12,6 +12,9 @@
 #   - a NUL byte in a CSV file is refused, not cut short; control
 #     characters (ESC, BEL, CR, BS) in catalog text are shown as ^X by the
 #     table formats and --explain, never sent raw to the terminal;
+#   - a read-only catalog (file or directory) still serves quote, list,
+#     export and plan show (opened read-only); a full disk or a read-only
+#     directory is reported as such, never as "catalog is corrupt";
 #   - import and list stream: a million-row catalog needs no more memory
 #     than a small one;
 # Prints "ok <what>" / "FAIL <what>".
@@ -216,6 +219,65 @@ check "escapes: quote --explain shows the source as ^[]0;title^Gsrc" \
 L catalog export sites >"$tmp/esc-export.csv"
 check "escapes: CSV export keeps the bytes (data, not a terminal)" \
     grep -q "$(printf '\033\\[31mRED')" "$tmp/esc-export.csv"
+
+# ---- 9. read-only catalogs, full disks --------------------------------------
+ro="$tmp/ro"
+mkdir -p "$ro"
+cp "$DB" "$ro/catalog.db"
+"$BIN" --catalog "$ro/catalog.db" plan save shared --model llama3-8b \
+    --accel h100-sxm --gpus 8 >/dev/null 2>&1
+rm -f "$ro/catalog.db-wal" "$ro/catalog.db-shm"
+chmod 444 "$ro/catalog.db"
+R() { "$BIN" --catalog "$ro/catalog.db" "$@"; }
+run R quote --model llama3-8b --accel h100-sxm --gpus 8
+check "read-only catalog file: quote works (exit 0)" test "$rc" -eq 0
+run R search --model llama3-8b --accel h100-sxm --gpus 8 --top 1
+check "read-only catalog file: search works (exit 0)" test "$rc" -eq 0
+run R catalog list sites
+check "read-only catalog file: catalog list works (exit 0)" test "$rc" -eq 0
+run R catalog export sites
+check "read-only catalog file: catalog export works (exit 0)" test "$rc" -eq 0
+run R plan show shared
+check "read-only catalog file: plan show works (exit 0)" test "$rc" -eq 0
+run R catalog import sites "$tmp/esc.csv"
+check "read-only catalog file: import is refused (exit 1), saying read-only" \
+    sh -c "test $rc -eq 1 && grep -q 'read-only' '$tmp/err'"
+run R plan save other --model llama3-8b --accel h100-sxm --gpus 8
+check "read-only catalog file: plan save is refused (exit 1)" test "$rc" -eq 1
+chmod 644 "$ro/catalog.db"
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+    # a catalog nobody may write, in a directory nobody may write
+    rm -f "$ro/catalog.db-wal" "$ro/catalog.db-shm"
+    chown 65534 "$ro/catalog.db"
+    chmod 755 "$ro"
+    chmod 755 "$tmp"
+    N() { setpriv --reuid=65534 --regid=65534 --clear-groups "$BIN" \
+        --catalog "$ro/catalog.db" "$@"; }
+    run N quote --model llama3-8b --accel h100-sxm --gpus 8
+    check "read-only directory: quote works (exit 0)" test "$rc" -eq 0
+    run N catalog import sites "$tmp/esc.csv"
+    check "read-only directory: import exits 1" test "$rc" -eq 1
+    check "read-only directory: the message says read-only, not corrupt" \
+        sh -c "grep -q 'read-only' '$tmp/err' && ! grep -q corrupt '$tmp/err'"
+    chmod 700 "$tmp"
+fi
+if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null 2>&1 &&
+    unshare -m true 2>/dev/null; then
+    # a full file system of our own, in a mount namespace of our own
+    full="$tmp/full"
+    mkdir -p "$full"
+    cp "$DB" "$tmp/full.db"
+    rm -f "$tmp/full.db-wal" "$tmp/full.db-shm"
+    unshare -m sh -c "mount -t tmpfs -o size=400k tmpfs '$full' &&
+        cp '$tmp/full.db' '$full/catalog.db' &&
+        { dd if=/dev/zero of='$full/fill' bs=1k count=1000 2>/dev/null; true; } &&
+        '$BIN' --catalog '$full/catalog.db' catalog import sites '$tmp/esc.csv'" \
+        >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    check "disk full: import exits 1" test "$rc" -eq 1
+    check "disk full: the message says disk full, not corrupt" \
+        sh -c "grep -q 'disk full' '$tmp/err' && ! grep -q corrupt '$tmp/err'"
+fi
 
 # ---- 12. import and list stream ----------------------------------------------
 # Peak memory (ru_maxrss of the child) with 10000 and with 150000 extra
