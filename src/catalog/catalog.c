@@ -636,6 +636,42 @@ static void fill_meta(const struct kind_def *kd, sqlite3_stmt *st,
     }
 }
 
+/* A stored row passes the checks an import makes (types, bounds, ids):
+ * a value planted with sqlite3 (hbm_gib = 1e300) is refused when it is
+ * loaded, with its kind, id and column, instead of reaching the model. */
+static enum cp_status check_stored(const struct kind_def *kd, sqlite3_stmt *st,
+                                   struct diag *d)
+{
+    const unsigned char *id = sqlite3_column_text(st, 0);
+    enum catalog_col_type t;
+    enum cp_status rc;
+    char buf[64];
+    size_t i;
+    int ct;
+
+    for (i = 0; i < kd->ncols; i++) {
+        t = kd->cols[i].type;
+        ct = sqlite3_column_type(st, (int)i);
+        if ((t == CATCOL_REAL || t == CATCOL_COUNT || t == CATCOL_BOOL) &&
+            ct != SQLITE_NULL && ct != SQLITE_INTEGER && ct != SQLITE_FLOAT)
+            rc = diag_set(d, CP_ERR_RANGE, kd->cols[i].name, "is not a number");
+        else
+            rc = catalog_check_cell(
+                kd, i,
+                catalog_col_text(&kd->cols[i], st, (int)i, buf, sizeof(buf)),
+                d);
+        if (rc) {
+            char where[DIAG_WHERE_MAX];
+
+            snprintf(where, sizeof(where), "catalog %s '%.60s'", kd->table,
+                     id ? (const char *)id : "");
+            diag_prefix(d, where);
+            return rc;
+        }
+    }
+    return CP_OK;
+}
+
 static enum cp_status get_row(struct catalog *cat, enum catalog_kind k,
                               const char *id, void *out, size_t size,
                               struct catalog_meta *meta, struct diag *d)
@@ -658,9 +694,11 @@ static enum cp_status get_row(struct catalog *cat, enum catalog_kind k,
     sqlite3_bind_text(st, 1, id ? id : "", -1, SQLITE_STATIC);
     step = catalog_step(st);
     if (step == SQLITE_ROW) {
-        fill_struct(kd, st, out);
-        fill_meta(kd, st, meta, 0);
-        rc = CP_OK;
+        rc = check_stored(kd, st, d);
+        if (!rc) {
+            fill_struct(kd, st, out);
+            fill_meta(kd, st, meta, 0);
+        }
     } else if (step == SQLITE_DONE) {
         rc = diag_set(d, CP_ERR_NOT_FOUND, kd->table, "unknown id '%s'",
                       id ? id : "");
@@ -752,6 +790,9 @@ enum cp_status catalog_get_cloud(struct catalog *cat, const char *id,
                 mine = t == (int)term;
             }
         }
+        rc = check_stored(kd, st, d);
+        if (rc)
+            break;
         if (rows == 0 || mine) {
             fill_struct(kd, st, out);
             if (mine || !meta)
@@ -760,9 +801,10 @@ enum cp_status catalog_get_cloud(struct catalog *cat, const char *id,
         memcpy(out->usd_per_gpu_hour, price, sizeof(price));
         rows++;
     }
-    if (step != SQLITE_DONE)
+    /* rc set: a stored value out of range (d says which) */
+    if (!rc && step != SQLITE_DONE)
         rc = catalog_db_error(cat, d, NULL, "cannot read catalog");
-    else if (rows == 0)
+    else if (!rc && rows == 0)
         rc = diag_set(d, CP_ERR_NOT_FOUND, kd->table, "unknown id '%s'",
                       id ? id : "");
     sqlite3_finalize(st);

@@ -15,6 +15,9 @@
 #   - a read-only catalog (file or directory) still serves quote, list,
 #     export and plan show (opened read-only); a full disk or a read-only
 #     directory is reported as such, never as "catalog is corrupt";
+#   - a value out of range planted in the catalog with sqlite3 is refused
+#     when the row is loaded (exit 2, naming kind, id and column), never an
+#     assertion failure;
 #   - import and list stream: a million-row catalog needs no more memory
 #     than a small one;
 # Prints "ok <what>" / "FAIL <what>".
@@ -278,6 +281,31 @@ if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null 2>&1 &&
     check "disk full: the message says disk full, not corrupt" \
         sh -c "grep -q 'disk full' '$tmp/err' && ! grep -q corrupt '$tmp/err'"
 fi
+
+# ---- 10. values planted in the catalog are checked on load --------------------
+plant() { # plant SQL: a copy of the catalog with SQL applied, in $tmp/planted.db
+    rm -f "$tmp/planted.db" "$tmp/planted.db-wal" "$tmp/planted.db-shm"
+    "$BIN" --catalog "$tmp/planted.db" catalog list sites >/dev/null 2>&1
+    python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()' \
+        "$tmp/planted.db" "$1"
+}
+P() { "$BIN" --catalog "$tmp/planted.db" "$@"; }
+plant "UPDATE accelerators SET hbm_gib = 1e300 WHERE id = 'h100-sxm'"
+run P quote --model llama3-8b --accel h100-sxm --gpus 8 --tokens 1T
+check "planted: hbm_gib = 1e300 exits 2, no assertion" test "$rc" -eq 2
+check "planted: the message names kind, id and column" \
+    grep -q "catalog accelerators 'h100-sxm': hbm_gib: " "$tmp/err"
+run P search --model llama3-8b --accel h100-sxm --gpus 8 --tokens 1T
+check "planted: search exits 2 too" test "$rc" -eq 2
+plant "UPDATE accelerators SET bf16_tflops = 'lots' WHERE id = 'h100-sxm'"
+run P quote --model llama3-8b --accel h100-sxm --gpus 8
+check "planted: text in a number column exits 2, naming it" \
+    sh -c "test $rc -eq 2 && grep -q 'bf16_tflops: is not a number' '$tmp/err'"
+plant "UPDATE models SET experts_active = 9e18 WHERE id = 'llama3-8b'"
+run P quote --model llama3-8b --accel h100-sxm --gpus 8
+check "planted: a model count out of range exits 2, naming it" \
+    sh -c "test $rc -eq 2 && grep -q \"catalog models 'llama3-8b': experts_active\" '$tmp/err'"
 
 # ---- 12. import and list stream ----------------------------------------------
 # Peak memory (ru_maxrss of the child) with 10000 and with 150000 extra
