@@ -99,11 +99,18 @@ static int digits(const char *s, size_t n)
     return 1;
 }
 
-/* YYYY, YYYY-MM or YYYY-MM-DD with a real month and day. */
+static int atoi4(const char *s)
+{
+    return (s[0] - '0') * 1000 + (s[1] - '0') * 100 + (s[2] - '0') * 10 +
+           (s[3] - '0');
+}
+
+/* YYYY, YYYY-MM or YYYY-MM-DD with a real month and day (February 29
+ * only in leap years of the Gregorian calendar). */
 static int valid_date(const char *v)
 {
     size_t n = strlen(v);
-    int m, day;
+    int y, m, day, leap;
     static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
 
     if ((n != 4 && n != 7 && n != 10) || !digits(v, 4))
@@ -120,7 +127,9 @@ static int valid_date(const char *v)
     if (v[7] != '-' || !digits(v + 8, 2))
         return 0;
     day = (v[8] - '0') * 10 + (v[9] - '0');
-    return day >= 1 && day <= mdays[m - 1];
+    y = atoi4(v);
+    leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    return day >= 1 && day <= (m == 2 && !leap ? 28 : mdays[m - 1]);
 }
 
 static int valid_id(const char *v)

@@ -18,6 +18,10 @@
 #   - a value out of range planted in the catalog with sqlite3 is refused
 #     when the row is loaded (exit 2, naming kind, id and column), never an
 #     assertion failure;
+#   - a FIFO plan file is read once (it hung); a plan that cannot be read
+#     for permissions exits 1 (I/O), a missing one 2; --help into a full
+#     disk exits 1; option values are checked whole, not cut at 255; 15t
+#     and 30B are counts;
 #   - import and list stream: a million-row catalog needs no more memory
 #     than a small one;
 # Prints "ok <what>" / "FAIL <what>".
@@ -306,6 +310,66 @@ plant "UPDATE models SET experts_active = 9e18 WHERE id = 'llama3-8b'"
 run P quote --model llama3-8b --accel h100-sxm --gpus 8
 check "planted: a model count out of range exits 2, naming it" \
     sh -c "test $rc -eq 2 && grep -q \"catalog models 'llama3-8b': experts_active\" '$tmp/err'"
+
+# ---- 11. small things --------------------------------------------------------
+printf '[model]\npreset = llama3-8b\n[hardware]\naccelerator = h100-sxm\ngpus = 8\n' \
+    >"$tmp/p.ini"
+# A writer that opens the FIFO, writes and closes at once: a reader that
+# opens the file twice finds no writer the second time and waits forever
+# (it did in several of five tries).
+hung=0
+for i in 1 2 3 4 5; do
+    rm -f "$tmp/fifo.ini"
+    mkfifo "$tmp/fifo.ini"
+    timeout 3 "$BIN" --catalog "$DB" quote "$tmp/fifo.ini" >/dev/null 2>&1 &
+    pid=$!
+    sleep 0.2
+    sh -c 'printf "%s\n" "$(cat "$1")" >"$2"' x "$tmp/p.ini" "$tmp/fifo.ini" &
+    writer=$!
+    wait $pid || hung=$((hung + 1))
+    kill $writer 2>/dev/null
+    wait $writer 2>/dev/null
+done
+check "plan: a FIFO plan file is read (five tries, no hang)" test "$hung" -eq 0
+run L quote "$tmp/no-such.ini"
+missing_rc=$rc
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+    nb="$tmp/nb"
+    mkdir -p "$nb"
+    chown 65534 "$nb"
+    cp "$tmp/p.ini" "$nb/secret.ini"
+    chmod 000 "$nb/secret.ini"
+    chmod 755 "$tmp"
+    setpriv --reuid=65534 --regid=65534 --clear-groups "$BIN" \
+        --catalog "$nb/catalog.db" quote "$nb/secret.ini" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    chmod 700 "$tmp"
+    check "plan: permission denied exits 1 (I/O), saying so; a missing file 2" \
+        sh -c "test $rc -eq 1 && test $missing_rc -eq 2 &&
+            grep -q 'Permission denied' '$tmp/err'"
+fi
+for args in "--help" "quote --help" "catalog --help" "--version"; do
+    # shellcheck disable=SC2086
+    "$BIN" $args >/dev/full 2>"$tmp/err"
+    rc=$?
+    check "llmplan $args >/dev/full exits 1 with a message" \
+        sh -c "test $rc -eq 1 && grep -q 'cannot write' '$tmp/err'"
+done
+run L quote "$tmp/p.ini" --gpus "8$(printf '%300s' '')junk"
+check "options: a value of 300+ characters is refused whole (exit 2)" \
+    sh -c "test $rc -eq 2 && grep -q 'longer than' '$tmp/err'"
+run L quote "$tmp/p.ini" --tokens 15t --set model.params=8b --format csv
+check "numbers: 15t and 8b are accepted (exit 0)" test "$rc" -eq 0
+check "numbers: 15t is 15 x 10^12 tokens" \
+    grep -q '^plan.train,tokens,,15000000000000$' "$tmp/out"
+check "numbers: 8b is 8 x 10^9 parameters" \
+    grep -q '^plan.model,params,,8000000000$' "$tmp/out"
+run L quote "$tmp/p.ini" --tokens 30B
+check "numbers: 30B tokens (exit 0)" test "$rc" -eq 0
+printf 'id,name,hbm_gib,hbm_tb_s,source,as_of\nleap,L,1,1,s,2023-02-29\n' >"$tmp/leap.csv"
+run L catalog import accelerators "$tmp/leap.csv"
+check "dates: 2023-02-29 is refused (exit 2)" \
+    sh -c "test $rc -eq 2 && grep -q 'as_of' '$tmp/err'"
 
 # ---- 12. import and list stream ----------------------------------------------
 # Peak memory (ru_maxrss of the child) with 10000 and with 150000 extra
