@@ -113,6 +113,9 @@ struct sink {
     FILE *fp;
     struct atomic_file af;
     const char *path; /* NULL: stdout */
+    int in_memory;    /* stdout without a temporary file: memory */
+    char *mem;
+    size_t memlen;
 };
 
 static enum cp_status sink_open(struct sink *s, const char *path,
@@ -127,10 +130,15 @@ static enum cp_status sink_open(struct sink *s, const char *path,
             s->fp = s->af.fp;
         return st;
     }
+    s->mem = NULL;
+    s->in_memory = 0;
     s->fp = tmpfile();
+    if (!s->fp) { /* no writable /tmp: hold it in memory instead */
+        s->fp = open_memstream(&s->mem, &s->memlen);
+        s->in_memory = 1;
+    }
     if (!s->fp)
-        return diag_set(d, CP_ERR_IO, "stdout",
-                        "cannot create a temporary file");
+        return diag_set(d, CP_ERR_NOMEM, "stdout", "cannot buffer output");
     return CP_OK;
 }
 
@@ -141,6 +149,8 @@ static void sink_abort(struct sink *s)
     else if (s->fp)
         fclose(s->fp);
     s->fp = NULL;
+    free(s->mem);
+    s->mem = NULL;
 }
 
 static enum cp_status sink_commit(struct sink *s, struct diag *d)
@@ -151,12 +161,21 @@ static enum cp_status sink_commit(struct sink *s, struct diag *d)
 
     if (s->path)
         return atomic_file_commit(&s->af, d);
-    bad = fflush(s->fp) != 0 || ferror(s->fp) || fseek(s->fp, 0, SEEK_SET);
-    while (!bad && (n = fread(buf, 1, sizeof(buf), s->fp)) > 0)
-        bad = fwrite(buf, 1, n, stdout) != n;
-    bad = bad || ferror(s->fp) || fflush(stdout) != 0;
-    fclose(s->fp);
-    s->fp = NULL;
+    if (s->in_memory) {
+        bad = fclose(s->fp) != 0;
+        s->fp = NULL;
+        bad = bad || fwrite(s->mem, 1, s->memlen, stdout) != s->memlen ||
+              fflush(stdout) != 0;
+        free(s->mem);
+        s->mem = NULL;
+    } else {
+        bad = fflush(s->fp) != 0 || ferror(s->fp) || fseek(s->fp, 0, SEEK_SET);
+        while (!bad && (n = fread(buf, 1, sizeof(buf), s->fp)) > 0)
+            bad = fwrite(buf, 1, n, stdout) != n;
+        bad = bad || ferror(s->fp) || fflush(stdout) != 0;
+        fclose(s->fp);
+        s->fp = NULL;
+    }
     if (bad)
         return diag_set(d, CP_ERR_IO, "stdout", "cannot write output");
     return CP_OK;

@@ -376,7 +376,8 @@ check "dates: 2023-02-29 is refused (exit 2)" \
 # rows: streaming, the difference is a few MB; holding every row it was
 # hundreds (1M rows: 1.8 GB to import, 5.5 GB to list as JSON).
 maxrss_kb() { # maxrss_kb COMMAND...: run it, print its peak RSS in KiB
-    python3 -c '
+    # under ASan, freed memory waits in a 256 MB quarantine: keep it small
+    ASAN_OPTIONS="${ASAN_OPTIONS:-}:quarantine_size_mb=1" python3 -c '
 import resource, subprocess, sys
 r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 if r.returncode != 0:
