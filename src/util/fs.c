@@ -159,6 +159,11 @@ static enum cp_status open_temp(struct atomic_file *af, mode_t mode,
         return diag_set(d, CP_ERR_IO, af->path, "path too long");
     }
     fd = mkstemp(af->tmp);
+    if (fd < 0 && old && errno == EACCES) {
+        /* A writable file in a directory we may not add to: in place. */
+        af->tmp[0] = '\0';
+        return open_in_place(af, 1, d);
+    }
     if (fd < 0) {
         af->tmp[0] = '\0';
         return diag_set(d, CP_ERR_IO, af->path, "cannot create file: %s",

@@ -7,9 +7,10 @@
  *   - a regular file: written to "<path>.tmp.XXXXXX" in the same directory
  *     (mkstemp), given the old file's mode and owner, and renamed over it by
  *     atomic_file_commit(), so readers see the old file or the whole new
- *     one, never half a file.  A file with several hard links, or one whose
- *     owner cannot be given to the temporary, is rewritten in place at
- *     commit instead, so the links and the owner stay;
+ *     one, never half a file.  A file with several hard links, one whose
+ *     owner cannot be given to the temporary, or one in a directory where
+ *     no temporary can be created, is rewritten in place at commit
+ *     instead, so the links and the owner stay;
  *   - a symbolic link: followed; the file it points to is written as above
  *     and the link stays (a dangling link is refused, as cp does);
  *   - a character device or a FIFO (/dev/null, /dev/stdout, a pipe): written

@@ -128,6 +128,22 @@ check "output: the catalog's -wal file is refused (exit 2)" test "$rc" -eq 2
 ln -s "$DB" "$o/db-link"
 run L catalog export sites "$o/db-link"
 check "output: a link to the open catalog is refused (exit 2)" test "$rc" -eq 2
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+    # a file nobody may write, in a directory nobody may not add to
+    mkdir -p "$o/shared"
+    echo old >"$o/shared/report.csv"
+    chown 65534 "$o/shared/report.csv"
+    cp "$DB" "$tmp/nobody.db"
+    chown 65534 "$tmp/nobody.db"
+    chmod 755 "$tmp" "$o"
+    setpriv --reuid=65534 --regid=65534 --clear-groups "$BIN" \
+        --catalog "$tmp/nobody.db" catalog export sites "$o/shared/report.csv" \
+        >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    chmod 700 "$tmp"
+    check "output: a writable file in a directory one cannot add to is written in place" \
+        sh -c "test $rc -eq 0 && cmp -s '$o/shared/report.csv' '$tmp/sites.csv'"
+fi
 check "output: no temporary left behind" \
     sh -c "! ls -A '$o' '$(dirname "$DB")' | grep -q '\.tmp\.'"
 
