@@ -17,7 +17,8 @@
 #     directory is reported as such, never as "catalog is corrupt";
 #   - a value out of range planted in the catalog with sqlite3 is refused
 #     when the row is loaded (exit 2, naming kind, id and column), never an
-#     assertion failure;
+#     assertion failure; and a TUI that crashes all the same (SIGABRT,
+#     SIGSEGV) leaves the terminal as it found it;
 #   - a FIFO plan file is read once (it hung); a plan that cannot be read
 #     for permissions exits 1 (I/O), a missing one 2; --help into a full
 #     disk exits 1; option values are checked whole, not cut at 255; 15t
@@ -326,6 +327,44 @@ plant "UPDATE models SET experts_active = 9e18 WHERE id = 'llama3-8b'"
 run P quote --model llama3-8b --accel h100-sxm --gpus 8
 check "planted: a model count out of range exits 2, naming it" \
     sh -c "test $rc -eq 2 && grep -q \"catalog models 'llama3-8b': experts_active\" '$tmp/err'"
+
+# A crash in the TUI (an assertion's abort) restores the terminal: the
+# program runs in tmux, gets SIGABRT, and the shell after it finds the
+# terminal cooked (icanon, echo) and off the alternate screen.
+if command -v tmux >/dev/null 2>&1; then
+    sock="llmplan-hardening-$$"
+    T="tmux -L $sock -f /dev/null"
+    cat >"$tmp/crash.sh" <<EOS
+#!/bin/sh
+env -i HOME="$tmp/home" TERM=screen-256color LC_ALL=C PATH=/usr/bin:/bin \
+    sh -c 'echo \$\$ >"\$1"; shift; exec "\$@"' sh "$tmp/crash.pid" \
+    "$BIN" --catalog "$DB"
+echo \$? >"$tmp/crash.rc"
+stty -a >"$tmp/crash.stty" 2>&1
+sleep 30
+EOS
+    chmod +x "$tmp/crash.sh"
+    $T new-session -d -s c -x 100 -y 30 "$tmp/crash.sh"
+    i=0
+    until $T capture-pane -p -t c 2>/dev/null | grep -q "MEMORY PER GPU" ||
+        [ $i -ge 100 ]; do
+        sleep 0.1
+        i=$((i + 1))
+    done
+    kill -ABRT "$(cat "$tmp/crash.pid")" 2>/dev/null
+    i=0
+    until [ -s "$tmp/crash.stty" ] || [ $i -ge 100 ]; do
+        sleep 0.1
+        i=$((i + 1))
+    done
+    sleep 0.2
+    check "tui crash: SIGABRT ends it (134) with the terminal cooked (icanon, echo)" \
+        sh -c "test '$(cat "$tmp/crash.rc" 2>/dev/null)' = 134 &&
+            grep -q ' icanon' '$tmp/crash.stty' && grep -q ' echo ' '$tmp/crash.stty'"
+    check "tui crash: the TUI's screen is gone (alternate screen left)" \
+        sh -c "! $T capture-pane -p -t c | grep -q 'MEMORY PER GPU'"
+    $T kill-server >/dev/null 2>&1
+fi
 
 # ---- 11. small things --------------------------------------------------------
 printf '[model]\npreset = llama3-8b\n[hardware]\naccelerator = h100-sxm\ngpus = 8\n' \
