@@ -264,6 +264,18 @@ static enum cp_status build(struct catalog *cat, struct diag *d)
     return catalog_commit(cat, d);
 }
 
+static void remove_sidecars(const char *db)
+{
+    static const char *const sfx[] = {"-wal", "-shm", "-journal"};
+    char name[4096 + 32];
+    size_t i;
+
+    for (i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++) {
+        snprintf(name, sizeof(name), "%s%s", db, sfx[i]);
+        unlink(name);
+    }
+}
+
 /* Create path from scratch: build in "<path>.new.XXXXXX", then link. */
 static enum cp_status create_file(const char *path, struct diag *d)
 {
@@ -306,7 +318,30 @@ static enum cp_status create_file(const char *path, struct diag *d)
         st = diag_set(d, CP_ERR_DB, path, "cannot create catalog: %s",
                       strerror(errno));
     unlink(tmpname);
+    remove_sidecars(tmpname); /* left by a build that failed (disk full) */
     return st;
+}
+
+/* Can this process write the catalog file and, for the WAL and shared
+ * memory files beside it, its directory? */
+static int writable(const char *path)
+{
+    char dir[4096];
+    char *slash;
+    struct stat sb;
+
+    if (stat(path, &sb) != 0 || (sb.st_mode & 0222) == 0 ||
+        access(path, W_OK) != 0)
+        return 0;
+    snprintf(dir, sizeof(dir), "%s", path);
+    slash = strrchr(dir, '/');
+    if (!slash)
+        return access(".", W_OK) == 0;
+    if (slash == dir)
+        slash[1] = '\0';
+    else
+        *slash = '\0';
+    return access(dir, W_OK) == 0;
 }
 
 /* Refuse anything that is not an llmplan catalog before SQLite writes. */
@@ -342,6 +377,86 @@ static enum cp_status check_file(const char *path, unsigned flags,
     return CP_OK;
 }
 
+/* A WAL catalog in a directory nobody here can write, with no -wal file:
+ * SQLite cannot create the -shm file a reader needs, and no writer can
+ * change the catalog either (a writer needs the -wal file), so it may be
+ * read as immutable. */
+static int no_writer_possible(const char *path)
+{
+    char dir[4096], wal[4096 + 8];
+    char *slash;
+
+    snprintf(dir, sizeof(dir), "%s", path);
+    slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, sizeof(dir), ".");
+    else if (slash == dir)
+        slash[1] = '\0';
+    else
+        *slash = '\0';
+    snprintf(wal, sizeof(wal), "%s-wal", path);
+    return access(dir, W_OK) != 0 && access(wal, F_OK) != 0;
+}
+
+/* Open path read-only and immutable (a "file:" URI, path percent-encoded). */
+static enum cp_status open_immutable(struct catalog *cat, const char *path,
+                                     struct diag *d)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    struct strbuf uri = STRBUF_INIT;
+    const unsigned char *p;
+    enum cp_status st;
+
+    strbuf_addstr(&uri, "file:");
+    for (p = (const unsigned char *)path; *p; p++) {
+        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+            (*p >= '0' && *p <= '9') || strchr("/._-", *p)) {
+            strbuf_addch(&uri, *p);
+        } else {
+            strbuf_addch(&uri, '%');
+            strbuf_addch(&uri, hex[*p >> 4]);
+            strbuf_addch(&uri, hex[*p & 15]);
+        }
+    }
+    strbuf_addstr(&uri, "?immutable=1");
+    st = open_db(cat, uri.buf, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, d);
+    strbuf_release(&uri);
+    if (st && d) {
+        char msg[sizeof(d->msg)];
+
+        snprintf(msg, sizeof(msg), "%s", d->msg);
+        diag_set(d, CP_ERR_DB, path, "%s", msg);
+    }
+    return st;
+}
+
+/* Why a first read of an existing catalog failed: a full disk or a
+ * read-only file or directory (SQLite could not create the -wal or -shm
+ * file beside it) is not a corrupt catalog, and must not be called one. */
+static enum cp_status read_failure(struct catalog *cat, struct diag *d)
+{
+    int rc = sqlite3_extended_errcode(cat->db);
+    int e = sqlite3_system_errno(cat->db);
+    const char *msg = sqlite3_errmsg(cat->db);
+
+    if (e == ENOSPC || e == EDQUOT || (rc & 0xff) == SQLITE_FULL)
+        return diag_set(d, CP_ERR_IO, cat->path,
+                        "disk full: cannot write the catalog's -wal and -shm "
+                        "files; free some space (%s)",
+                        msg);
+    if (e == EROFS || e == EACCES || e == EPERM ||
+        (rc & 0xff) == SQLITE_READONLY || (rc & 0xff) == SQLITE_CANTOPEN ||
+        (rc & 0xff) == SQLITE_PERM)
+        return diag_set(d, CP_ERR_DB, cat->path,
+                        "cannot write the catalog or its directory "
+                        "(read-only?): %s",
+                        msg);
+    if ((rc & 0xff) == SQLITE_CORRUPT || (rc & 0xff) == SQLITE_NOTADB)
+        return diag_set(d, CP_ERR_DB, cat->path,
+                        "catalog is corrupt or truncated: %s", msg);
+    return diag_set(d, CP_ERR_DB, cat->path, "cannot read catalog: %s", msg);
+}
+
 /* Checks on an open connection to an existing file, then upgrade. */
 static enum cp_status check_db(struct catalog *cat, unsigned flags,
                                struct diag *d)
@@ -354,8 +469,7 @@ static enum cp_status check_db(struct catalog *cat, unsigned flags,
 
     if (query_int(cat, "PRAGMA application_id", &app) != SQLITE_OK ||
         query_int(cat, "PRAGMA user_version", &ver) != SQLITE_OK)
-        return catalog_db_error(cat, d, NULL,
-                                "catalog is corrupt or truncated");
+        return read_failure(cat, d);
     if (app != APP_ID)
         return diag_set(d, CP_ERR_DB, cat->path,
                         "not an llmplan catalog (an SQLite database of "
@@ -369,6 +483,10 @@ static enum cp_status check_db(struct catalog *cat, unsigned flags,
     if (rc == SQLITE_OK)
         rc = catalog_step(st);
     res = rc == SQLITE_ROW ? sqlite3_column_text(st, 0) : NULL;
+    if (!res && (rc & 0xff) != SQLITE_CORRUPT && (rc & 0xff) != SQLITE_NOTADB) {
+        sqlite3_finalize(st);
+        return read_failure(cat, d);
+    }
     if (!res || strcmp((const char *)res, "ok") != 0) {
         diag_set(d, CP_ERR_DB, cat->path, "catalog is corrupt: %s",
                  res ? (const char *)res : sqlite3_errmsg(cat->db));
@@ -431,9 +549,13 @@ enum cp_status catalog_open(const char *path, unsigned flags,
             else
                 st = create_file(path, d);
         }
+        if (!st && (flags & CATALOG_OPEN_READ) && !writable(path))
+            flags |= CATALOG_OPEN_READONLY;
         if (!st)
             st = check_file(path, flags, d);
-        if (!st)
+        if (!st && (flags & CATALOG_OPEN_READONLY) && no_writer_possible(path))
+            st = open_immutable(cat, path, d);
+        else if (!st)
             st =
                 open_db(cat, path,
                         (flags & CATALOG_OPEN_READONLY) ? SQLITE_OPEN_READONLY
@@ -446,6 +568,8 @@ enum cp_status catalog_open(const char *path, unsigned flags,
         catalog_close(cat);
         return st;
     }
+    if (strcmp(path, ":memory:") != 0)
+        fs_protect(path); /* never an --output while open */
     *out = cat;
     return CP_OK;
 }
@@ -549,6 +673,42 @@ static void fill_meta(const struct kind_def *kd, sqlite3_stmt *st,
     }
 }
 
+/* A stored row passes the checks an import makes (types, bounds, ids):
+ * a value planted with sqlite3 (hbm_gib = 1e300) is refused when it is
+ * loaded, with its kind, id and column, instead of reaching the model. */
+static enum cp_status check_stored(const struct kind_def *kd, sqlite3_stmt *st,
+                                   struct diag *d)
+{
+    const unsigned char *id = sqlite3_column_text(st, 0);
+    enum catalog_col_type t;
+    enum cp_status rc;
+    char buf[64];
+    size_t i;
+    int ct;
+
+    for (i = 0; i < kd->ncols; i++) {
+        t = kd->cols[i].type;
+        ct = sqlite3_column_type(st, (int)i);
+        if ((t == CATCOL_REAL || t == CATCOL_COUNT || t == CATCOL_BOOL) &&
+            ct != SQLITE_NULL && ct != SQLITE_INTEGER && ct != SQLITE_FLOAT)
+            rc = diag_set(d, CP_ERR_RANGE, kd->cols[i].name, "is not a number");
+        else
+            rc = catalog_check_cell(
+                kd, i,
+                catalog_col_text(&kd->cols[i], st, (int)i, buf, sizeof(buf)),
+                d);
+        if (rc) {
+            char where[DIAG_WHERE_MAX];
+
+            snprintf(where, sizeof(where), "catalog %s '%.60s'", kd->table,
+                     id ? (const char *)id : "");
+            diag_prefix(d, where);
+            return rc;
+        }
+    }
+    return CP_OK;
+}
+
 static enum cp_status get_row(struct catalog *cat, enum catalog_kind k,
                               const char *id, void *out, size_t size,
                               struct catalog_meta *meta, struct diag *d)
@@ -571,9 +731,11 @@ static enum cp_status get_row(struct catalog *cat, enum catalog_kind k,
     sqlite3_bind_text(st, 1, id ? id : "", -1, SQLITE_STATIC);
     step = catalog_step(st);
     if (step == SQLITE_ROW) {
-        fill_struct(kd, st, out);
-        fill_meta(kd, st, meta, 0);
-        rc = CP_OK;
+        rc = check_stored(kd, st, d);
+        if (!rc) {
+            fill_struct(kd, st, out);
+            fill_meta(kd, st, meta, 0);
+        }
     } else if (step == SQLITE_DONE) {
         rc = diag_set(d, CP_ERR_NOT_FOUND, kd->table, "unknown id '%s'",
                       id ? id : "");
@@ -672,6 +834,9 @@ enum cp_status catalog_get_cloud(struct catalog *cat, const char *id,
                 mine = t == (int)term;
             }
         }
+        rc = check_stored(kd, st, d);
+        if (rc)
+            break;
         if (rows == 0 || mine) {
             fill_struct(kd, st, out);
             if (mine || !meta)
@@ -680,9 +845,10 @@ enum cp_status catalog_get_cloud(struct catalog *cat, const char *id,
         memcpy(out->usd_per_gpu_hour, price, sizeof(price));
         rows++;
     }
-    if (step != SQLITE_DONE)
+    /* rc set: a stored value out of range (d says which) */
+    if (!rc && step != SQLITE_DONE)
         rc = catalog_db_error(cat, d, NULL, "cannot read catalog");
-    else if (rows == 0)
+    else if (!rc && rows == 0)
         rc = diag_set(d, CP_ERR_NOT_FOUND, kd->table, "unknown id '%s'",
                       id ? id : "");
     sqlite3_finalize(st);

@@ -92,6 +92,10 @@ enum cp_status catalog_default_path(char *buf, size_t n, struct diag *d);
 enum catalog_open_flags {
     CATALOG_OPEN_DEFAULT = 0,
     CATALOG_OPEN_READONLY = 1 << 0, /* do not create or migrate */
+    /* Writing not needed (quote, list, export): create when missing, but
+     * open a catalog whose file or directory is read-only (a team's shared
+     * file) read-only instead of refusing it. */
+    CATALOG_OPEN_READ = 1 << 1,
 };
 
 /* Open (creating and seeding when missing) the catalog at path; NULL or ""

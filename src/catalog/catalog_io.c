@@ -2,11 +2,13 @@
  * catalog_io.c - cell validation, number formatting, CSV import/export and
  * the seed from the embedded default catalog.
  *
- * Import is two passes: every row is validated first (types, bounds, ids,
- * references to other kinds, duplicate keys, price provenance), and only
- * when all rows are good are they written, in one transaction, with one
- * prepared INSERT OR REPLACE whose column list comes from the static
- * column table.  Export prints numbers as the shortest text that reads
+ * Import streams: each row is validated (types, bounds, ids, references
+ * to other kinds, duplicate keys, price provenance) and written as it is
+ * read, all in one transaction that a bad row rolls back, so nothing is
+ * written unless every row is good, and memory stays one row whatever the
+ * file's size.  Rows go through one prepared INSERT OR REPLACE whose column
+ * list comes from the static column table; columns the file leaves out keep
+ * their stored values.  Export prints numbers as the shortest text that reads
  * back exactly, so export -> import -> export is byte-identical.
  */
 #include <math.h>
@@ -97,11 +99,18 @@ static int digits(const char *s, size_t n)
     return 1;
 }
 
-/* YYYY, YYYY-MM or YYYY-MM-DD with a real month and day. */
+static int atoi4(const char *s)
+{
+    return (s[0] - '0') * 1000 + (s[1] - '0') * 100 + (s[2] - '0') * 10 +
+           (s[3] - '0');
+}
+
+/* YYYY, YYYY-MM or YYYY-MM-DD with a real month and day (February 29
+ * only in leap years of the Gregorian calendar). */
 static int valid_date(const char *v)
 {
     size_t n = strlen(v);
-    int m, day;
+    int y, m, day, leap;
     static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
 
     if ((n != 4 && n != 7 && n != 10) || !digits(v, 4))
@@ -118,7 +127,9 @@ static int valid_date(const char *v)
     if (v[7] != '-' || !digits(v + 8, 2))
         return 0;
     day = (v[8] - '0') * 10 + (v[9] - '0');
-    return day >= 1 && day <= mdays[m - 1];
+    y = atoi4(v);
+    leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    return day >= 1 && day <= (m == 2 && !leap ? 28 : mdays[m - 1]);
 }
 
 static int valid_id(const char *v)
@@ -354,62 +365,9 @@ static enum cp_status check_row(struct catalog *cat, const struct kind_def *kd,
     return CP_OK;
 }
 
-static int same_key(const struct kind_def *kd, const char *const *a,
-                    const char *const *b)
-{
-    size_t i;
-
-    for (i = 0; i < kd->nkey; i++)
-        if (strcmp(a[i], b[i]) != 0)
-            return 0;
-    return 1;
-}
-
-struct key_ref {
-    const struct kind_def *kd;
-    const char *const *row;
-    size_t index;
-};
-
-static int key_cmp(const void *pa, const void *pb)
-{
-    const struct key_ref *a = pa, *b = pb;
-    size_t i;
-    int c;
-
-    for (i = 0; i < a->kd->nkey; i++) {
-        c = strcmp(a->row[i], b->row[i]);
-        if (c)
-            return c;
-    }
-    return a->index < b->index ? -1 : a->index > b->index;
-}
-
-/* dup[r] = 1 when row r has the key of an earlier row (malloc'd). */
-static unsigned char *find_duplicates(const struct kind_def *kd,
-                                      const char *const *cells, size_t nrows)
-{
-    unsigned char *dup = xcalloc(nrows ? nrows : 1, 1);
-    struct key_ref *refs;
-    size_t r;
-
-    if (nrows < 2)
-        return dup;
-    refs = xmalloc(nrows * sizeof(*refs));
-    for (r = 0; r < nrows; r++) {
-        refs[r].kd = kd;
-        refs[r].row = cells + r * kd->ncols;
-        refs[r].index = r;
-    }
-    qsort(refs, nrows, sizeof(*refs), key_cmp);
-    for (r = 1; r < nrows; r++)
-        if (same_key(kd, refs[r].row, refs[r - 1].row))
-            dup[refs[r].index] = 1;
-    free(refs);
-    return dup;
-}
-
-static enum cp_status insert_sql(const struct kind_def *kd, struct strbuf *sb)
+/* INSERT OR REPLACE of every column; the names come from the static
+ * column table. */
+static void insert_sql(const struct kind_def *kd, struct strbuf *sb)
 {
     size_t i;
 
@@ -419,7 +377,20 @@ static enum cp_status insert_sql(const struct kind_def *kd, struct strbuf *sb)
     strbuf_addstr(sb, ") VALUES (");
     for (i = 0; i < kd->ncols; i++)
         strbuf_addstr(sb, i ? ", ?" : "?");
-    return strbuf_addstr(sb, ")");
+    strbuf_addstr(sb, ")");
+}
+
+/* The stored row with a key (id, or id + term). */
+static void lookup_sql(const struct kind_def *kd, struct strbuf *sb)
+{
+    size_t i;
+
+    strbuf_addstr(sb, "SELECT ");
+    for (i = 0; i < kd->ncols; i++)
+        strbuf_addf(sb, "%s%s", i ? ", " : "", kd->cols[i].name);
+    strbuf_addf(sb, " FROM %s WHERE %s = ?", kd->table, kd->cols[0].name);
+    if (kd->nkey > 1)
+        strbuf_addf(sb, " AND %s = ?", kd->cols[1].name);
 }
 
 /* Test hook (tests/shell/test_faults.sh): LLMPLAN_TEST_IMPORT_DELAY_MS=n
@@ -439,92 +410,224 @@ static void test_delay(void)
     nanosleep(&ts, NULL);
 }
 
+/*
+ * A writer checks and writes rows one at a time inside one transaction, so
+ * an import of any size holds one row in memory; a bad row rolls the whole
+ * transaction back, so nothing is written.  Keys already written by this
+ * import are kept in a temporary table, to refuse a duplicate.  When the
+ * file gives only some columns (given[] not all set), a row whose key is
+ * stored keeps its other columns; a new row must give every required one.
+ */
+struct writer {
+    struct catalog *cat;
+    const struct kind_def *kd;
+    const char *name;
+    const unsigned char *given; /* [ncols], or NULL: every column */
+    sqlite3_stmt *ins, *old, *seen;
+    int owns_txn;
+};
+
+static enum cp_status writer_prepare(struct writer *w, const char *sql,
+                                     sqlite3_stmt **st, struct diag *d)
+{
+    if (sqlite3_prepare_v2(w->cat->db, sql, -1, st, NULL) != SQLITE_OK) {
+        *st = NULL;
+        return catalog_db_error(w->cat, d, w->kd->table,
+                                "cannot prepare import");
+    }
+    return CP_OK;
+}
+
+static void writer_release(struct writer *w)
+{
+    sqlite3_finalize(w->ins);
+    sqlite3_finalize(w->old);
+    sqlite3_finalize(w->seen);
+    w->ins = w->old = w->seen = NULL;
+}
+
+static enum cp_status writer_begin(struct writer *w, struct catalog *cat,
+                                   const struct kind_def *kd, const char *name,
+                                   const unsigned char *given, int in_txn,
+                                   struct diag *d)
+{
+    struct strbuf sql = STRBUF_INIT;
+    enum cp_status st;
+
+    memset(w, 0, sizeof(*w));
+    w->cat = cat;
+    w->kd = kd;
+    w->name = name;
+    w->given = given;
+    /* The checks read other kinds (references): in the transaction, so
+     * that what they saw is what the rows are written against. */
+    if (!in_txn) {
+        st = catalog_begin(cat, d);
+        if (st)
+            return st;
+        w->owns_txn = 1;
+    }
+    if (sqlite3_exec(cat->db,
+                     "CREATE TEMP TABLE IF NOT EXISTS import_keys (k1 TEXT "
+                     "NOT NULL, k2 TEXT NOT NULL, PRIMARY KEY (k1, k2)); "
+                     "DELETE FROM temp.import_keys",
+                     NULL, NULL, NULL) != SQLITE_OK) {
+        st = catalog_db_error(cat, d, kd->table, "cannot start import");
+        goto fail;
+    }
+    st = writer_prepare(
+        w, "INSERT INTO temp.import_keys (k1, k2) VALUES (?, ?)", &w->seen, d);
+    strbuf_init(&sql, 0);
+    if (!st) {
+        insert_sql(kd, &sql);
+        st = writer_prepare(w, sql.buf, &w->ins, d);
+    }
+    if (!st) {
+        strbuf_reset(&sql);
+        lookup_sql(kd, &sql);
+        st = writer_prepare(w, sql.buf, &w->old, d);
+    }
+    strbuf_release(&sql);
+    if (!st)
+        return CP_OK;
+fail:
+    writer_release(w);
+    if (w->owns_txn)
+        catalog_rollback(cat);
+    return st;
+}
+
+/* Fill the columns the file does not give from the stored row (owned
+ * copies in fill[]); a new row must give every required column. */
+static enum cp_status merge_row(struct writer *w, const char **row, char **fill,
+                                struct diag *d)
+{
+    const struct kind_def *kd = w->kd;
+    char buf[64];
+    size_t i;
+    int found;
+
+    sqlite3_reset(w->old);
+    sqlite3_clear_bindings(w->old);
+    for (i = 0; i < kd->nkey; i++)
+        sqlite3_bind_text(w->old, (int)i + 1, row[i], -1, SQLITE_STATIC);
+    found = catalog_step(w->old) == SQLITE_ROW;
+    for (i = kd->nkey; i < kd->ncols; i++) {
+        if (w->given[i])
+            continue;
+        if (!found) {
+            if (kd->cols[i].flags & CATCOL_REQUIRED) {
+                sqlite3_reset(w->old);
+                return diag_set(d, CP_ERR_PARSE, kd->cols[i].name,
+                                "missing required column '%s' for the new "
+                                "row '%.60s'",
+                                kd->cols[i].name, row[0]);
+            }
+            continue;
+        }
+        fill[i] = xstrdup(
+            catalog_col_text(&kd->cols[i], w->old, (int)i, buf, sizeof(buf)));
+        row[i] = fill[i];
+    }
+    sqlite3_reset(w->old);
+    return CP_OK;
+}
+
+/* Check and write one row (full column order; line 0: no line). */
+static enum cp_status writer_put(struct writer *w, const char *const *cells,
+                                 size_t line, struct diag *d)
+{
+    const struct kind_def *kd = w->kd;
+    const char *row[64] = {0};
+    char *fill[64] = {0};
+    enum cp_status st = CP_OK;
+    size_t i;
+    int rc;
+
+    for (i = 0; i < kd->ncols; i++)
+        row[i] = cells[i];
+    if (w->given)
+        st = merge_row(w, row, fill, d);
+    if (!st)
+        st = check_row(w->cat, kd, row, d);
+    if (!st) {
+        sqlite3_reset(w->seen);
+        sqlite3_bind_text(w->seen, 1, row[0], -1, SQLITE_STATIC);
+        sqlite3_bind_text(w->seen, 2, kd->nkey > 1 ? row[1] : "", -1,
+                          SQLITE_STATIC);
+        rc = catalog_step(w->seen);
+        if ((rc & 0xff) == SQLITE_CONSTRAINT)
+            st = diag_set(d, CP_ERR_EXISTS, "id", "duplicate key '%s'%s",
+                          row[0], kd->nkey > 1 ? " for this term" : "");
+        else if (rc != SQLITE_DONE)
+            st = catalog_db_error(w->cat, d, kd->table, "cannot write row");
+        sqlite3_reset(w->seen);
+    }
+    if (!st) {
+        sqlite3_reset(w->ins);
+        for (i = 0; i < kd->ncols && !st; i++)
+            if (catalog_bind_value(w->ins, (int)i + 1, &kd->cols[i], row[i]))
+                st = catalog_db_error(w->cat, d, kd->table, "cannot bind");
+        if (!st && catalog_step(w->ins) != SQLITE_DONE)
+            st = catalog_db_error(w->cat, d, kd->table, "cannot write row");
+        sqlite3_reset(w->ins);
+    }
+    for (i = 0; i < kd->ncols; i++)
+        free(fill[i]);
+    if (st)
+        where_line(d, w->name, line ? &line : NULL, 0);
+    return st;
+}
+
+/* Commit (st == CP_OK) or roll back, and free the statements. */
+static enum cp_status writer_end(struct writer *w, enum cp_status st,
+                                 struct diag *d)
+{
+    writer_release(w);
+    if (w->owns_txn) {
+        if (st) {
+            catalog_rollback(w->cat);
+        } else {
+            test_delay();
+            st = catalog_commit(w->cat, d);
+        }
+    }
+    return st;
+}
+
 enum cp_status catalog_put_rows(struct catalog *cat, enum catalog_kind k,
                                 const char *name, const char *const *cells,
                                 const size_t *lines, size_t nrows, int in_txn,
                                 struct diag *d)
 {
     const struct kind_def *kd = catalog_kind_def(k);
-    struct strbuf sql = STRBUF_INIT;
-    sqlite3_stmt *st = NULL;
-    enum cp_status rc = CP_OK;
-    unsigned char *dup;
-    size_t r, i;
+    struct writer w;
+    enum cp_status st;
+    size_t r;
 
-    /* The checks read other kinds (references): in the transaction, so
-     * that what they saw is what the rows are written against. */
-    if (!in_txn) {
-        rc = catalog_begin(cat, d);
-        if (rc)
-            return rc;
-    }
-    /* Pass 1: validate everything before writing anything.  Duplicate
-     * keys are found by sorting (n log n: a big file must not hang). */
-    dup = find_duplicates(kd, cells, nrows);
-    for (r = 0; r < nrows; r++) {
-        const char *const *row = cells + r * kd->ncols;
-
-        rc = check_row(cat, kd, row, d);
-        if (!rc && dup[r])
-            rc = diag_set(d, CP_ERR_EXISTS, "id", "duplicate key '%s'%s",
-                          row[0], kd->nkey > 1 ? " for this term" : "");
-        if (rc) {
-            where_line(d, name, lines, r);
-            free(dup);
-            if (!in_txn)
-                catalog_rollback(cat);
-            return rc;
-        }
-    }
-    free(dup);
-    /* Pass 2: one statement, one transaction. */
-    strbuf_init(&sql, 0);
-    insert_sql(kd, &sql);
-    if (sqlite3_prepare_v2(cat->db, sql.buf, -1, &st, NULL) != SQLITE_OK) {
-        rc = catalog_db_error(cat, d, kd->table, "cannot prepare insert");
-        goto out;
-    }
-    for (r = 0; r < nrows; r++) {
-        const char *const *row = cells + r * kd->ncols;
-
-        sqlite3_reset(st);
-        for (i = 0; i < kd->ncols; i++) {
-            if (catalog_bind_value(st, (int)i + 1, &kd->cols[i], row[i])) {
-                rc = catalog_db_error(cat, d, kd->table, "cannot bind");
-                goto out;
-            }
-        }
-        if (catalog_step(st) != SQLITE_DONE) {
-            rc = catalog_db_error(cat, d, kd->table, "cannot write row");
-            where_line(d, name, lines, r);
-            goto out;
-        }
-    }
-    if (!in_txn)
-        test_delay();
-out:
-    sqlite3_finalize(st);
-    strbuf_release(&sql);
-    if (!in_txn) {
-        if (rc)
-            catalog_rollback(cat);
-        else
-            rc = catalog_commit(cat, d);
-    }
-    return rc;
+    if (!kd || kd->ncols > 64)
+        return diag_set(d, CP_ERR_USAGE, "catalog", "bad catalog kind");
+    st = writer_begin(&w, cat, kd, name, NULL, in_txn, d);
+    if (st)
+        return st;
+    for (r = 0; r < nrows && !st; r++)
+        st = writer_put(&w, cells + r * kd->ncols, lines ? lines[r] : 0, d);
+    return writer_end(&w, st, d);
 }
 
 /* ---- CSV import -------------------------------------------------------- */
 
 struct import {
+    struct catalog *cat;
     const struct kind_def *kd;
     const char *name;
-    int header_done;
-    int *hdr; /* CSV field j -> column index */
+    int in_txn;
+    int started; /* the writer is open (after a good header) */
+    int *hdr;    /* CSV field j -> column index */
     size_t nhdr;
-    char **cells; /* nrows * ncols, owned */
-    size_t *lines;
-    size_t nrows, alloc;
+    unsigned char given[64];
+    int partial; /* some column is not in the header */
+    struct writer w;
     struct diag *d;
 };
 
@@ -534,11 +637,10 @@ static enum cp_status on_header(struct import *im, size_t line,
     const struct kind_def *kd = im->kd;
     char where[DIAG_WHERE_MAX];
     size_t i, j;
-    int *seen = xcalloc(kd->ncols, sizeof(int));
     enum cp_status st = CP_OK;
 
     snprintf(where, sizeof(where), "%s:%zu", im->name, line);
-    im->hdr = xcalloc(n, sizeof(int));
+    im->hdr = xcalloc(n ? n : 1, sizeof(int));
     im->nhdr = n;
     for (j = 0; j < n && !st; j++) {
         int c = catalog_col_index(kd, f[j]);
@@ -546,19 +648,28 @@ static enum cp_status on_header(struct import *im, size_t line,
         if (c < 0)
             st = diag_set(im->d, CP_ERR_PARSE, where,
                           "unknown column '%.60s' for %s", f[j], kd->table);
-        else if (seen[c])
+        else if (im->given[c])
             st = diag_set(im->d, CP_ERR_PARSE, where,
                           "column '%s' appears twice", f[j]);
         else {
-            seen[c] = 1;
+            im->given[c] = 1;
             im->hdr[j] = c;
         }
     }
-    for (i = 0; i < kd->ncols && !st; i++)
-        if ((kd->cols[i].flags & CATCOL_REQUIRED) && !seen[i])
+    /* The key names the row to add or update: always needed.  The other
+     * columns may be left out: stored rows keep their values. */
+    for (i = 0; i < kd->nkey && !st; i++)
+        if (!im->given[i])
             st = diag_set(im->d, CP_ERR_PARSE, where,
                           "missing required column '%s'", kd->cols[i].name);
-    free(seen);
+    for (i = 0; i < kd->ncols && !st; i++)
+        if (!im->given[i])
+            im->partial = 1;
+    if (!st)
+        st = writer_begin(&im->w, im->cat, kd, im->name,
+                          im->partial ? im->given : NULL, im->in_txn, im->d);
+    if (!st)
+        im->started = 1;
     return st;
 }
 
@@ -566,65 +677,62 @@ static enum cp_status on_row(void *ctx, size_t line, const char *const *f,
                              size_t n)
 {
     struct import *im = ctx;
-    size_t nc = im->kd->ncols, i;
-    char **row;
+    const char *row[64];
     char where[DIAG_WHERE_MAX];
+    size_t i;
 
-    if (!im->header_done) {
-        im->header_done = 1;
+    if (!im->hdr)
         return on_header(im, line, f, n);
-    }
     if (n != im->nhdr) {
         snprintf(where, sizeof(where), "%s:%zu", im->name, line);
         return diag_set(im->d, CP_ERR_PARSE, where,
                         "expected %zu fields, found %zu", im->nhdr, n);
     }
-    if (im->nrows == im->alloc) {
-        im->alloc = im->alloc ? im->alloc * 2 : 64;
-        im->cells = xrealloc(im->cells, im->alloc * nc * sizeof(char *));
-        im->lines = xrealloc(im->lines, im->alloc * sizeof(size_t));
-    }
-    row = im->cells + im->nrows * nc;
-    for (i = 0; i < nc; i++)
-        row[i] = NULL;
+    for (i = 0; i < im->kd->ncols; i++)
+        row[i] = "";
     for (i = 0; i < n; i++)
-        row[im->hdr[i]] = xstrdup(f[i]);
-    for (i = 0; i < nc; i++)
-        if (!row[i])
-            row[i] = xstrdup("");
-    im->lines[im->nrows++] = line;
-    return CP_OK;
+        row[im->hdr[i]] = f[i];
+    return writer_put(&im->w, row, line, im->d);
+}
+
+/* Parse from a buffer (data) or a stream (fp), writing as it goes. */
+static enum cp_status import_run(struct catalog *cat, enum catalog_kind k,
+                                 const char *name, const char *data, size_t len,
+                                 FILE *fp, int in_txn, struct diag *d)
+{
+    struct import im;
+    enum cp_status st;
+
+    memset(&im, 0, sizeof(im));
+    im.kd = catalog_kind_def(k);
+    if (!im.kd || im.kd->ncols > 64)
+        return diag_set(d, CP_ERR_USAGE, name, "bad catalog kind");
+    im.cat = cat;
+    im.name = name;
+    im.in_txn = in_txn;
+    im.d = d;
+    if (fp) {
+        st = csvio_parse_file(name, fp, on_row, &im, d);
+    } else {
+        if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) {
+            data += 3; /* a UTF-8 byte order mark from a spreadsheet */
+            len -= 3;
+        }
+        st = csvio_parse(name, data, len, on_row, &im, d);
+    }
+    if (!st && !im.hdr)
+        st = diag_set(d, CP_ERR_PARSE, name, "empty file: no header row");
+    if (im.started)
+        st = writer_end(&im.w, st, d);
+    free(im.hdr);
+    return st;
 }
 
 static enum cp_status import_data(struct catalog *cat, enum catalog_kind k,
                                   const char *name, const char *data,
                                   size_t len, int in_txn, struct diag *d)
 {
-    struct import im = {0};
-    enum cp_status st;
-    size_t i;
-
-    im.kd = catalog_kind_def(k);
-    if (!im.kd)
-        return diag_set(d, CP_ERR_USAGE, name, "bad catalog kind");
-    im.name = name;
-    im.d = d;
-    if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) {
-        data += 3; /* a UTF-8 byte order mark from a spreadsheet */
-        len -= 3;
-    }
-    st = csvio_parse(name, data, len, on_row, &im, d);
-    if (!st && !im.header_done)
-        st = diag_set(d, CP_ERR_PARSE, name, "empty file: no header row");
-    if (!st)
-        st = catalog_put_rows(cat, k, name, (const char *const *)im.cells,
-                              im.lines, im.nrows, in_txn, d);
-    for (i = 0; i < im.nrows * im.kd->ncols; i++)
-        free(im.cells[i]);
-    free(im.cells);
-    free(im.lines);
-    free(im.hdr);
-    return st;
+    return import_run(cat, k, name, data, len, NULL, in_txn, d);
 }
 
 enum cp_status catalog_import_buffer(struct catalog *cat, enum catalog_kind k,
@@ -638,17 +746,15 @@ enum cp_status catalog_import_buffer(struct catalog *cat, enum catalog_kind k,
 enum cp_status catalog_import_csv(struct catalog *cat, enum catalog_kind k,
                                   const char *path, struct diag *d)
 {
-    struct strbuf sb = STRBUF_INIT;
     enum cp_status st;
+    FILE *fp;
 
-    strbuf_init(&sb, 64u << 20);
-    st = strbuf_read_file(&sb, path);
-    if (st) {
-        strbuf_release(&sb);
+    diag_clear(d);
+    fp = fopen(path, "r");
+    if (!fp)
         return diag_set(d, CP_ERR_NOT_FOUND, path, "cannot read file");
-    }
-    st = catalog_import_buffer(cat, k, path, sb.buf, sb.len, d);
-    strbuf_release(&sb);
+    st = import_run(cat, k, path, NULL, 0, fp, 0, d);
+    fclose(fp);
     return st;
 }
 

@@ -88,8 +88,8 @@ static void print_help(FILE *out)
                       CMD_QUOTE | CMD_SEARCH | CMD_COMPARE | CMD_PLAN_SAVE);
     fprintf(out, "\nPLAN is a plan file (INI) or @NAME for a saved plan; "
                  "options override it.\n"
-                 "Numbers: 1024, 1.5e3, 15e12, and K/M/G/T (x1000) for "
-                 "counts: 15T.\n");
+                 "Numbers: 1024, 1.5e3, 15e12; counts also take K/M/G/T "
+                 "(x1000, either case)\nand B (billions): 15T, 15t, 70B.\n");
     fprintf(out, "\nplan keys ([section] key = value in a plan file, or "
                  "--set section.key=value):\n");
     cli_print_plan_keys(out);

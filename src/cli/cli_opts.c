@@ -9,6 +9,7 @@
 #include "cli/cli_opts.h"
 #include "util/fs.h"
 #include "util/number.h"
+#include "util/termsafe.h"
 #include "util/xalloc.h"
 
 #define PLANS (CMD_QUOTE | CMD_SEARCH | CMD_COMPARE | CMD_PLAN_SAVE)
@@ -259,6 +260,12 @@ enum cp_status cli_open_catalog(const struct global_opts *g,
     return catalog_open(g->catalog_path, CATALOG_OPEN_DEFAULT, out, d);
 }
 
+enum cp_status cli_open_catalog_read(const struct global_opts *g,
+                                     struct catalog **out, struct diag *d)
+{
+    return catalog_open(g->catalog_path, CATALOG_OPEN_READ, out, d);
+}
+
 enum cp_status cli_load_plan(struct catalog *cat, const char *arg,
                              struct plan *p, struct diag *d)
 {
@@ -285,6 +292,7 @@ enum cp_status cli_out_open(struct cli_out *o, struct diag *d)
 {
     o->buf = NULL;
     o->len = 0;
+    o->human = 0;
     o->fp = open_memstream(&o->buf, &o->len);
     if (!o->fp)
         return diag_set(d, CP_ERR_NOMEM, "output", "cannot buffer output");
@@ -298,6 +306,13 @@ void cli_out_discard(struct cli_out *o)
     o->fp = NULL;
     free(o->buf);
     o->buf = NULL;
+}
+
+static int write_out(const struct cli_out *o, FILE *fp)
+{
+    if (o->human)
+        return term_safe_write(fp, o->buf, o->len, TERM_SAFE_LINES);
+    return fwrite(o->buf, 1, o->len, fp) == o->len ? 0 : -1;
 }
 
 enum cp_status cli_out_commit(struct cli_out *o, const char *path,
@@ -314,7 +329,7 @@ enum cp_status cli_out_commit(struct cli_out *o, const char *path,
     o->fp = NULL;
     if (!path) {
         st = CP_OK;
-        if (fwrite(o->buf, 1, o->len, stdout) != o->len || fflush(stdout))
+        if (write_out(o, stdout) != 0 || fflush(stdout))
             st = diag_set(d, CP_ERR_IO, "stdout", "cannot write output");
         cli_out_discard(o);
         return st;
@@ -324,7 +339,7 @@ enum cp_status cli_out_commit(struct cli_out *o, const char *path,
         cli_out_discard(o);
         return st;
     }
-    if (fwrite(o->buf, 1, o->len, af.fp) != o->len) {
+    if (write_out(o, af.fp) != 0) {
         atomic_file_abort(&af);
         cli_out_discard(o);
         return diag_set(d, CP_ERR_IO, path, "cannot write file");

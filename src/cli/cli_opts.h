@@ -85,17 +85,25 @@ void cli_print_plan_keys(FILE *out);
 /* Open the catalog named by the global options. */
 enum cp_status cli_open_catalog(const struct global_opts *g,
                                 struct catalog **out /* OUT */, struct diag *d);
+/* The same for a command that only reads: a read-only catalog (a team's
+ * shared file) opens read-only instead of being refused. */
+enum cp_status cli_open_catalog_read(const struct global_opts *g,
+                                     struct catalog **out /* OUT */,
+                                     struct diag *d);
 
 /* Load PLAN (a file or @NAME from the catalog) into p. */
 enum cp_status cli_load_plan(struct catalog *cat, const char *arg,
                              struct plan *p, struct diag *d);
 
 /* Output collected in memory and written only on success: to stdout, or
- * atomically to a file. */
+ * atomically to a file.  Set human for text meant for people (the table
+ * formats): control characters from catalog or plan text are then shown
+ * as ^X instead of reaching the terminal (util/termsafe.h). */
 struct cli_out {
     FILE *fp; /* write here */
     char *buf;
     size_t len;
+    int human;
 };
 
 enum cp_status cli_out_open(struct cli_out *o, struct diag *d);

@@ -7,9 +7,10 @@
  *   catalog export KIND [FILE.csv]
  *   catalog reset
  *
- * Output is built in memory and written only when the command succeeds,
- * so a failing command prints nothing on stdout and leaves --output
- * alone; files are replaced atomically.  `list --format csv` and `export`
+ * Output is streamed row by row into a temporary file and delivered only
+ * when the command succeeds, so a failing command prints nothing on stdout
+ * and leaves --output alone, and a catalog of a million rows needs no more
+ * memory than one of ten.  `list --format csv` and `export`
  * print the same columns `import` accepts.  JSON is an array of objects
  * with typed values (numbers, true/false, null for empty cells); `show`
  * prints one object, or an array for cloud offers (one row per term).
@@ -24,6 +25,8 @@
 #include "util/csvio.h"
 #include "util/fs.h"
 #include "util/number.h"
+#include "util/strbuf.h"
+#include "util/termsafe.h"
 #include "util/xalloc.h"
 
 #define CELL_MAX 40 /* table cells longer than this are cut */
@@ -100,37 +103,83 @@ static int parse_opts(int argc, char **argv, struct opts *o)
     return 0;
 }
 
-/* ---- collecting rows ------------------------------------------------- */
+/* ---- output: streamed, delivered only on success ------------------------
+ *
+ * Rows are written as catalog_foreach reads them, so memory stays one row
+ * whatever the size of the catalog.  --output goes through atomic_file (a
+ * temporary renamed at the end); stdout gets a temporary file copied out at
+ * the end, so a command that fails prints nothing. */
 
-struct rows {
-    size_t ncols, nrows, alloc;
-    char **cells; /* nrows * ncols, owned */
+struct sink {
+    FILE *fp;
+    struct atomic_file af;
+    const char *path; /* NULL: stdout */
+    int in_memory;    /* stdout without a temporary file: memory */
+    char *mem;
+    size_t memlen;
 };
 
-static enum cp_status collect(void *ctx, const char *const *v, size_t n)
+static enum cp_status sink_open(struct sink *s, const char *path,
+                                struct diag *d)
 {
-    struct rows *r = ctx;
-    size_t i;
+    s->path = path;
+    s->fp = NULL;
+    if (path) {
+        enum cp_status st = atomic_file_open(&s->af, path, 0644, d);
 
-    if (r->nrows == r->alloc) {
-        r->alloc = r->alloc ? r->alloc * 2 : 32;
-        r->cells = xrealloc(r->cells, r->alloc * n * sizeof(char *));
+        if (!st)
+            s->fp = s->af.fp;
+        return st;
     }
-    r->ncols = n;
-    for (i = 0; i < n; i++)
-        r->cells[r->nrows * n + i] = xstrdup(v[i]);
-    r->nrows++;
+    s->mem = NULL;
+    s->in_memory = 0;
+    s->fp = tmpfile();
+    if (!s->fp) { /* no writable /tmp: hold it in memory instead */
+        s->fp = open_memstream(&s->mem, &s->memlen);
+        s->in_memory = 1;
+    }
+    if (!s->fp)
+        return diag_set(d, CP_ERR_NOMEM, "stdout", "cannot buffer output");
     return CP_OK;
 }
 
-static void rows_release(struct rows *r)
+static void sink_abort(struct sink *s)
 {
-    size_t i;
+    if (s->path)
+        atomic_file_abort(&s->af);
+    else if (s->fp)
+        fclose(s->fp);
+    s->fp = NULL;
+    free(s->mem);
+    s->mem = NULL;
+}
 
-    for (i = 0; i < r->nrows * r->ncols; i++)
-        free(r->cells[i]);
-    free(r->cells);
-    memset(r, 0, sizeof(*r));
+static enum cp_status sink_commit(struct sink *s, struct diag *d)
+{
+    char buf[65536];
+    size_t n;
+    int bad;
+
+    if (s->path)
+        return atomic_file_commit(&s->af, d);
+    if (s->in_memory) {
+        bad = fclose(s->fp) != 0;
+        s->fp = NULL;
+        bad = bad || fwrite(s->mem, 1, s->memlen, stdout) != s->memlen ||
+              fflush(stdout) != 0;
+        free(s->mem);
+        s->mem = NULL;
+    } else {
+        bad = fflush(s->fp) != 0 || ferror(s->fp) || fseek(s->fp, 0, SEEK_SET);
+        while (!bad && (n = fread(buf, 1, sizeof(buf), s->fp)) > 0)
+            bad = fwrite(buf, 1, n, stdout) != n;
+        bad = bad || ferror(s->fp) || fflush(stdout) != 0;
+        fclose(s->fp);
+        s->fp = NULL;
+    }
+    if (bad)
+        return diag_set(d, CP_ERR_IO, "stdout", "cannot write output");
+    return CP_OK;
 }
 
 /* ---- formats --------------------------------------------------------- */
@@ -140,80 +189,92 @@ static int numeric(enum catalog_col_type t)
     return t == CATCOL_REAL || t == CATCOL_COUNT;
 }
 
-/* Compact table of the brief columns: one line per row. */
-static void print_table(FILE *out, enum catalog_kind k, const struct rows *r)
+struct view {
+    enum catalog_kind k;
+    const struct catalog_column *cols;
+    size_t ncols;
+    FILE *out;
+    size_t w[64]; /* table: column widths */
+    size_t nrows;
+    int single;       /* json: one object, not an array */
+    struct strbuf sb; /* table, show: a cell made safe for a terminal */
+};
+
+static enum cp_status out_status(const struct view *v)
 {
-    size_t ncols, i, j, w[64], n;
-    const struct catalog_column *cols = catalog_columns(k, &ncols);
+    return ferror(v->out) ? CP_ERR_IO : CP_OK;
+}
 
-    for (i = 0; i < ncols && i < 64; i++) {
-        w[i] = strlen(cols[i].name);
-        for (j = 0; j < r->nrows; j++) {
-            n = strlen(r->cells[j * r->ncols + i]);
-            if (n > CELL_MAX)
-                n = CELL_MAX;
-            if (n > w[i])
-                w[i] = n;
-        }
+/* Table pass 1: the widths of the brief columns. */
+static enum cp_status table_widths(void *ctx, const char *const *r, size_t n)
+{
+    struct view *v = ctx;
+    size_t i, len;
+
+    for (i = 0; i < n && i < 64; i++) {
+        len = strlen(term_safe_str(r[i], &v->sb, 0));
+        if (len > CELL_MAX)
+            len = CELL_MAX;
+        if (len > v->w[i])
+            v->w[i] = len;
     }
-    for (j = 0; j <= r->nrows; j++) {
-        int first = 1;
+    return CP_OK;
+}
 
-        for (i = 0; i < ncols && i < 64; i++) {
-            const char *v = j ? r->cells[(j - 1) * r->ncols + i] : cols[i].name;
-            int cut = strlen(v) > CELL_MAX;
+/* Table pass 2: one line per row (r NULL: the header). */
+static enum cp_status table_line(void *ctx, const char *const *r, size_t n)
+{
+    struct view *v = ctx;
+    size_t i;
+    int first = 1;
 
-            if (!catalog_column_brief(k, i))
-                continue;
-            if (!first)
-                fputs("  ", out);
-            first = 0;
-            if (cut)
-                fprintf(out, "%.*s...%*s", CELL_MAX - 3, v,
-                        (int)(w[i] - CELL_MAX), "");
-            else if (j && numeric(cols[i].type))
-                fprintf(out, "%*s", (int)w[i], v);
-            else
-                fprintf(out, "%-*s", (int)w[i], v);
-        }
-        fputc('\n', out);
+    for (i = 0; i < n && i < 64; i++) {
+        const char *c = r ? term_safe_str(r[i], &v->sb, 0) : v->cols[i].name;
+        int cut = strlen(c) > CELL_MAX;
+
+        if (!catalog_column_brief(v->k, i))
+            continue;
+        if (!first)
+            fputs("  ", v->out);
+        first = 0;
+        if (cut)
+            fprintf(v->out, "%.*s...%*s", CELL_MAX - 3, c,
+                    (int)(v->w[i] - CELL_MAX), "");
+        else if (r && numeric(v->cols[i].type))
+            fprintf(v->out, "%*s", (int)v->w[i], c);
+        else
+            fprintf(v->out, "%-*s", (int)v->w[i], c);
     }
+    fputc('\n', v->out);
+    return out_status(v);
 }
 
 /* Every column, one "name  value" line each; rows separated by a blank. */
-static void print_vertical(FILE *out, enum catalog_kind k, const struct rows *r)
+static enum cp_status vertical_row(void *ctx, const char *const *r, size_t n)
 {
-    size_t ncols, i, j, w = 0;
-    const struct catalog_column *cols = catalog_columns(k, &ncols);
+    struct view *v = ctx;
+    size_t i, w = 0;
 
-    for (i = 0; i < ncols; i++)
-        if (strlen(cols[i].name) > w)
-            w = strlen(cols[i].name);
-    for (j = 0; j < r->nrows; j++) {
-        if (j)
-            fputc('\n', out);
-        for (i = 0; i < ncols; i++)
-            fprintf(out, "%-*s  %s\n", (int)w, cols[i].name,
-                    r->cells[j * r->ncols + i]);
-    }
+    for (i = 0; i < n; i++)
+        if (strlen(v->cols[i].name) > w)
+            w = strlen(v->cols[i].name);
+    if (v->nrows++)
+        fputc('\n', v->out);
+    for (i = 0; i < n; i++)
+        fprintf(v->out, "%-*s  %s\n", (int)w, v->cols[i].name,
+                term_safe_str(r[i], &v->sb, 0));
+    return out_status(v);
 }
 
-static void print_csv(FILE *out, enum catalog_kind k, const struct rows *r)
+static enum cp_status csv_row(void *ctx, const char *const *r, size_t n)
 {
-    size_t ncols, i, j;
-    const struct catalog_column *cols = catalog_columns(k, &ncols);
-    const char *names[64];
+    struct view *v = ctx;
 
-    for (i = 0; i < ncols && i < 64; i++)
-        names[i] = cols[i].name;
-    csvio_write_row(out, names, i);
-    for (j = 0; j < r->nrows; j++)
-        csvio_write_row(out, (const char *const *)(r->cells + j * r->ncols),
-                        r->ncols);
+    return csvio_write_row(v->out, r, n) == 0 ? CP_OK : CP_ERR_IO;
 }
 
 static json_t *json_row(const struct catalog_column *cols, size_t ncols,
-                        char *const *v)
+                        const char *const *v)
 {
     json_t *o = json_object();
     size_t i;
@@ -241,66 +302,42 @@ static json_t *json_row(const struct catalog_column *cols, size_t ncols,
     return o;
 }
 
-static int print_json(FILE *out, enum catalog_kind k, const struct rows *r,
-                      int single)
+/* One object; in an array, indented one level more and comma-separated,
+ * as jansson prints a whole array. */
+static enum cp_status json_item(void *ctx, const char *const *r, size_t n)
 {
-    size_t ncols, j;
-    const struct catalog_column *cols = catalog_columns(k, &ncols);
-    json_t *doc;
-    int rc;
+    struct view *v = ctx;
+    json_t *o = json_row(v->cols, n, r);
+    char *text, *p;
 
-    if (single) {
-        doc = json_row(cols, ncols, r->cells);
+    text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+                             JSON_REAL_PRECISION(15));
+    json_decref(o);
+    if (!text)
+        return CP_ERR_NOMEM;
+    if (v->single) {
+        fputs(text, v->out);
     } else {
-        doc = json_array();
-        for (j = 0; j < r->nrows; j++)
-            json_array_append_new(
-                doc, json_row(cols, ncols, r->cells + j * r->ncols));
+        fputs(v->nrows ? ",\n  " : "[\n  ", v->out);
+        for (p = text; *p; p++) {
+            fputc(*p, v->out);
+            if (*p == '\n')
+                fputs("  ", v->out);
+        }
     }
-    rc = json_dumpf(doc, out,
-                    JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-                        JSON_REAL_PRECISION(15));
-    fputc('\n', out);
-    json_decref(doc);
-    return rc;
+    v->nrows++;
+    free(text);
+    return out_status(v);
 }
 
-/* ---- output ---------------------------------------------------------- */
-
-/* Write buf to path atomically, or to stdout. */
-static int deliver(const char *path, const char *buf, size_t len, int mode)
-{
-    struct atomic_file af;
-    struct diag d;
-    enum cp_status st;
-
-    diag_clear(&d);
-    if (!path) {
-        if (fwrite(buf, 1, len, stdout) == len && fflush(stdout) == 0)
-            return 0;
-        diag_set(&d, CP_ERR_IO, "stdout", "cannot write");
-        return cli_error(CP_ERR_IO, &d);
-    }
-    st = atomic_file_open(&af, path, mode, &d);
-    if (st)
-        return cli_error(st, &d);
-    if (fwrite(buf, 1, len, af.fp) != len) {
-        atomic_file_abort(&af);
-        diag_set(&d, CP_ERR_IO, path, "cannot write file");
-        return cli_error(CP_ERR_IO, &d);
-    }
-    st = atomic_file_commit(&af, &d);
-    return st ? cli_error(st, &d) : 0;
-}
-
-static int open_catalog(const struct global_opts *g, struct catalog **cat)
+static int open_catalog(const struct global_opts *g, struct catalog **cat,
+                        unsigned flags)
 {
     struct diag d;
     enum cp_status st;
 
     diag_clear(&d);
-    st =
-        catalog_open(g ? g->catalog_path : NULL, CATALOG_OPEN_DEFAULT, cat, &d);
+    st = catalog_open(g ? g->catalog_path : NULL, flags, cat, &d);
     return st ? cli_error(st, &d) : 0;
 }
 
@@ -317,53 +354,70 @@ static int parse_kind(const char *name, enum catalog_kind *k)
 /* list and show. */
 static int run_view(const struct global_opts *g, const struct opts *o, int show)
 {
-    enum catalog_kind k;
     struct catalog *cat = NULL;
-    struct rows r = {0};
+    const char *id = show ? o->pos[2] : NULL;
+    struct view v;
+    struct sink sk;
     struct diag d;
     enum cp_status st;
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *mem;
+    size_t i;
     int rc;
 
     if (o->npos != (show ? 3 : 2))
         return usage_error("catalog", show ? "usage: catalog show KIND ID"
                                            : "usage: catalog list KIND");
-    rc = parse_kind(o->pos[1], &k);
+    memset(&v, 0, sizeof(v));
+    rc = parse_kind(o->pos[1], &v.k);
     if (!rc)
-        rc = open_catalog(g, &cat);
+        rc = open_catalog(g, &cat, CATALOG_OPEN_READ);
     if (rc)
         return rc;
+    v.cols = catalog_columns(v.k, &v.ncols);
     diag_clear(&d);
-    st = catalog_foreach(cat, k, show ? o->pos[2] : NULL, collect, &r, &d);
-    catalog_close(cat);
+    st = sink_open(&sk, o->output, &d);
     if (st) {
-        rows_release(&r);
+        catalog_close(cat);
         return cli_error(st, &d);
     }
-    mem = open_memstream(&buf, &len);
-    if (!mem) {
-        rows_release(&r);
-        return cli_error(CP_ERR_NOMEM, NULL);
+    v.out = sk.fp;
+    if (o->fmt == FMT_CSV) {
+        const char *names[64];
+
+        for (i = 0; i < v.ncols && i < 64; i++)
+            names[i] = v.cols[i].name;
+        st = csvio_write_row(v.out, names, i) == 0 ? CP_OK : CP_ERR_IO;
+        if (!st)
+            st = catalog_foreach(cat, v.k, id, csv_row, &v, &d);
+    } else if (o->fmt == FMT_JSON) {
+        v.single = show && v.k != CATALOG_CLOUD;
+        st = catalog_foreach(cat, v.k, id, json_item, &v, &d);
+        if (!st && !v.single)
+            fputs(v.nrows ? "\n]" : "[]", v.out);
+        if (!st)
+            st = fputc('\n', v.out) == EOF ? CP_ERR_IO : CP_OK;
+    } else if (show) {
+        st = catalog_foreach(cat, v.k, id, vertical_row, &v, &d);
+    } else {
+        for (i = 0; i < v.ncols && i < 64; i++)
+            v.w[i] = strlen(v.cols[i].name);
+        st = catalog_foreach(cat, v.k, NULL, table_widths, &v, &d);
+        if (!st)
+            st = table_line(&v, NULL, v.ncols);
+        if (!st)
+            st = catalog_foreach(cat, v.k, NULL, table_line, &v, &d);
     }
-    rc = 0;
-    if (o->fmt == FMT_CSV)
-        print_csv(mem, k, &r);
-    else if (o->fmt == FMT_JSON)
-        rc = print_json(mem, k, &r, show && k != CATALOG_CLOUD);
-    else if (show)
-        print_vertical(mem, k, &r);
+    catalog_close(cat);
+    strbuf_release(&v.sb);
+    if (st == CP_ERR_IO && !d.msg[0])
+        diag_set(&d, CP_ERR_IO, o->output ? o->output : "stdout",
+                 "cannot write output");
+    if (st == CP_ERR_NOMEM && !d.msg[0])
+        diag_set(&d, CP_ERR_NOMEM, "json", "out of memory");
+    if (!st)
+        st = sink_commit(&sk, &d);
     else
-        print_table(mem, k, &r);
-    rows_release(&r);
-    if (fclose(mem) != 0 || rc != 0) {
-        free(buf);
-        return cli_error(CP_ERR_NOMEM, NULL);
-    }
-    rc = deliver(o->output, buf, len, 0644);
-    free(buf);
-    return rc;
+        sink_abort(&sk);
+    return st ? cli_error(st, &d) : 0;
 }
 
 static int run_import(const struct global_opts *g, const struct opts *o)
@@ -378,7 +432,7 @@ static int run_import(const struct global_opts *g, const struct opts *o)
         return usage_error("catalog", "usage: catalog import KIND FILE.csv");
     rc = parse_kind(o->pos[1], &k);
     if (!rc)
-        rc = open_catalog(g, &cat);
+        rc = open_catalog(g, &cat, CATALOG_OPEN_DEFAULT);
     if (rc)
         return rc;
     diag_clear(&d);
@@ -394,12 +448,10 @@ static int run_export(const struct global_opts *g, const struct opts *o)
 {
     enum catalog_kind k;
     struct catalog *cat = NULL;
+    struct sink sk;
     struct diag d;
     enum cp_status st;
     const char *path;
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *mem;
     int rc;
 
     if (o->npos < 2 || o->npos > 3 || (o->npos == 3 && o->output))
@@ -407,26 +459,19 @@ static int run_export(const struct global_opts *g, const struct opts *o)
     path = o->npos == 3 ? o->pos[2] : o->output;
     rc = parse_kind(o->pos[1], &k);
     if (!rc)
-        rc = open_catalog(g, &cat);
+        rc = open_catalog(g, &cat, CATALOG_OPEN_READ);
     if (rc)
         return rc;
-    mem = open_memstream(&buf, &len);
-    if (!mem) {
-        catalog_close(cat);
-        return cli_error(CP_ERR_NOMEM, NULL);
-    }
     diag_clear(&d);
-    st = catalog_export_csv(cat, k, mem, &d);
+    st = sink_open(&sk, path, &d);
+    if (!st)
+        st = catalog_export_csv(cat, k, sk.fp, &d);
     catalog_close(cat);
-    if (fclose(mem) != 0 && !st)
-        st = diag_set(&d, CP_ERR_NOMEM, "export", "out of memory");
-    if (st) {
-        free(buf);
-        return cli_error(st, &d);
-    }
-    rc = deliver(path, buf, len, 0644);
-    free(buf);
-    return rc;
+    if (!st)
+        st = sink_commit(&sk, &d);
+    else if (sk.fp)
+        sink_abort(&sk);
+    return st ? cli_error(st, &d) : 0;
 }
 
 static int run_reset(const struct global_opts *g, const struct opts *o)
@@ -438,7 +483,7 @@ static int run_reset(const struct global_opts *g, const struct opts *o)
 
     if (o->npos != 1 || o->output)
         return usage_error("catalog", "usage: catalog reset");
-    rc = open_catalog(g, &cat);
+    rc = open_catalog(g, &cat, CATALOG_OPEN_DEFAULT);
     if (rc)
         return rc;
     diag_clear(&d);

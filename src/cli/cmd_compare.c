@@ -36,7 +36,7 @@ int cmd_compare(const struct global_opts *g, int argc, char **argv)
                       "needs %d to %d plans, got %d", COMPARE_MIN, COMPARE_MAX,
                       a->npos);
     if (!st)
-        st = cli_open_catalog(g, &cat, &d);
+        st = cli_open_catalog_read(g, &cat, &d);
     for (i = 0; !st && i < a->npos; i++) {
         plan_init(&plans[i], NULL);
         st = cli_load_plan(cat, a->pos[i], &plans[i], &d);

@@ -154,7 +154,9 @@ int cmd_plan(const struct global_opts *g, int argc, char **argv)
     if (a->npos >= 2)
         st = check_name(a->pos[1], &d);
     if (!st)
-        st = cli_open_catalog(g, &cat, &d);
+        st = strcmp(sub, "list") == 0 || strcmp(sub, "show") == 0
+                 ? cli_open_catalog_read(g, &cat, &d)
+                 : cli_open_catalog(g, &cat, &d);
     if (!st)
         st = cli_out_open(&o, &d);
     if (st)

@@ -59,6 +59,7 @@ int cli_emit_metrics(const struct cli_args *a, const struct export_item *items,
         }
         break;
     default:
+        o.human = 1;
         st = export_text_metrics(o.fp, items, n,
                                  a->explain ? EXPORT_EXPLAIN : 0, &d);
         break;
@@ -92,7 +93,7 @@ int cmd_quote(const struct global_opts *g, int argc, char **argv)
         st = diag_set(&d, CP_ERR_USAGE, a->pos[1],
                       "quote takes one plan (use compare for several)");
     if (!st)
-        st = cli_open_catalog(g, &cat, &d);
+        st = cli_open_catalog_read(g, &cat, &d);
     plan_init(p, NULL);
     if (!st && a->npos == 1)
         st = cli_load_plan(cat, a->pos[0], p, &d);

@@ -34,6 +34,7 @@ static int emit(const struct cli_args *a, const struct export_search *s,
         st = export_csv_search(o.fp, items, n, &d);
         break;
     default:
+        o.human = 1;
         st = export_text_search(o.fp, s, items, n, &d);
         break;
     }
@@ -101,7 +102,7 @@ int cmd_search(const struct global_opts *g, int argc, char **argv)
     if (!st && a->npos > 1)
         st = diag_set(&d, CP_ERR_USAGE, a->pos[1], "search takes one plan");
     if (!st)
-        st = cli_open_catalog(g, &cat, &d);
+        st = cli_open_catalog_read(g, &cat, &d);
     plan_init(p, NULL);
     if (!st && a->npos == 1)
         st = cli_load_plan(cat, a->pos[0], p, &d);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "plan/plan.h"
 #include "util/ini.h"
@@ -519,6 +520,12 @@ enum cp_status plan_set_key(struct plan *p, enum plan_key k, const char *value,
     len = strlen(value);
     while (len && (value[len - 1] == ' ' || value[len - 1] == '\t'))
         len--;
+    /* No value of the schema is this long; cutting it would validate a
+     * prefix ("8", 300 blanks, "junk" read as 8). */
+    if (len >= sizeof(trimmed))
+        return diag_set(d, CP_ERR_RANGE, where,
+                        "value longer than %zu characters",
+                        sizeof(trimmed) - 1);
     snprintf(trimmed, sizeof(trimmed), "%.*s", (int)len, value);
     value = trimmed;
     if ((ki->flags & PKF_AUTO) && strcmp(value, "auto") == 0) {
@@ -605,7 +612,8 @@ enum cp_status plan_set_assignment(struct plan *p, const char *assignment,
         return diag_set(d, CP_ERR_USAGE, "--set",
                         "'%.*s' is not SECTION.KEY=VALUE", SHOWN(assignment));
     if (n >= sizeof(name))
-        n = sizeof(name) - 1;
+        return diag_set(d, CP_ERR_USAGE, "--set", "'%.*s...' is not a key",
+                        SHOWN(assignment));
     memcpy(name, assignment, n);
     name[n] = '\0';
     if (plan_key_find(name, &k) != CP_OK)
@@ -657,20 +665,34 @@ enum cp_status plan_load_file(struct plan *p, const char *path, struct diag *d)
     struct strbuf sb;
     enum cp_status st;
     const char *base, *dot;
+    struct stat sbuf;
     FILE *fp;
+    int e;
 
+    /* Opened once: a FIFO or a pipe has no second chance.  A missing file
+     * or a directory is a usage error (2); a file that exists but cannot
+     * be read (permissions, I/O) is a runtime one (1). */
     fp = fopen(path, "r");
     if (!fp)
-        return diag_set(d, CP_ERR_NOT_FOUND, path, "cannot read plan file: %s",
-                        strerror(errno));
-    fclose(fp);
+        return diag_set(d,
+                        errno == ENOENT || errno == ENOTDIR ? CP_ERR_NOT_FOUND
+                                                            : CP_ERR_IO,
+                        path, "cannot read plan file: %s", strerror(errno));
+    if (fstat(fileno(fp), &sbuf) == 0 && S_ISDIR(sbuf.st_mode)) {
+        fclose(fp);
+        return diag_set(d, CP_ERR_USAGE, path,
+                        "cannot read plan file: is a directory");
+    }
     strbuf_init(&sb, 1 << 20);
-    st = strbuf_read_file(&sb, path);
+    st = strbuf_read_stream(&sb, fp);
+    e = errno;
+    fclose(fp);
     if (st) {
         strbuf_release(&sb);
-        return diag_set(d, st == CP_ERR_RANGE ? CP_ERR_RANGE : CP_ERR_NOT_FOUND,
-                        path, "cannot read plan file%s",
-                        st == CP_ERR_RANGE ? ": larger than 1 MiB" : "");
+        return diag_set(d, st == CP_ERR_RANGE ? CP_ERR_RANGE : CP_ERR_IO, path,
+                        "cannot read plan file: %s",
+                        st == CP_ERR_RANGE ? "larger than 1 MiB"
+                                           : strerror(e ? e : EIO));
     }
     if (memchr(sb.buf, '\0', sb.len)) {
         strbuf_release(&sb);

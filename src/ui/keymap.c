@@ -232,6 +232,10 @@ enum action keymap_lookup(const struct keymap *km, enum view_id v, int key)
 {
     size_t i;
 
+    /* One way out that no keys file can take away. */
+    if (key == UK_CTRL('c'))
+        return ACT_QUIT;
+
     for (i = 0; i < km->n; i++)
         if (km->b[i].view == v && km->b[i].key == key)
             return km->b[i].action;
@@ -284,6 +288,10 @@ enum cp_status keymap_parse(struct keymap *km, const char *name,
         a = action_find(w.w[3]);
         if (a == ACT_NONE && strcmp(w.w[3], "none") != 0) {
             linewords_problem(&lw, "unknown action '%s'", w.w[3]);
+            continue;
+        }
+        if (key == UK_CTRL('c') && a != ACT_QUIT) {
+            linewords_problem(&lw, "C-c always quits; it cannot be rebound");
             continue;
         }
         keymap_bind(km, (enum view_id)v, key, a);

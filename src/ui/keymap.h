@@ -7,7 +7,9 @@
  * { view, key, action }; lookups try the current view, then the global
  * view.  Users add `bind <view> <key> <action>` lines in
  * $XDG_CONFIG_HOME/llmplan/keys ('#' comments); a bind replaces the
- * binding of the same view and key.
+ * binding of the same view and key.  C-c always quits, in every view: a
+ * keys file that unbinds q and F10 still leaves a way out, so binding C-c
+ * to anything else is refused.
  *
  * Keys are terminal-independent codes: printable characters are their
  * code point, the rest are UK_* values.  keymap_key_parse/name convert

@@ -6,13 +6,17 @@
  * The terminal is restored on every way out: q (the loop ends and close()
  * runs), Ctrl-C (raw mode makes it a key; a SIGINT from kill is caught
  * like SIGTERM and SIGHUP: the handler only sets a flag, the next read
- * returns UK_SIGNAL and the loop ends normally).
+ * returns UK_SIGNAL and the loop ends normally), and a crash (an abort on
+ * an assertion, SIGSEGV, SIGBUS, SIGFPE, SIGILL): that handler puts back
+ * the terminal modes saved at start (tcsetattr, async-signal-safe), leaves
+ * the alternate screen, shows the cursor, and lets the signal go on.
  */
 #include <curses.h>
 #include <langinfo.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 #include <wchar.h>
 
@@ -27,6 +31,25 @@ static void on_signal(int sig)
     got_signal = 1;
 }
 
+/* The terminal as it was before curses: what a crash puts back. */
+static struct termios saved_tty;
+static volatile sig_atomic_t have_saved_tty;
+static const int fatal_signals[] = {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+#define NFATAL (sizeof(fatal_signals) / sizeof(fatal_signals[0]))
+
+static void on_fatal(int sig)
+{
+    static const char reset[] = "\033[0m\033[?1000l\033[?1049l\033[?25h\r\n";
+    ssize_t w;
+
+    if (have_saved_tty)
+        tcsetattr(STDIN_FILENO, TCSANOW, &saved_tty);
+    w = write(STDOUT_FILENO, reset, sizeof(reset) - 1);
+    (void)w;
+    /* SA_RESETHAND made the disposition the default again */
+    raise(sig);
+}
+
 struct tc {
     SCREEN *scr;
     bool open;
@@ -35,6 +58,7 @@ struct tc {
     attr_t attr[THEME_COUNT];
     short pair[THEME_COUNT];
     struct sigaction old_term, old_int, old_hup;
+    struct sigaction old_fatal[NFATAL];
 };
 
 static enum cp_status tc_open(struct term *t, struct diag *d)
@@ -42,10 +66,12 @@ static enum cp_status tc_open(struct term *t, struct diag *d)
     struct tc *p = t->priv;
     struct sigaction sa;
     const char *cs;
+    size_t i;
 
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
         return diag_set(d, CP_ERR_USAGE, "tui",
                         "needs a terminal (stdin and stdout)");
+    have_saved_tty = tcgetattr(STDIN_FILENO, &saved_tty) == 0;
     cs = nl_langinfo(CODESET);
     p->utf8 = cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
     p->scr = newterm(NULL, stdout, stdin);
@@ -73,12 +99,17 @@ static enum cp_status tc_open(struct term *t, struct diag *d)
     sigaction(SIGTERM, &sa, &p->old_term);
     sigaction(SIGINT, &sa, &p->old_int);
     sigaction(SIGHUP, &sa, &p->old_hup);
+    sa.sa_handler = on_fatal;
+    sa.sa_flags = SA_RESETHAND;
+    for (i = 0; i < NFATAL; i++)
+        sigaction(fatal_signals[i], &sa, &p->old_fatal[i]);
     return CP_OK;
 }
 
 static void tc_close(struct term *t)
 {
     struct tc *p = t->priv;
+    size_t i;
 
     if (!p->open)
         return;
@@ -92,6 +123,8 @@ static void tc_close(struct term *t)
     sigaction(SIGTERM, &p->old_term, NULL);
     sigaction(SIGINT, &p->old_int, NULL);
     sigaction(SIGHUP, &p->old_hup, NULL);
+    for (i = 0; i < NFATAL; i++)
+        sigaction(fatal_signals[i], &p->old_fatal[i], NULL);
 }
 
 static void tc_size(struct term *t, int *w, int *h)

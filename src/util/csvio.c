@@ -1,5 +1,6 @@
 /* csvio.c - libcsv wrappers; see csvio.h. */
 #include <csv.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,8 +74,9 @@ int csvio_write_row(FILE *out, const char *const *fields, size_t n)
 struct parse_state {
     char **fields;
     size_t n, alloc;
-    size_t line;       /* line where the current record started */
-    size_t next_line;  /* line after the data consumed so far */
+    size_t line;         /* line where the current record started */
+    size_t next_line;    /* line after the data consumed so far */
+    size_t record_bytes; /* bytes of the record being read */
     csvio_row_fn fn;
     void *ctx;
     enum cp_status st;
@@ -112,53 +114,142 @@ static void on_row(int c, void *data)
 
     (void)c;
     if (!ps->st && ps->n > 0)
-        ps->st = ps->fn(ps->ctx, ps->line, (const char *const *)ps->fields,
-                        ps->n);
+        ps->st =
+            ps->fn(ps->ctx, ps->line, (const char *const *)ps->fields, ps->n);
     free_fields(ps);
+}
+
+/* A parser fed one line at a time, from a buffer or a stream. */
+struct line_parser {
+    struct csv_parser p;
+    struct parse_state ps;
+    const char *name;
+    struct diag *d;
+    int at_bol; /* the next piece starts a line */
+};
+
+#define CSVIO_RECORD_MAX (1u << 20)
+
+static enum cp_status lp_init(struct line_parser *lp, const char *name,
+                              csvio_row_fn row_fn, void *ctx, struct diag *d)
+{
+    memset(lp, 0, sizeof(*lp));
+    if (csv_init(&lp->p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0)
+        return diag_set(d, CP_ERR_NOMEM, name, "cannot start CSV parser");
+    lp->ps.fn = row_fn;
+    lp->ps.ctx = ctx;
+    lp->ps.line = 1;
+    lp->ps.next_line = 1;
+    lp->name = name;
+    lp->d = d;
+    lp->at_bol = 1;
+    return CP_OK;
+}
+
+static enum cp_status lp_error(struct line_parser *lp, const char *what)
+{
+    char where[DIAG_WHERE_MAX];
+
+    snprintf(where, sizeof(where), "%s:%zu", lp->name, lp->ps.next_line);
+    lp->ps.st = diag_set(lp->d, CP_ERR_PARSE, where, "%s", what);
+    return lp->ps.st;
+}
+
+/* Feed a piece of a line (ending with its '\n', if any), so that each
+ * record knows the line where it began. */
+static enum cp_status lp_feed(struct line_parser *lp, const char *piece,
+                              size_t n)
+{
+    char where[DIAG_WHERE_MAX];
+    int between = lp->p.pstate == 0 && lp->ps.n == 0;
+
+    if (between && lp->at_bol) {
+        lp->ps.line = lp->ps.next_line;
+        lp->ps.record_bytes = 0;
+    }
+    /* Every consumer reads fields as C strings: a NUL would cut a field
+     * short without a word.  Refuse it, and a record too long for a
+     * catalog row (/dev/zero, a binary file) before it fills memory. */
+    if (memchr(piece, '\0', n))
+        return lp_error(lp, "NUL byte: cannot read a binary file as CSV");
+    lp->ps.record_bytes += n;
+    if (lp->ps.record_bytes > CSVIO_RECORD_MAX)
+        return lp_error(lp, "record longer than 1 MiB");
+    if (csv_parse(&lp->p, piece, n, on_field, on_row, &lp->ps) != n) {
+        snprintf(where, sizeof(where), "%s:%zu", lp->name, lp->ps.next_line);
+        diag_set(lp->d, CP_ERR_PARSE, where, "malformed CSV: %s",
+                 csv_strerror(csv_error(&lp->p)));
+        lp->ps.st = CP_ERR_PARSE;
+    }
+    lp->at_bol = n > 0 && piece[n - 1] == '\n';
+    if (lp->at_bol)
+        lp->ps.next_line++;
+    return lp->ps.st;
+}
+
+static enum cp_status lp_finish(struct line_parser *lp)
+{
+    char where[DIAG_WHERE_MAX];
+
+    if (!lp->ps.st && csv_fini(&lp->p, on_field, on_row, &lp->ps) != 0) {
+        snprintf(where, sizeof(where), "%s:%zu", lp->name, lp->ps.line);
+        diag_set(lp->d, CP_ERR_PARSE, where, "malformed CSV: %s",
+                 csv_strerror(csv_error(&lp->p)));
+        lp->ps.st = CP_ERR_PARSE;
+    }
+    free_fields(&lp->ps);
+    free(lp->ps.fields);
+    csv_free(&lp->p);
+    return lp->ps.st;
 }
 
 enum cp_status csvio_parse(const char *name, const char *data, size_t len,
                            csvio_row_fn row_fn, void *ctx, struct diag *d)
 {
-    struct csv_parser p;
-    struct parse_state ps = {0};
+    struct line_parser lp;
+    enum cp_status st;
     size_t i, start;
-    char where[DIAG_WHERE_MAX];
 
-    if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0)
-        return diag_set(d, CP_ERR_NOMEM, name, "cannot start CSV parser");
-    ps.fn = row_fn;
-    ps.ctx = ctx;
-    ps.line = 1;
-    ps.next_line = 1;
-    /* Feed line by line so that each record knows where it began. */
-    for (start = 0; start < len && !ps.st; start = i) {
-        int quoted_before = p.pstate == 0 ? 0 : 1;
-
+    st = lp_init(&lp, name, row_fn, ctx, d);
+    if (st)
+        return st;
+    for (start = 0; start < len && !lp.ps.st; start = i) {
         for (i = start; i < len && data[i] != '\n'; i++)
             ;
         if (i < len)
             i++;
-        if (!quoted_before && ps.n == 0)
-            ps.line = ps.next_line;
-        if (csv_parse(&p, data + start, i - start, on_field, on_row, &ps) !=
-            i - start) {
-            snprintf(where, sizeof(where), "%s:%zu", name, ps.next_line);
-            diag_set(d, CP_ERR_PARSE, where, "malformed CSV: %s",
-                     csv_strerror(csv_error(&p)));
-            ps.st = CP_ERR_PARSE;
-            break;
+        lp_feed(&lp, data + start, i - start);
+    }
+    return lp_finish(&lp);
+}
+
+enum cp_status csvio_parse_file(const char *name, FILE *fp, csvio_row_fn row_fn,
+                                void *ctx, struct diag *d)
+{
+    struct line_parser lp;
+    enum cp_status st;
+    char buf[65536];
+    size_t got, i, start;
+    int first = 1;
+
+    st = lp_init(&lp, name, row_fn, ctx, d);
+    if (st)
+        return st;
+    while (!lp.ps.st && (got = fread(buf, 1, sizeof(buf), fp)) > 0) {
+        start = 0;
+        /* a UTF-8 byte order mark from a spreadsheet */
+        if (first && got >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
+            start = 3;
+        first = 0;
+        for (; start < got && !lp.ps.st; start = i) {
+            for (i = start; i < got && buf[i] != '\n'; i++)
+                ;
+            if (i < got)
+                i++;
+            lp_feed(&lp, buf + start, i - start);
         }
-        ps.next_line++;
     }
-    if (!ps.st && csv_fini(&p, on_field, on_row, &ps) != 0) {
-        snprintf(where, sizeof(where), "%s:%zu", name, ps.line);
-        diag_set(d, CP_ERR_PARSE, where, "malformed CSV: %s",
-                 csv_strerror(csv_error(&p)));
-        ps.st = CP_ERR_PARSE;
-    }
-    free_fields(&ps);
-    free(ps.fields);
-    csv_free(&p);
-    return ps.st;
+    if (!lp.ps.st && ferror(fp))
+        lp.ps.st = diag_set(d, CP_ERR_IO, name, "cannot read file");
+    return lp_finish(&lp);
 }

@@ -33,8 +33,15 @@ typedef enum cp_status (*csvio_row_fn)(void *ctx, size_t line,
 
 /* Parse data[0..len).  Stops at the first callback error and returns it.
  * CP_ERR_PARSE with d = "name:line" for malformed CSV (unterminated quote,
- * junk after a quote). */
+ * junk after a quote) and for a NUL byte in a field (which a C string would
+ * cut short). */
 enum cp_status csvio_parse(const char *name, const char *data, size_t len,
                            csvio_row_fn row_fn, void *ctx, struct diag *d);
+
+/* The same, reading fp line by line: memory stays the size of one record,
+ * whatever the size of the file.  A UTF-8 byte order mark is skipped.
+ * CP_ERR_IO when reading fails. */
+enum cp_status csvio_parse_file(const char *name, FILE *fp, csvio_row_fn row_fn,
+                                void *ctx, struct diag *d);
 
 #endif

@@ -1,94 +1,120 @@
-/* ini.c - libinih wrapper with line numbers; see ini.h. */
-#include <ini.h>
+/* ini.c - the INI reader for plan files; see ini.h. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/ini.h"
+#include "util/xalloc.h"
 
-struct ini_state {
-    const char *name;
-    const char *pos; /* next unread byte of the text */
-    int line;        /* line of the chunk handed to inih last */
-    int at_line_start;
-    ini_key_fn fn;
-    void *ctx;
-    enum cp_status st; /* first error a callback returned */
-    int st_line;       /* and its line */
-    struct diag *d;
-};
-
-/* fgets-style reader over the text that counts lines, so the handler knows
- * where it is (inih's own INI_HANDLER_LINENO is a build option of the
- * library, off in Debian's). */
-static char *read_line(char *str, int num, void *stream)
+static int is_blank(char c)
 {
-    struct ini_state *s = stream;
-    int i = 0;
-
-    if (!*s->pos || num < 2)
-        return NULL;
-    if (s->at_line_start)
-        s->line++;
-    while (i < num - 1 && s->pos[0]) {
-        char c = *s->pos++;
-
-        str[i++] = c;
-        if (c == '\n')
-            break;
-    }
-    str[i] = '\0';
-    s->at_line_start = i > 0 && str[i - 1] == '\n';
-    return str;
+    return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
 }
 
-static int on_key(void *user, const char *section, const char *name,
-                  const char *value)
+static char *lskip(char *s)
 {
-    struct ini_state *s = user;
-    struct diag tmp;
-    enum cp_status st;
-    char where[64];
+    while (*s && is_blank(*s))
+        s++;
+    return s;
+}
 
-    diag_clear(&tmp);
-    st = s->fn(s->ctx, section, name, value, s->line, &tmp);
-    if (st == CP_OK)
-        return 1;
-    if (s->st == CP_OK) {
-        s->st = st;
-        s->st_line = s->line;
-        if (s->d) {
-            *s->d = tmp;
-            snprintf(where, sizeof(where), "%s:%d", s->name, s->line);
-            diag_prefix(s->d, where);
-        }
+static void rstrip(char *s)
+{
+    size_t n = strlen(s);
+
+    while (n > 0 && is_blank(s[n - 1]))
+        s[--n] = '\0';
+}
+
+/* First of chars in s (NULL: none wanted), or of an inline comment (';'
+ * after a blank), or the end of s. */
+static char *find_chars_or_comment(char *s, const char *chars)
+{
+    int was_blank = 0;
+
+    while (*s && (!chars || !strchr(chars, *s)) && !(was_blank && *s == ';')) {
+        was_blank = is_blank(*s);
+        s++;
     }
-    return 0;
+    return s;
+}
+
+/* Parse one line (no '\n'), in place.  CP_OK, CP_ERR_PARSE with *syntax
+ * set for a malformed line, else the status of the callback (detail in d). */
+static enum cp_status parse_line(char *line, int lineno, char **section,
+                                 ini_key_fn fn, void *ctx, int *syntax,
+                                 struct diag *d)
+{
+    char *start, *end, *name, *value;
+
+    *syntax = 0;
+    rstrip(line);
+    start = lskip(line);
+    if (*start == '\0' || *start == ';' || *start == '#')
+        return CP_OK;
+    if (*start == '[') {
+        end = find_chars_or_comment(start + 1, "]");
+        if (*end != ']') {
+            *syntax = 1;
+            return CP_ERR_PARSE;
+        }
+        *end = '\0';
+        free(*section);
+        *section = xstrdup(start + 1);
+        return CP_OK;
+    }
+    end = find_chars_or_comment(start, "=:");
+    if (*end != '=' && *end != ':') {
+        *syntax = 1;
+        return CP_ERR_PARSE;
+    }
+    *end = '\0';
+    name = start;
+    rstrip(name);
+    value = lskip(end + 1);
+    end = find_chars_or_comment(value, NULL);
+    *end = '\0';
+    rstrip(value);
+    return fn(ctx, *section, name, value, lineno, d);
 }
 
 enum cp_status ini_parse_text(const char *name, const char *text, ini_key_fn fn,
                               void *ctx, struct diag *d)
 {
-    struct ini_state s;
-    int rc;
+    char *copy, *line, *next, *section = xstrdup("");
+    enum cp_status first = CP_OK, st;
+    struct diag tmp;
+    char where[64];
+    int lineno = 0, syntax;
 
-    memset(&s, 0, sizeof(s));
-    s.name = name;
-    s.pos = text;
-    s.at_line_start = 1;
-    s.fn = fn;
-    s.ctx = ctx;
-    s.d = d;
-    rc = ini_parse_stream(read_line, &s, on_key, &s);
-    if (s.st && !(rc > 0 && rc < s.st_line))
-        return s.st;
-    if (rc > 0) {
-        char where[64];
-
-        snprintf(where, sizeof(where), "%s:%d", name, rc);
-        return diag_set(d, CP_ERR_PARSE, where,
-                        "expected '[section]' or 'key = value'");
+    copy = xstrdup(text);
+    line = copy;
+    /* a UTF-8 byte order mark */
+    if ((unsigned char)line[0] == 0xEF && (unsigned char)line[1] == 0xBB &&
+        (unsigned char)line[2] == 0xBF)
+        line += 3;
+    for (; line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        lineno++;
+        diag_clear(&tmp);
+        st = parse_line(line, lineno, &section, fn, ctx, &syntax, &tmp);
+        if (st == CP_OK || first != CP_OK)
+            continue;
+        first = st;
+        if (!d)
+            continue;
+        snprintf(where, sizeof(where), "%s:%d", name, lineno);
+        if (syntax) {
+            diag_set(d, CP_ERR_PARSE, where,
+                     "expected '[section]' or 'key = value'");
+        } else {
+            *d = tmp;
+            diag_prefix(d, where);
+        }
     }
-    if (rc < 0)
-        return diag_set(d, CP_ERR_NOMEM, name, "cannot parse: out of memory");
-    return CP_OK;
+    free(section);
+    free(copy);
+    return first;
 }

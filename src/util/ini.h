@@ -1,15 +1,19 @@
 /*
- * ini.h - a thin wrapper over libinih for plan, theme and key files.  The
- * only code that includes <ini.h>.
+ * ini.h - the INI reader for plan files.
  *
- * Adds what the plain library lacks: the line number of every key (so a
- * caller's complaint becomes "plan.ini:12: model.heads: ..."), a status
- * instead of an int, and a message for lines inih cannot parse.  Parsing
- * continues after an error (like inih and tig) but only the first problem
- * is reported in the diag, and its status is returned.
+ * It follows libinih's syntax, which plan files were first written for,
+ * but reads the text itself: libinih as Debian builds it cuts lines at 199
+ * characters (the rest became a bogus key) and takes an indented line as
+ * the continuation of the previous value (so "  tp = 4" under a key
+ * silently changed that key).  Here a line has no length limit and an
+ * indented line is an ordinary line.  Every key comes with its line number
+ * (so a caller's complaint becomes "plan.ini:12: model.heads: ...").
+ * Parsing continues after an error but only the first problem is reported
+ * in the diag, and its status is returned.
  *
- * Syntax (inih defaults): [section], key = value (or key: value), comments
- * start with ';' or '#' at the start of a line, or " ;" after a value.
+ * Syntax: [section], key = value (or key: value), comments start with ';'
+ * or '#' at the start of a line, or " ;" after a value; a UTF-8 byte order
+ * mark is skipped.
  */
 #ifndef LLMPLAN_UTIL_INI_H
 #define LLMPLAN_UTIL_INI_H

@@ -80,18 +80,25 @@ enum cp_status number_parse(const char *s, int allow_suffix, double *out)
     if (n == 0 || n >= 100)
         return CP_ERR_PARSE;
     if (allow_suffix) {
+        /* K M G T, either case, and B for billions ("70B" parameters,
+         * the way model sizes are written): powers of 1000. */
         switch (s[n - 1]) {
         case 'K':
         case 'k':
             scale = 1e3;
             break;
         case 'M':
+        case 'm':
             scale = 1e6;
             break;
         case 'G':
+        case 'g':
+        case 'B':
+        case 'b':
             scale = 1e9;
             break;
         case 'T':
+        case 't':
             scale = 1e12;
             break;
         default:

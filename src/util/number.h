@@ -1,7 +1,9 @@
 /*
  * number.h - the number syntax of plan values and options (design/cli.md):
  * plain integers, decimals and exponents ("15e12", "1.5e3", "-2"), with the
- * suffixes K, M, G, T (powers of 1000) for counts ("15T").  Anything else -
+ * suffixes K, M, G, T (powers of 1000) for counts ("15T"), in either case,
+ * and B for billions (10^9, as model sizes are written: "70B").  Anything
+ * else -
  * hex, "nan", "inf", trailing junk, empty text, out-of-range magnitude - is
  * an error.  Independent of the locale: '.' is the decimal point.
  */
@@ -12,7 +14,7 @@
 
 #include "core/status.h"
 
-/* A finite double with an optional K/M/G/T suffix when allow_suffix.
+/* A finite double with an optional K/M/G/T/B suffix when allow_suffix.
  * CP_ERR_PARSE for bad syntax, CP_ERR_RANGE for non-finite results. */
 enum cp_status number_parse(const char *s, int allow_suffix,
                             double *out /* OUT */);

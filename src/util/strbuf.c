@@ -122,15 +122,12 @@ enum cp_status strbuf_addf(struct strbuf *sb, const char *fmt, ...)
     return st;
 }
 
-enum cp_status strbuf_read_file(struct strbuf *sb, const char *path)
+enum cp_status strbuf_read_stream(struct strbuf *sb, FILE *f)
 {
-    FILE *f = fopen(path, "rb");
     char chunk[8192];
     size_t n, start = sb->len;
     enum cp_status st = CP_OK;
 
-    if (!f)
-        return CP_ERR_IO;
     while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
         /* an uncapped buffer still stops somewhere (/dev/zero, a FIFO) */
         if (!sb->max_len && sb->len - start + n > STRBUF_READ_MAX) {
@@ -143,6 +140,17 @@ enum cp_status strbuf_read_file(struct strbuf *sb, const char *path)
     }
     if (!st && ferror(f))
         st = CP_ERR_IO;
+    return st;
+}
+
+enum cp_status strbuf_read_file(struct strbuf *sb, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    enum cp_status st;
+
+    if (!f)
+        return CP_ERR_IO;
+    st = strbuf_read_stream(sb, f);
     fclose(f);
     return st;
 }

@@ -14,6 +14,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "core/status.h"
 
@@ -24,7 +25,10 @@ struct strbuf {
     size_t max_len; /* 0: unlimited */
 };
 
-#define STRBUF_INIT {0, 0, 0, 0}
+#define STRBUF_INIT                                                            \
+    {                                                                          \
+        0, 0, 0, 0                                                             \
+    }
 
 void strbuf_init(struct strbuf *sb, size_t max_len);
 void strbuf_release(struct strbuf *sb);
@@ -45,5 +49,7 @@ enum cp_status strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
  * as a file name is an error, not a hang. */
 #define STRBUF_READ_MAX ((size_t)256 << 20)
 enum cp_status strbuf_read_file(struct strbuf *sb, const char *path);
+/* The same from an open stream (not closed): a FIFO is opened once. */
+enum cp_status strbuf_read_stream(struct strbuf *sb, FILE *f);
 
 #endif
