@@ -35,10 +35,10 @@ endif
 
 # ---- dependencies (Debian packages) -------------------------------------
 DEB_PACKAGES := libncurses-dev libsqlite3-dev libcsv-dev check libjansson-dev \
-                libinih-dev pkg-config
+                pkg-config
 DEPS_STAMP := build/.deps-ok
 
-PKGS := sqlite3 jansson inih
+PKGS := sqlite3 jansson
 NCURSES_PC = $(shell pkg-config --exists ncursesw 2>/dev/null && echo ncursesw || echo ncurses)
 
 # Filter the _XOPEN_SOURCE=600 that ncursesw's .pc adds on Debian 12: we
