@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "catalog/catalog_int.h"
+#include "core/bounds.h"
 
 #define REQ CATCOL_REQUIRED
 #define KEY (CATCOL_REQUIRED | CATCOL_KEY)
@@ -201,11 +202,14 @@
       "catalog id")                                                            \
     C(site_spec, "name", CATCOL_TEXT, REQ, 0, 0, NULL, FT_STR, name, 1, 0,     \
       PF_BRIEF, "display name")                                                \
-    C(site_spec, "pue", CATCOL_REAL, REQ, 1, 5, NULL, FT_DBL, pue, 1, 0,       \
+    C(site_spec, "pue", CATCOL_REAL, REQ, B_PUE_MIN, B_PUE_MAX, NULL, FT_DBL,  \
+      pue, 1, 0,                                                               \
       PF_BRIEF, "power usage effectiveness")                                   \
-    C(site_spec, "usd_per_kwh", CATCOL_REAL, REQ, 0, 10, NULL, FT_DBL,         \
+    C(site_spec, "usd_per_kwh", CATCOL_REAL, REQ, 0, B_USD_PER_KWH_MAX, NULL,  \
+      FT_DBL,                                                                  \
       usd_per_kwh, 1, 0, PF_BRIEF | PF_PRICE, "electricity price, USD/kWh")    \
-    C(site_spec, "kgco2_per_kwh", CATCOL_REAL, REQ, 0, 5, NULL, FT_DBL,        \
+    C(site_spec, "kgco2_per_kwh", CATCOL_REAL, REQ, 0, B_KGCO2_PER_KWH_MAX,    \
+      NULL, FT_DBL,                                                            \
       kgco2_per_kwh, 1, 0, PF_BRIEF, "grid carbon intensity, kgCO2e/kWh")      \
     C(site_spec, "air_kw_per_rack", CATCOL_REAL, 0, 0, 1e4, NULL, FT_DBL,      \
       air_kw_per_rack, 1, 0, PF_BRIEF, "most an air-cooled rack may draw, kW") \
@@ -240,7 +244,7 @@
     C(cloud_offer, "id", CATCOL_ID, KEY, 0, 0, NULL, FT_STR, id, 1, 0,         \
       PF_BRIEF, "catalog id (provider-instance)")                              \
     C(cloud_offer, "term", CATCOL_ENUM, KEY, 0, 0,                             \
-      "on_demand|reserved_1y|reserved_3y|spot", FT_NONE, id, 1, 0, PF_BRIEF,   \
+      TERM_CHOICES, FT_NONE, id, 1, 0, PF_BRIEF,                               \
       "pricing term")                                                          \
     C(cloud_offer, "provider", CATCOL_TEXT, REQ, 0, 0, NULL, FT_STR, provider, \
       1, 0, PF_BRIEF, "cloud provider")                                        \
@@ -252,7 +256,8 @@
       FT_U64, gpus_per_instance, 1, 0, PF_BRIEF, "accelerators per instance")  \
     C(cloud_offer, "region", CATCOL_TEXT, 0, 0, 0, NULL, FT_STR, region, 1, 0, \
       PF_BRIEF, "region the price is for")                                     \
-    C(cloud_offer, "usd_per_gpu_hour", CATCOL_REAL, REQ, 0, 1e4, NULL,         \
+    C(cloud_offer, "usd_per_gpu_hour", CATCOL_REAL, REQ, 0,                    \
+      B_USD_PER_GPU_HOUR_MAX, NULL,                                            \
       FT_NONE, id, 1, 0, PF_BRIEF, "price per accelerator-hour, USD")          \
     PROV_COLS(C, cloud_offer)                                                  \
     NOTE_COLS(C, cloud_offer)                                                  \

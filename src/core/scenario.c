@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/bounds.h"
 #include "core/cost.h"
 #include "core/energy.h"
 #include "core/load.h"
@@ -292,8 +293,8 @@ static enum cp_status validate_hardware(const struct scenario *sc,
 
     st = count_in(d, "hardware.gpus", sc->gpus, 1, MAX_GPUS);
     if (!st)
-        st = real_in(d, "hardware.oversubscription", sc->oversubscription, 1,
-                     64);
+        st = real_in(d, "hardware.oversubscription", sc->oversubscription,
+                     B_OVERSUBSCRIPTION_MIN, B_OVERSUBSCRIPTION_MAX);
     if (st)
         return st;
     if (!(a->hbm_bytes > 0) || !(a->hbm_bps > 0))
@@ -498,11 +499,13 @@ static enum cp_status validate_money(const struct scenario *sc, struct diag *d)
     enum cp_status st;
     int i;
 
-    st = real_in(d, "site.pue", s->pue, 1, 5);
+    st = real_in(d, "site.pue", s->pue, B_PUE_MIN, B_PUE_MAX);
     if (!st)
-        st = real_in(d, "site.usd_per_kwh", s->usd_per_kwh, 0, 100);
+        st = real_in(d, "site.usd_per_kwh", s->usd_per_kwh, 0,
+                     B_USD_PER_KWH_MAX);
     if (!st)
-        st = real_in(d, "site.kgco2_per_kwh", s->kgco2_per_kwh, 0, 10);
+        st = real_in(d, "site.kgco2_per_kwh", s->kgco2_per_kwh, 0,
+                     B_KGCO2_PER_KWH_MAX);
     if (!st &&
         (!isfinite(s->air_kw_per_rack) || s->air_kw_per_rack < 0 ||
          !isfinite(s->liquid_kw_per_rack) || s->liquid_kw_per_rack < 0 ||
@@ -547,7 +550,7 @@ static enum cp_status validate_money(const struct scenario *sc, struct diag *d)
                      sc->finance.software_usd_per_gpu_year, 0, 1e6);
     if (!st)
         st = real_in(d, "cloud.usd_per_gpu_hour", sc->cloud_usd_per_gpu_hour, 0,
-                     1e4);
+                     B_USD_PER_GPU_HOUR_MAX);
     for (i = 0; !st && i < TERM_COUNT; i++)
         if (!isfinite(sc->cloud.usd_per_gpu_hour[i]) ||
             sc->cloud.usd_per_gpu_hour[i] < 0)

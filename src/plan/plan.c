@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/bounds.h"
 #include "plan/plan.h"
 #include "util/ini.h"
 #include "util/number.h"
@@ -233,7 +234,9 @@ static const struct plan_key_info keys[PLAN_KEY_COUNT] = {
                       NULL, NULL, CATALOG_FABRICS, "system's", PS_NONE, 0,
                       "scale-out network, e.g. ib-ndr"},
     [PK_HW_OVERSUBSCRIPTION] = {"hardware.oversubscription", "hardware",
-                                "oversubscription", PT_NUMBER, 0, 1, 64, NULL,
+                                "oversubscription", PT_NUMBER, 0,
+                                B_OVERSUBSCRIPTION_MIN, B_OVERSUBSCRIPTION_MAX,
+                                NULL,
                                 NULL, 0, "1", PS_F64, OFF(oversubscription),
                                 "fat-tree oversubscription at the leaf"},
     [PK_HW_STORAGE] = {"hardware.storage", "hardware", "storage", PT_ID, 0, 0,
@@ -283,16 +286,18 @@ static const struct plan_key_info keys[PLAN_KEY_COUNT] = {
     [PK_SITE_ID] = {"site.id", "site", "id", PT_ID, 0, 0, 0, NULL, NULL,
                     CATALOG_SITES, "us-average", PS_NONE, 0,
                     "power profile: PUE, electricity price, carbon"},
-    [PK_SITE_PUE] = {"site.pue", "site", "pue", PT_NUMBER, 0, 1, 5, NULL, NULL,
+    [PK_SITE_PUE] = {"site.pue", "site", "pue", PT_NUMBER, 0, B_PUE_MIN,
+                     B_PUE_MAX, NULL, NULL,
                      0, "site's", PS_F64, OFF(site.pue),
                      "power usage effectiveness"},
     [PK_SITE_USD_PER_KWH] = {"site.usd_per_kwh", "site", "usd_per_kwh",
-                             PT_NUMBER, 0, 0, 10, NULL, NULL, 0, "site's",
-                             PS_F64, OFF(site.usd_per_kwh),
+                             PT_NUMBER, 0, 0, B_USD_PER_KWH_MAX, NULL, NULL,
+                             0, "site's", PS_F64, OFF(site.usd_per_kwh),
                              "electricity price, USD/kWh"},
     [PK_SITE_KGCO2_PER_KWH] = {"site.kgco2_per_kwh", "site", "kgco2_per_kwh",
-                               PT_NUMBER, 0, 0, 5, NULL, NULL, 0, "site's",
-                               PS_F64, OFF(site.kgco2_per_kwh),
+                               PT_NUMBER, 0, 0, B_KGCO2_PER_KWH_MAX, NULL,
+                               NULL, 0, "site's", PS_F64,
+                               OFF(site.kgco2_per_kwh),
                                "carbon intensity, kg CO2e/kWh"},
     [PK_FIN_DEPRECIATION_YEARS] = {"finance.depreciation_years", "finance",
                                    "depreciation_years", PT_NUMBER, 0, 0.25, 30,
@@ -355,10 +360,11 @@ static const struct plan_key_info keys[PLAN_KEY_COUNT] = {
                         NULL, CATALOG_CLOUD, "cheapest for the accelerator",
                         PS_NONE, 0, "cloud offer to compare against"},
     [PK_CLOUD_TERM] = {"cloud.term", "cloud", "term", PT_ENUM, 0, 0, 0,
-                       "on_demand|reserved_1y|reserved_3y|spot", NULL, 0,
+                       TERM_CHOICES, NULL, 0,
                        "on_demand", PS_INT, OFF(cloud_term), "pricing term"},
     [PK_CLOUD_USD_PER_GPU_HOUR] = {"cloud.usd_per_gpu_hour", "cloud",
-                                   "usd_per_gpu_hour", PT_NUMBER, 0, 0, 1000,
+                                   "usd_per_gpu_hour", PT_NUMBER, 0, 0,
+                                   B_USD_PER_GPU_HOUR_MAX,
                                    NULL, NULL, 0, "offer's", PS_F64,
                                    OFF(cloud_usd_per_gpu_hour),
                                    "override the offer's price"},

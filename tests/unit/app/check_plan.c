@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog/catalog.h"
 #include "check_helpers.h"
 #include "cli/cli_opts.h"
 #include "plan/plan.h"
@@ -368,6 +369,48 @@ START_TEST(test_random_ini)
 }
 END_TEST
 
+/* Issue 14 item 17: a plan key and the catalog column it overrides accept
+ * the same range and the same words (core/bounds.h), so nothing imported
+ * is refused by --set or the other way round. */
+START_TEST(test_bounds_agree)
+{
+    static const struct {
+        const char *key;
+        enum catalog_kind kind;
+        const char *col;
+    } pairs[] = {
+        {"site.pue", CATALOG_SITES, "pue"},
+        {"site.usd_per_kwh", CATALOG_SITES, "usd_per_kwh"},
+        {"site.kgco2_per_kwh", CATALOG_SITES, "kgco2_per_kwh"},
+        {"cloud.usd_per_gpu_hour", CATALOG_CLOUD, "usd_per_gpu_hour"},
+        {"cloud.term", CATALOG_CLOUD, "term"},
+    };
+    size_t i, j, n;
+
+    for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+        const struct catalog_column *cols = catalog_columns(pairs[i].kind, &n);
+        const struct plan_key_info *ki;
+        enum plan_key k;
+
+        ck_assert_int_eq(plan_key_find(pairs[i].key, &k), CP_OK);
+        ki = plan_key_info(k);
+        for (j = 0; j < n && strcmp(cols[j].name, pairs[i].col); j++)
+            ;
+        ck_assert_msg(j < n, "%s: no column %s", pairs[i].key, pairs[i].col);
+        if (ki->choices) {
+            ck_assert_str_eq(ki->choices, cols[j].choices);
+            continue;
+        }
+        ck_assert_msg(ki->min == cols[j].min && ki->max == cols[j].max,
+                      "%s [%g, %g] but the catalog's %s [%g, %g]",
+                      pairs[i].key, ki->min, ki->max, pairs[i].col,
+                      cols[j].min, cols[j].max);
+    }
+    ck_assert_str_eq(plan_key_info(PK_CLOUD_TERM)->choices,
+                     "on_demand|reserved_1y|reserved_3y|spot");
+}
+END_TEST
+
 Suite *suite_plan(void)
 {
     Suite *s = suite_create("plan");
@@ -380,6 +423,7 @@ Suite *suite_plan(void)
     tcase_add_test(core, test_ini_good_and_overrides);
     tcase_add_test(core, test_round_trip);
     tcase_add_test(core, test_format_number);
+    tcase_add_test(core, test_bounds_agree);
     tcase_add_loop_test(errors, test_bad_inputs, 0,
                         (int)(sizeof(bad) / sizeof(bad[0])));
     tcase_add_loop_test(errors, test_ini_errors, 0,
