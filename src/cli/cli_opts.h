@@ -26,6 +26,7 @@ enum cli_cmd_mask {
     CMD_COMPARE = 1 << 2,
     CMD_PLAN_SAVE = 1 << 3,
     CMD_PLAN_OTHER = 1 << 4,
+    CMD_SIZE = 1 << 5,
 };
 
 enum cli_opt_id {
@@ -38,6 +39,11 @@ enum cli_opt_id {
     OPT_EXPLAIN,
     OPT_HELP,
     OPT_SCHEDULE,
+    OPT_DEADLINE, /* size: constraints */
+    OPT_BUDGET,
+    OPT_SITE_MW,
+    OPT_RACK_KW,
+    OPT_GPUS_MAX,
 };
 
 struct cli_opt {
@@ -65,6 +71,11 @@ struct cli_args {
     bool explain;
     bool schedule; /* --schedule: the finance CSV */
     bool help;
+    unsigned cmd; /* the command being parsed (enum cli_cmd_mask) */
+    /* size: constraints (0: none) and --accel as a list of ids */
+    double deadline_days, budget_usd, site_mw, rack_kw;
+    uint64_t gpus_max;
+    const char *accels;
     int npos;
     const char *pos[CLI_POS_MAX];
 };
