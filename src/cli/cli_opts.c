@@ -61,6 +61,8 @@ static const struct cli_opt opts[] = {
     {"--top", "N", OPT_TOP, -1, CMD_SEARCH,
      "how many layouts to print (default 10)"},
     {"--tp", "N", OPT_SHORTCUT, PK_PAR_TP, PLANS | SZ, NULL},
+    {"--vary", "KEY=LO:HI", OPT_VARY, -1, CMD_QUOTE,
+     "a tornado: what each input's range does to days, cost, the verdict"},
     {"--zero", "N", OPT_SHORTCUT, PK_PAR_ZERO, PLANS | SZ, NULL},
 };
 
@@ -137,6 +139,12 @@ static enum cp_status apply(const struct cli_opt *o, const char *value,
         return CP_OK;
     case OPT_HELP:
         a->help = true;
+        return CP_OK;
+    case OPT_VARY:
+        if (a->nvary >= CLI_VARY_MAX)
+            return diag_set(d, CP_ERR_USAGE, o->name, "at most %d",
+                            CLI_VARY_MAX);
+        a->vary[a->nvary++] = value;
         return CP_OK;
     case OPT_GPUS_MAX:
         if (number_parse_count(value, &top) != CP_OK || top < 1 ||
