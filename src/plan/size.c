@@ -420,20 +420,55 @@ static void add_count(struct state *s, size_t sys, uint64_t gpus)
     c->n = s->rn.out->n - first;
 }
 
-/* Recompute the frontier flags over the met points. */
+/* Lexicographic (days, usd, mwh), then index: a point can only be
+ * dominated by one before it in this order. */
+static const struct size_point *lex_pts;
+
+static int by_lex(const void *a, const void *b)
+{
+    const struct size_point *x = &lex_pts[*(const size_t *)a];
+    const struct size_point *y = &lex_pts[*(const size_t *)b];
+
+    if (x->days != y->days)
+        return x->days < y->days ? -1 : 1;
+    if (x->usd != y->usd)
+        return x->usd < y->usd ? -1 : 1;
+    if (x->mwh != y->mwh)
+        return x->mwh < y->mwh ? -1 : 1;
+    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+/* Recompute the frontier flags over the met points, and the frontier's
+ * indices into out->front (unsorted; out->nfront).  In lexicographic
+ * order a point is dominated exactly when a frontier point found before
+ * it dominates it (domination is transitive), so each point is compared
+ * with the frontier only. */
 static void frontier(struct size_result *out)
 {
-    size_t i, j;
+    size_t i, j, n = 0;
+    size_t *ord = out->front; /* scratch, then the frontier */
+    size_t *tmp = xcalloc(out->n ? out->n : 1, sizeof(*tmp));
 
     for (i = 0; i < out->n; i++) {
-        struct size_point *a = &out->pt[i];
-
-        a->frontier = a->why == SIZE_OK;
-        for (j = 0; j < out->n && a->frontier; j++)
-            if (j != i && out->pt[j].why == SIZE_OK &&
-                size_dominates(&out->pt[j], a))
-                a->frontier = false;
+        out->pt[i].frontier = false;
+        if (out->pt[i].why == SIZE_OK)
+            tmp[n++] = i;
     }
+    lex_pts = out->pt;
+    qsort(tmp, n, sizeof(*tmp), by_lex);
+    out->nfront = 0;
+    for (i = 0; i < n; i++) {
+        struct size_point *a = &out->pt[tmp[i]];
+        bool dom = false;
+
+        for (j = 0; j < out->nfront && !dom; j++)
+            dom = size_dominates(&out->pt[ord[j]], a);
+        if (!dom) {
+            a->frontier = true;
+            ord[out->nfront++] = tmp[i];
+        }
+    }
+    free(tmp);
 }
 
 /* Whether an option of a screened count could reach the frontier once
@@ -456,8 +491,8 @@ static bool promising(const struct size_result *out, const struct size_point *p)
     q.mwh *= k;
     if (judge(&out->opts, &q, true) != SIZE_OK)
         return false;
-    for (j = 0; j < out->n; j++)
-        if (out->pt[j].frontier && size_dominates(&out->pt[j], &q))
+    for (j = 0; j < out->nfront; j++)
+        if (size_dominates(&out->pt[out->front[j]], &q))
             return false;
     return true;
 }
@@ -586,7 +621,7 @@ static void summarise(struct size_result *out)
     size_t i, j, w;
     double best[SIZE_WHY_COUNT], near = HUGE_VAL;
 
-    out->nfront = 0;
+    frontier(out);
     for (w = 0; w < SIZE_WHY_COUNT; w++) {
         out->why_count[w] = 0;
         out->closest[w] = -1;
@@ -598,8 +633,6 @@ static void summarise(struct size_result *out)
         double e;
 
         out->why_count[p->why]++;
-        if (p->frontier)
-            out->front[out->nfront++] = i;
         if (p->why == SIZE_OK)
             continue;
         e = excess(&out->opts, p);
