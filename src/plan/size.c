@@ -3,10 +3,12 @@
  * the Pareto frontier of time, cost and energy; see size.h.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "plan/resolve.h"
 #include "plan/size.h"
@@ -15,6 +17,7 @@
 #define OFFERS_MAX 256
 #define SYSTEMS_MAX 128
 #define COUNTS_MAX 256
+#define SIZE_THREADS 4 /* layout searches at once, at most (and CPUs) */
 /* A system is rack-scale (counts in whole scale-up domains, NVL72) when
  * its scale-up domain spans several nodes but no more than this. */
 #define RACK_DOMAIN_MAX 128
@@ -321,32 +324,94 @@ static void price_options(struct run *rn, const struct sys_ctx *sx,
     }
 }
 
-/* Search the layout of count gpus (screen or full) and price its options.
- * Returns false when no layout is valid at all (nothing added). */
-static bool eval_count(struct run *rn, const struct sys_ctx *sx, uint64_t gpus,
-                       bool full, size_t first, size_t limit)
+/* One layout search: the fastest layout of a (system, count), the
+ * screen's or the full one.  Searches are independent and pure (core has
+ * no globals), so a batch of them runs on a few threads; pricing the
+ * options stays serial and in order, so the answer does not depend on the
+ * threads. */
+struct job {
+    const struct sys_ctx *sx;
+    uint64_t gpus;
+    bool full;
+    size_t count; /* index into state.counts */
+    bool valid;   /* some layout is valid */
+    bool fits;
+    struct search_hit hit;
+};
+
+struct pool {
+    struct job *jobs;
+    size_t n, next;
+    pthread_mutex_t mu;
+};
+
+static void job_run(struct job *j, struct scenario *sc, struct search_result *sr)
 {
-    struct search_space sp = sx->res->space;
+    struct search_space sp = j->sx->res->space;
     struct diag d;
 
-    rn->sc = sx->res->sc;
-    rn->sc.gpus = gpus;
-    if (!full) {
+    *sc = j->sx->res->sc;
+    sc->gpus = j->gpus;
+    if (!j->full) {
         if (!sp.microbatch)
             sp.microbatch = 1;
         sp.interleave_coarse = true;
     }
-    rn->out->searches++;
-    if (full)
-        rn->out->full_searches++;
-    if (plan_search(&rn->sc, &sp, OBJECTIVE_TIME, 1, rn->sr, NULL, NULL, NULL,
-                    &d) != CP_OK ||
-        rn->sr->n == 0)
-        return false;
-    rn->sc.gpus = gpus;
-    price_options(rn, sx, &rn->sr->hits[0], rn->sr->fits, full, first,
-                  limit);
-    return true;
+    j->valid = plan_search(sc, &sp, OBJECTIVE_TIME, 1, sr, NULL, NULL, NULL,
+                           &d) == CP_OK &&
+               sr->n > 0;
+    if (j->valid) {
+        j->hit = sr->hits[0];
+        j->fits = sr->fits;
+    }
+}
+
+static void *worker(void *arg)
+{
+    struct pool *p = arg;
+    struct scenario *sc = xcalloc(1, sizeof(*sc));
+    struct search_result *sr = xcalloc(1, sizeof(*sr));
+
+    for (;;) {
+        size_t i;
+
+        pthread_mutex_lock(&p->mu);
+        i = p->next++;
+        pthread_mutex_unlock(&p->mu);
+        if (i >= p->n)
+            break;
+        job_run(&p->jobs[i], sc, sr);
+    }
+    free(sr);
+    free(sc);
+    return NULL;
+}
+
+/* Run n jobs on up to SIZE_THREADS threads (one when it is one job or
+ * threads cannot start: the calling thread does them all). */
+static void run_jobs(struct job *jobs, size_t n)
+{
+    struct pool p;
+    pthread_t th[SIZE_THREADS];
+    size_t nt = 0, i;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t want = cpus > 1 ? (size_t)cpus : 1;
+
+    if (want > SIZE_THREADS)
+        want = SIZE_THREADS;
+    if (want > n)
+        want = n;
+    p.jobs = jobs;
+    p.n = n;
+    p.next = 0;
+    pthread_mutex_init(&p.mu, NULL);
+    for (i = 1; i < want; i++)
+        if (pthread_create(&th[nt], NULL, worker, &p) == 0)
+            nt++;
+    worker(&p);
+    for (i = 0; i < nt; i++)
+        pthread_join(th[i], NULL);
+    pthread_mutex_destroy(&p.mu);
 }
 
 /* The GPU counts of the grid, ascending: unit x 1, 2, 3, 4, 6, 8, 12 ... */
@@ -370,6 +435,7 @@ struct count_rec {
     size_t first, n;
     bool full;
     bool valid;
+    bool pending; /* its screen is still to run */
 };
 
 struct state {
@@ -396,14 +462,13 @@ static void add_count(struct state *s, size_t sys, uint64_t gpus)
 {
     struct count_rec *c;
     const struct sys_ctx *sx = &s->sx[sys];
-    size_t first = s->rn.out->n;
 
     if (have_count(s, sys, gpus) || s->ncounts >= SIZE_POINTS_MAX)
         return;
     c = &s->counts[s->ncounts++];
     c->sys = sys;
     c->gpus = gpus;
-    c->first = first;
+    c->first = s->rn.out->n;
     c->full = false;
     s->rn.out->counts++;
     /* No layout is faster than the model's FLOPs at peak (MFU <= 1): a
@@ -416,8 +481,58 @@ static void add_count(struct state *s, size_t sys, uint64_t gpus)
         c->n = 0;
         return;
     }
-    c->valid = eval_count(&s->rn, sx, gpus, false, SIZE_POINTS_MAX, 0);
-    c->n = s->rn.out->n - first;
+    c->valid = false;
+    c->n = 0;
+    c->pending = true;
+}
+
+/* Price the options of a searched count: appended (a screen) or over the
+ * count's own options (a full search of it). */
+static void price_job(struct state *s, const struct job *j)
+{
+    struct count_rec *c = &s->counts[j->count];
+    struct size_result *out = s->rn.out;
+
+    out->searches++;
+    if (j->full)
+        out->full_searches++;
+    if (!j->valid)
+        return;
+    s->rn.sc = j->sx->res->sc;
+    s->rn.sc.gpus = j->gpus;
+    if (j->full) {
+        price_options(&s->rn, j->sx, &j->hit, j->fits, true, c->first,
+                      c->first + c->n);
+        return;
+    }
+    c->first = out->n;
+    price_options(&s->rn, j->sx, &j->hit, j->fits, false, SIZE_POINTS_MAX, 0);
+    c->n = out->n - c->first;
+    c->valid = true;
+}
+
+/* Screen every pending count (in parallel), then price them in order. */
+static void screen_pending(struct state *s)
+{
+    struct job *jobs = xcalloc(s->ncounts ? s->ncounts : 1, sizeof(*jobs));
+    size_t n = 0, i;
+
+    for (i = 0; i < s->ncounts; i++) {
+        struct count_rec *c = &s->counts[i];
+
+        if (!c->pending)
+            continue;
+        c->pending = false;
+        jobs[n].sx = &s->sx[c->sys];
+        jobs[n].gpus = c->gpus;
+        jobs[n].full = false;
+        jobs[n].count = i;
+        n++;
+    }
+    run_jobs(jobs, n);
+    for (i = 0; i < n; i++)
+        price_job(s, &jobs[i]);
+    free(jobs);
 }
 
 /* Lexicographic (days, usd, mwh), then index: a point can only be
@@ -502,12 +617,12 @@ static bool promising(const struct size_result *out, const struct size_point *p)
 static void settle(struct state *s)
 {
     struct size_result *out = s->rn.out;
-    bool again = true;
-    size_t i, c;
+    struct job *jobs = xcalloc(s->ncounts ? s->ncounts : 1, sizeof(*jobs));
+    size_t i, c, n = 1;
 
-    while (again) {
-        again = false;
+    while (n) {
         frontier(out);
+        n = 0;
         for (c = 0; c < s->ncounts; c++) {
             struct count_rec *cr = &s->counts[c];
 
@@ -519,11 +634,17 @@ static void settle(struct state *s)
             if (i == cr->first + cr->n)
                 continue;
             cr->full = true;
-            eval_count(&s->rn, &s->sx[cr->sys], cr->gpus, true, cr->first,
-                       cr->first + cr->n);
-            again = true;
+            jobs[n].sx = &s->sx[cr->sys];
+            jobs[n].gpus = cr->gpus;
+            jobs[n].full = true;
+            jobs[n].count = c;
+            n++;
         }
+        run_jobs(jobs, n);
+        for (i = 0; i < n; i++)
+            price_job(s, &jobs[i]);
     }
+    free(jobs);
 }
 
 /* Counts between each frontier point's count and its grid neighbours. */
@@ -830,18 +951,15 @@ enum cp_status size_run(const struct plan *p, struct catalog *cat,
         /* Every count too slow even at peak: the largest still gets a
          * search, so that "nothing meets" can name how close it comes. */
         if (nc && out->skipped - skipped == nc) {
-            struct count_rec *cr = &s.counts[s.ncounts - 1];
-
-            cr->first = out->n;
-            cr->valid = eval_count(&s.rn, &s.sx[i], cr->gpus, false,
-                                   SIZE_POINTS_MAX, 0);
-            cr->n = out->n - cr->first;
+            s.counts[s.ncounts - 1].pending = true;
             out->skipped--;
         }
     }
+    screen_pending(&s);
     settle(&s);
     if (!opts->no_refine) {
         refine(&s);
+        screen_pending(&s);
         settle(&s);
     }
     summarise(out);
