@@ -238,7 +238,13 @@ void cli_print_options(FILE *out, unsigned cmd)
             continue;
         snprintf(left, sizeof(left), "%s%s%s", o->name, o->arg ? " " : "",
                  o->arg ? o->arg : "");
-        if (o->id == OPT_SHORTCUT) {
+        if (o->id == OPT_SHORTCUT && cmd == CMD_SIZE &&
+            o->key == PK_HW_ACCELERATOR) {
+            snprintf(left, sizeof(left), "--accel ID[,ID...]");
+            snprintf(help, sizeof(help),
+                     "the accelerators or systems to consider (default: "
+                     "every system)");
+        } else if (o->id == OPT_SHORTCUT) {
             const struct plan_key_info *ki =
                 plan_key_info((enum plan_key)o->key);
 

@@ -128,7 +128,24 @@ enum cp_status export_text_size(FILE *out, const struct size_result *s,
         fprintf(out, "warning: the option buffer filled up (%d); narrow the "
                      "search with --accel or --gpus-max\n",
                 SIZE_POINTS_MAX);
-    if (!s->nfront) {
+    if (!s->n) {
+        fprintf(out, "\nno option to weigh: ");
+        if (!s->counts)
+            fprintf(out, "--gpus-max %llu is below every system's node (or "
+                         "rack)\n",
+                    (unsigned long long)o->gpus_max);
+        else if (s->no_price)
+            fprintf(out, "%llu GPU counts have a layout but no price (no "
+                         "node price, no cloud offer in the catalog)\n",
+                    (unsigned long long)s->no_price);
+        else if (s->no_layout)
+            fprintf(out, "no valid layout at %llu GPU counts (the plan's "
+                         "fixed parallel keys?)\n",
+                    (unsigned long long)s->no_layout);
+        else
+            fprintf(out, "every count misses the deadline even at peak "
+                         "FLOP/s\n");
+    } else if (!s->nfront) {
         fprintf(out, "\nnothing meets the constraints");
         if (s->nearest >= 0) {
             const struct size_point *p = &s->pt[s->nearest];
@@ -170,7 +187,8 @@ enum cp_status export_text_size(FILE *out, const struct size_result *s,
         fprintf(out, "(~#k: time and cost ranges overlap point k's: the "
                      "model cannot tell them apart)\n");
     }
-    fprintf(out, "\nexcluded:\n");
+    if (s->n > s->nfront)
+        fprintf(out, "\nexcluded:\n");
     for (w = 1; w < SIZE_WHY_COUNT; w++) {
         const struct size_point *p;
 
@@ -292,6 +310,10 @@ enum cp_status export_json_size(FILE *out, const struct size_result *s,
     json_object_set_new(search, "full_searches",
                         json_integer((json_int_t)s->full_searches));
     json_object_set_new(search, "options", json_integer((json_int_t)s->n));
+    json_object_set_new(search, "counts_without_layout",
+                        json_integer((json_int_t)s->no_layout));
+    json_object_set_new(search, "counts_without_price",
+                        json_integer((json_int_t)s->no_price));
     json_object_set_new(search, "elapsed_s", num(s->elapsed_s));
     json_object_set_new(search, "stopped_early",
                         json_boolean(s->stopped_early));

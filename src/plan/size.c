@@ -496,8 +496,11 @@ static void price_job(struct state *s, const struct job *j)
     out->searches++;
     if (j->full)
         out->full_searches++;
-    if (!j->valid)
+    if (!j->valid) {
+        if (!j->full)
+            out->no_layout++;
         return;
+    }
     s->rn.sc = j->sx->res->sc;
     s->rn.sc.gpus = j->gpus;
     if (j->full) {
@@ -509,6 +512,8 @@ static void price_job(struct state *s, const struct job *j)
     price_options(&s->rn, j->sx, &j->hit, j->fits, false, SIZE_POINTS_MAX, 0);
     c->n = out->n - c->first;
     c->valid = true;
+    if (!c->n)
+        out->no_price++;
 }
 
 /* Screen every pending count (in parallel), then price them in order. */

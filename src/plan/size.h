@@ -114,6 +114,9 @@ struct size_result {
     long nearest; /* when nothing is met: the excluded option closest to
                      the constraints (index), else -1 */
     uint64_t systems, counts, searches, full_searches, skipped;
+    uint64_t no_layout; /* counts searched where no layout is valid */
+    uint64_t no_price;  /* counts with a layout but nothing priced (no node
+                           price, no cloud offer) */
     bool stopped_early; /* the point buffer filled up */
     double elapsed_s;
 };
