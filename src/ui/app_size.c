@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "export/export.h"
 #include "ui/ui.h"
+#include "util/fs.h"
 #include "util/number.h"
 #include "util/xalloc.h"
 
@@ -129,4 +131,34 @@ unsigned app_size_apply(struct ui *ui, const struct size_point *pt)
               pt->rented ? pt->offer : "", pt->rented ? " " : "",
               pt->rented ? term_name(pt->term) : "");
     return UI_RECOMPUTE | UI_REDRAW;
+}
+
+enum cp_status app_size_export(struct ui *ui, const struct size_result *res,
+                               const char *path, struct diag *d)
+{
+    struct atomic_file af;
+    char full[4096];
+    const char *home = getenv("HOME");
+    size_t len;
+    enum cp_status st;
+
+    (void)ui;
+    /* ~/ as the plan exports take it */
+    if (path[0] == '~' && path[1] == '/' && home && home[0])
+        snprintf(full, sizeof(full), "%s%s", home, path + 1);
+    else
+        snprintf(full, sizeof(full), "%s", path);
+    len = strlen(full);
+    st = atomic_file_open(&af, full, 0644, d);
+    if (st)
+        return st;
+    if (len >= 5 && strcmp(full + len - 5, ".json") == 0)
+        st = export_json_size(af.fp, res, d);
+    else
+        st = export_csv_size(af.fp, res, d);
+    if (st) {
+        atomic_file_abort(&af);
+        return st;
+    }
+    return atomic_file_commit(&af, d);
 }

@@ -350,6 +350,10 @@ enum cp_status app_size(struct ui *ui, const struct size_opts *o,
 enum cp_status app_size_limits_parse(const char *text, struct size_opts *o,
                                      struct diag *d);
 void app_size_limits_text(const struct size_opts *o, char *buf, size_t n);
+/* Write the size answer to path (JSON when it ends in .json, else CSV)
+ * through the exporters of `llmplan size`, atomically. */
+enum cp_status app_size_export(struct ui *ui, const struct size_result *res,
+                               const char *path, struct diag *d);
 /* Make a frontier point the plan (accelerator, system, GPUs, layout,
  * offer and term). */
 unsigned app_size_apply(struct ui *ui, const struct size_point *pt);

@@ -4,7 +4,8 @@
  * chart of time against cost (log scales, one letter per accelerator,
  * the selected point highlighted) with the table beside it.  l sets the
  * limits (deadline, budget, site power, objective, accelerators), r runs
- * again, Enter makes the selected point the plan.
+ * again, x exports the answer (CSV or JSON, the exporters of `llmplan
+ * size`), Enter makes the selected point the plan.
  */
 #include <math.h>
 #include <stdio.h>
@@ -336,6 +337,25 @@ static unsigned limits_done(struct ui *ui, int tag, const char *value,
     return UI_REDRAW;
 }
 
+static unsigned export_done(struct ui *ui, int tag, const char *value,
+                            int index)
+{
+    struct zv *v = ui->vdata[VIEW_SIZE];
+    struct diag d;
+
+    (void)tag;
+    (void)index;
+    if (!value || !value[0])
+        return UI_REDRAW;
+    diag_clear(&d);
+    if (app_size_export(ui, v->res, value, &d) != CP_OK)
+        ui_status(ui, true, "export: %s%s%s", d.where, d.where[0] ? ": " : "",
+                  d.msg);
+    else
+        ui_status(ui, false, "exported to %s", value);
+    return UI_REDRAW;
+}
+
 static unsigned zv_handle(struct ui *ui, void *st, enum action a,
                           const struct ui_event *ev)
 {
@@ -369,6 +389,15 @@ static unsigned zv_handle(struct ui *ui, void *st, enum action a,
                   "limits: deadline= budget= site_mw= rack_kw= gpus_max= "
                   "objective= accel=a,b",
                   lim, limits_done, NULL);
+        return UI_REDRAW;
+    case ACT_EXPORT:
+        if (!v->ran || v->st) {
+            ui_status(ui, true, "export: no answer to export");
+            return UI_REDRAW;
+        }
+        snprintf(lim, sizeof(lim), "%s-size.csv", ui->plan.name);
+        ui_prompt(ui, 0, "export the answer to (.csv or .json)", lim,
+                  export_done, NULL);
         return UI_REDRAW;
     case ACT_ENTER:
         if (v->sel >= n)

@@ -9,6 +9,7 @@
 # Prints "ok <what>" / "FAIL <what>".
 set -u
 BIN=${BIN:-./llmplan}
+case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export HOME="$tmp" XDG_DATA_HOME="$tmp/data" LC_ALL=C
@@ -114,4 +115,20 @@ then
     ok "size: nothing meets the deadline: exit 0, the nearest option named"
 else
     fail "size: nothing meets" "rc=$rc"
+fi
+
+# The TUI's Size view (b) runs the same pipeline: its CSV export (x) is
+# byte for byte the CLI's answer for the default plan and the view's
+# starting limits (cost first, 90 days).
+mkdir -p "$tmp/home2"
+printf 'b\nx\nC-u\ntext:%s/tui-size.csv\nEnter\n' "$tmp" >"$tmp/k"
+if (cd "$tmp" && env -i LC_ALL=C TZ=UTC HOME="$tmp/home2" PATH=/usr/bin:/bin \
+    "$BIN" --catalog "$tmp/c2.db" tui --ui-script "$tmp/k" \
+    --ui-dump "$tmp/screen" >"$tmp/out" 2>&1) &&
+    "$BIN" --catalog "$tmp/c2.db" size --model llama3-70b --tokens 15T \
+        --deadline 90 --objective cost --format csv >"$tmp/cli-size.csv" &&
+    cmp -s "$tmp/tui-size.csv" "$tmp/cli-size.csv"; then
+    ok "size: the TUI's Size view exports the CLI's answer byte for byte"
+else
+    fail "size: TUI export" "$(head -c 300 "$tmp/out")"
 fi
