@@ -29,8 +29,8 @@ static enum cp_status parse_ids(const char *list, struct size_opts *o,
             return diag_set(d, CP_ERR_USAGE, "--accel",
                             "'%.64s' is not a list of ids (a,b,c)", list);
         if (o->nids >= SIZE_IDS_MAX)
-            return diag_set(d, CP_ERR_USAGE, "--accel",
-                            "more than %d ids", SIZE_IDS_MAX);
+            return diag_set(d, CP_ERR_USAGE, "--accel", "more than %d ids",
+                            SIZE_IDS_MAX);
         memcpy(o->ids[o->nids], s, n);
         o->ids[o->nids][n] = '\0';
         o->nids++;

@@ -29,7 +29,7 @@ static const struct {
 };
 
 struct vary_row {
-    char name[64];     /* as given */
+    char name[64]; /* as given */
     enum plan_key key;
     char lo[32], hi[32];
     double days[2], build[2], cloud[2], margin[2];
@@ -66,8 +66,7 @@ static enum cp_status parse_vary(const char *spec, struct vary_row *r,
                         r->name);
     if (plan_key_info(r->key)->type != PT_NUMBER &&
         plan_key_info(r->key)->type != PT_COUNT)
-        return diag_set(d, CP_ERR_USAGE, "--vary", "%s: not a number",
-                        r->name);
+        return diag_set(d, CP_ERR_USAGE, "--vary", "%s: not a number", r->name);
     n = (size_t)(colon - eq - 1);
     if (n == 0 || n >= sizeof(r->lo) || !colon[1] ||
         strlen(colon + 1) >= sizeof(r->hi))
@@ -113,8 +112,7 @@ static void hold_layout(struct plan *p, const struct plan_outcome *oc)
 
 static double margin(const struct result *r)
 {
-    return r->cost.cloud.usd_per_used_gpu_hour -
-           r->cost.build.usd_per_gpu_hour;
+    return r->cost.cloud.usd_per_used_gpu_hour - r->cost.build.usd_per_gpu_hour;
 }
 
 static const char *verdict_name(enum cost_verdict v)
@@ -137,8 +135,9 @@ static void emit(FILE *out, enum cli_format f, const struct vary_row *rows,
     size_t i, k;
 
     if (f == FMT_CSV) {
-        fprintf(out, "key,plan_key,value,days,build_run_usd,cloud_run_usd,"
-                     "margin_usd_per_gpu_hour,verdict,swing_usd_per_gpu_hour\n");
+        fprintf(out,
+                "key,plan_key,value,days,build_run_usd,cloud_run_usd,"
+                "margin_usd_per_gpu_hour,verdict,swing_usd_per_gpu_hour\n");
         fprintf(out, "base,,,%.6g,%.10g,%.10g,%.6g,%s,0\n",
                 base->reliability.effective_train_days,
                 base->cost.build.run_usd, base->cost.cloud.run_usd,
@@ -153,17 +152,19 @@ static void emit(FILE *out, enum cli_format f, const struct vary_row *rows,
         return;
     }
     if (f == FMT_JSON) {
-        fprintf(out, "{\n  \"base\": {\"days\": %.10g, \"build_run_usd\": "
-                     "%.10g, \"cloud_run_usd\": %.10g, "
-                     "\"margin_usd_per_gpu_hour\": %.10g, \"verdict\": "
-                     "\"%s\"},\n  \"vary\": [",
+        fprintf(out,
+                "{\n  \"base\": {\"days\": %.10g, \"build_run_usd\": "
+                "%.10g, \"cloud_run_usd\": %.10g, "
+                "\"margin_usd_per_gpu_hour\": %.10g, \"verdict\": "
+                "\"%s\"},\n  \"vary\": [",
                 base->reliability.effective_train_days,
                 base->cost.build.run_usd, base->cost.cloud.run_usd,
                 margin(base), verdict_name(base->cost.verdict));
         for (i = 0; i < n; i++) {
-            fprintf(out, "%s\n    {\"key\": \"%s\", \"plan_key\": \"%s\", "
-                         "\"swing_usd_per_gpu_hour\": %.10g, "
-                         "\"flips_verdict\": %s, \"low\": ",
+            fprintf(out,
+                    "%s\n    {\"key\": \"%s\", \"plan_key\": \"%s\", "
+                    "\"swing_usd_per_gpu_hour\": %.10g, "
+                    "\"flips_verdict\": %s, \"low\": ",
                     i ? "," : "", rows[i].name,
                     plan_key_info(rows[i].key)->name, rows[i].swing,
                     rows[i].verdict[0] != rows[i].verdict[1] ? "true"
@@ -237,8 +238,8 @@ int cmd_vary(const struct cli_args *a, struct catalog *cat,
     for (i = 0; !st && i < a->nvary; i++) {
         for (k = 0; !st && k < 2; k++) {
             *v = *held;
-            st = plan_set_key(v, rows[i].key, k ? rows[i].hi : rows[i].lo,
-                              NULL, &d);
+            st = plan_set_key(v, rows[i].key, k ? rows[i].hi : rows[i].lo, NULL,
+                              &d);
             if (!st)
                 st = plan_evaluate(v, cat, a->objective, vo, &d);
             if (st)

@@ -33,8 +33,7 @@ static const char *buy_text(const struct size_point *p, char *buf, size_t n)
     return buf;
 }
 
-static const char *layout_text(const struct size_point *p, char *buf,
-                               size_t n)
+static const char *layout_text(const struct size_point *p, char *buf, size_t n)
 {
     const struct layout *l = &p->layout;
 
@@ -125,22 +124,26 @@ enum cp_status export_text_size(FILE *out, const struct size_result *s,
             (unsigned long long)s->skipped, (unsigned long long)s->searches,
             (unsigned long long)s->full_searches, s->n);
     if (s->stopped_early)
-        fprintf(out, "warning: the option buffer filled up (%d); narrow the "
-                     "search with --accel or --gpus-max\n",
+        fprintf(out,
+                "warning: the option buffer filled up (%d); narrow the "
+                "search with --accel or --gpus-max\n",
                 SIZE_POINTS_MAX);
     if (!s->n) {
         fprintf(out, "\nno option to weigh: ");
         if (!s->counts)
-            fprintf(out, "--gpus-max %llu is below every system's node (or "
-                         "rack)\n",
+            fprintf(out,
+                    "--gpus-max %llu is below every system's node (or "
+                    "rack)\n",
                     (unsigned long long)o->gpus_max);
         else if (s->no_price)
-            fprintf(out, "%llu GPU counts have a layout but no price (no "
-                         "node price, no cloud offer in the catalog)\n",
+            fprintf(out,
+                    "%llu GPU counts have a layout but no price (no "
+                    "node price, no cloud offer in the catalog)\n",
                     (unsigned long long)s->no_price);
         else if (s->no_layout)
-            fprintf(out, "no valid layout at %llu GPU counts (the plan's "
-                         "fixed parallel keys?)\n",
+            fprintf(out,
+                    "no valid layout at %llu GPU counts (the plan's "
+                    "fixed parallel keys?)\n",
                     (unsigned long long)s->no_layout);
         else
             fprintf(out, "every count misses the deadline even at peak "
@@ -176,7 +179,8 @@ enum cp_status export_text_size(FILE *out, const struct size_result *s,
                 snprintf(usd, sizeof(usd), "$%.1f-%.1fK", p->usd_lo / 1e3,
                          p->usd_hi / 1e3);
             snprintf(mwh, sizeof(mwh), "%.0f-%.0f", p->mwh_lo, p->mwh_hi);
-            fprintf(out, "%3zu  %-10s %-15s %6llu  %-36s %11s %17s %13s %5.3f  %s",
+            fprintf(out,
+                    "%3zu  %-10s %-15s %6llu  %-36s %11s %17s %13s %5.3f  %s",
                     i + 1, p->accel, p->system, (unsigned long long)p->gpus,
                     buy_text(p, buf, sizeof(buf)), days, usd, mwh, p->mfu,
                     layout_text(p, lay, sizeof(lay)));
@@ -237,10 +241,10 @@ static json_t *point_json(const struct size_point *p)
     json_object_set_new(o, "stack", json_string(p->stack));
     json_object_set_new(o, "gpus", json_integer((json_int_t)p->gpus));
     json_object_set_new(o, "buy", json_string(p->rented ? "rent" : "own"));
-    json_object_set_new(o, "offer", p->rented ? json_string(p->offer)
-                                              : json_null());
-    json_object_set_new(o, "term", p->rented ? json_string(term_name(p->term))
-                                             : json_null());
+    json_object_set_new(o, "offer",
+                        p->rented ? json_string(p->offer) : json_null());
+    json_object_set_new(
+        o, "term", p->rented ? json_string(term_name(p->term)) : json_null());
     json_object_set_new(o, "days", num(p->days));
     json_object_set_new(o, "days_low", num(p->days_lo));
     json_object_set_new(o, "days_high", num(p->days_hi));
@@ -322,9 +326,8 @@ enum cp_status export_json_size(FILE *out, const struct size_result *s,
         json_t *p = point_json(&s->pt[s->front[i]]);
 
         if (p && s->pt[s->front[i]].overlaps >= 0)
-            json_object_set_new(
-                p, "overlaps",
-                json_integer(s->pt[s->front[i]].overlaps + 1));
+            json_object_set_new(p, "overlaps",
+                                json_integer(s->pt[s->front[i]].overlaps + 1));
         json_array_append_new(front, p);
     }
     json_object_set_new(root, "frontier", front);

@@ -286,8 +286,8 @@ static void price_options(struct run *rn, const struct sys_ctx *sx,
     base.mwh = rn->r.energy.facility_mwh;
     if (sx->own_priced && !(rn->r.cost.unpriced & COST_UNPRICED_BUILD)) {
         p = first == SIZE_POINTS_MAX ? new_point(rn)
-            : k < limit                ? &rn->out->pt[k++]
-                                       : NULL;
+            : k < limit              ? &rn->out->pt[k++]
+                                     : NULL;
         if (!p)
             return;
         *p = base;
@@ -304,8 +304,8 @@ static void price_options(struct run *rn, const struct sys_ctx *sx,
         rn->sc.cloud_usd_per_gpu_hour = of->price;
         scenario_eval_flags(&rn->sc, EVAL_QUIET, &rn->r);
         p = first == SIZE_POINTS_MAX ? new_point(rn)
-            : k < limit                ? &rn->out->pt[k++]
-                                       : NULL;
+            : k < limit              ? &rn->out->pt[k++]
+                                     : NULL;
         if (!p)
             return;
         *p = base;
@@ -345,7 +345,8 @@ struct pool {
     pthread_mutex_t mu;
 };
 
-static void job_run(struct job *j, struct scenario *sc, struct search_result *sr)
+static void job_run(struct job *j, struct scenario *sc,
+                    struct search_result *sr)
 {
     struct search_space sp = j->sx->res->space;
     struct diag d;
@@ -802,9 +803,14 @@ static enum cp_status system_plan(const struct plan *p, const char *accel,
                                   struct plan *out, struct diag *d)
 {
     static const enum plan_key chosen[] = {
-        PK_HW_ACCELERATOR,  PK_HW_SYSTEM,  PK_HW_FABRIC,
-        PK_HW_GPUS,         PK_CLOUD_OFFER, PK_CLOUD_TERM,
-        PK_CLOUD_USD_PER_GPU_HOUR, PK_PAR_DP,
+        PK_HW_ACCELERATOR,
+        PK_HW_SYSTEM,
+        PK_HW_FABRIC,
+        PK_HW_GPUS,
+        PK_CLOUD_OFFER,
+        PK_CLOUD_TERM,
+        PK_CLOUD_USD_PER_GPU_HOUR,
+        PK_PAR_DP,
     };
     char buf[32];
     size_t i;
@@ -825,9 +831,9 @@ static enum cp_status system_plan(const struct plan *p, const char *accel,
 /* Resolve one system and its offers into sx.  Not CP_OK: skip it (the
  * resolver refused it: a system without a fabric, say). */
 static enum cp_status setup_system(struct state *s, const struct plan *p,
-                         struct catalog *cat, const struct rows *rw,
-                         const struct sys_row *row, struct plan *tmp,
-                         struct diag *d)
+                                   struct catalog *cat, const struct rows *rw,
+                                   const struct sys_row *row, struct plan *tmp,
+                                   struct diag *d)
 {
     struct sys_ctx *sx = &s->sx[s->nsys];
     struct plan_resolved *res = &s->res[s->nsys];
@@ -913,8 +919,8 @@ enum cp_status size_run(const struct plan *p, struct catalog *cat,
         goto done;
     s.sx = xcalloc(rw->nsys ? rw->nsys : 1, sizeof(*s.sx));
     s.res = xcalloc(rw->nsys ? rw->nsys : 1, sizeof(*s.res));
-    s.offers = xcalloc((rw->nsys ? rw->nsys : 1) * OFFERS_MAX,
-                       sizeof(*s.offers));
+    s.offers =
+        xcalloc((rw->nsys ? rw->nsys : 1) * OFFERS_MAX, sizeof(*s.offers));
     s.counts = xcalloc(SIZE_POINTS_MAX, sizeof(*s.counts));
     for (i = 0; i < rw->nsys; i++) {
         if (!wanted(opts, &rw->sys[i]))
@@ -1014,13 +1020,12 @@ enum cp_status size_point_plan(const struct plan *p,
         st = plan_set_key(out, PK_PAR_SEQUENCE_PARALLEL,
                           pt->layout.sequence_parallel ? "yes" : "no", NULL, d);
     if (!st && attention_name(pt->attention))
-        st = plan_set_key(out, PK_TRAIN_ATTENTION, attention_name(pt->attention),
-                          NULL, d);
+        st = plan_set_key(out, PK_TRAIN_ATTENTION,
+                          attention_name(pt->attention), NULL, d);
     if (!st && pt->rented) {
         st = plan_set_key(out, PK_CLOUD_OFFER, pt->offer, NULL, d);
         if (!st)
-            st = plan_set_key(out, PK_CLOUD_TERM, term_name(pt->term), NULL,
-                              d);
+            st = plan_set_key(out, PK_CLOUD_TERM, term_name(pt->term), NULL, d);
     }
     return st;
 }

@@ -56,7 +56,8 @@ enum cp_status app_size_limits_parse(const char *text, struct size_opts *o,
         if (strcmp(w, "accel") == 0) {
             char *s2 = NULL, *id;
 
-            for (id = strtok_r(eq, ",", &s2); id; id = strtok_r(NULL, ",", &s2)) {
+            for (id = strtok_r(eq, ",", &s2); id;
+                 id = strtok_r(NULL, ",", &s2)) {
                 if (n.nids >= SIZE_IDS_MAX || strlen(id) >= CP_ID_MAX)
                     return diag_set(d, CP_ERR_USAGE, w, "too many or too long");
                 snprintf(n.ids[n.nids++], CP_ID_MAX, "%s", id);

@@ -196,12 +196,21 @@ static void draw_chart(struct ui *ui, struct zv *v, struct canvas *c,
     }
 }
 
-enum col { C_N, C_MARK, C_ACCEL, C_GPUS, C_BUY, C_DAYS, C_COST, C_MWH, C_COUNT };
+enum col {
+    C_N,
+    C_MARK,
+    C_ACCEL,
+    C_GPUS,
+    C_BUY,
+    C_DAYS,
+    C_COST,
+    C_MWH,
+    C_COUNT
+};
 
 static const struct table_col cols[C_COUNT] = {
-    {"#", 3, 1},     {"", 1, 0},       {"accelerator", 10, 0},
-    {"gpus", 6, 1},  {"buy", 30, 0},   {"days", 9, 1},
-    {"cost", 15, 1}, {"MWh", 11, 1},
+    {"#", 3, 1},    {"", 1, 0},     {"accelerator", 10, 0}, {"gpus", 6, 1},
+    {"buy", 30, 0}, {"days", 9, 1}, {"cost", 15, 1},        {"MWh", 11, 1},
 };
 
 static const char *cell(void *ctx, size_t row, size_t c, char *buf, size_t n,
@@ -255,8 +264,8 @@ static void zv_draw(struct ui *ui, void *st, struct canvas *c, struct rect r)
 
     app_size_limits_text(&v->opts, lim, sizeof(lim));
     snprintf(title, sizeof(title), "What to buy for %s: %s%s", ui->plan.name,
-             lim, v->ran && !current(ui, v) ? " - plan changed, r to redo"
-                                           : "");
+             lim,
+             v->ran && !current(ui, v) ? " - plan changed, r to redo" : "");
     widget_heading(c, (struct rect){r.x, r.y, r.w, 1}, title, 1);
     r.y++;
     r.h--;
@@ -279,8 +288,8 @@ static void zv_draw(struct ui *ui, void *st, struct canvas *c, struct rect r)
             canvas_printf(c, r.x + 1, r.y + 2, r.w - 2, THEME_NORMAL,
                           "closest: %s x %llu %s: %s (%.1f days, $%.2fM)",
                           p->accel, (unsigned long long)p->gpus,
-                          p->rented ? p->offer : "owned",
-                          size_why_name(p->why), p->days, p->usd / 1e6);
+                          p->rented ? p->offer : "owned", size_why_name(p->why),
+                          p->days, p->usd / 1e6);
         }
         return;
     }
@@ -403,8 +412,7 @@ static unsigned zv_handle(struct ui *ui, void *st, enum action a,
         if (v->sel >= n)
             return UI_REDRAW;
         if (!current(ui, v)) {
-            ui_status(ui, true,
-                      "the plan changed since sizing: r sizes again");
+            ui_status(ui, true, "the plan changed since sizing: r sizes again");
             return UI_REDRAW;
         }
         {

@@ -41,8 +41,8 @@ static void set(struct plan *p, const char *assignment)
 {
     struct diag d;
 
-    ck_assert_msg(plan_set_assignment(p, assignment, &d) == CP_OK,
-                  "%s: %s: %s", assignment, d.where, d.msg);
+    ck_assert_msg(plan_set_assignment(p, assignment, &d) == CP_OK, "%s: %s: %s",
+                  assignment, d.where, d.msg);
 }
 
 /* ---- the brute force ----------------------------------------------------- */
@@ -209,8 +209,8 @@ static void check_frontier(double deadline)
     o.nids = 2;
     snprintf(o.ids[0], CP_ID_MAX, "h100-sxm");
     snprintf(o.ids[1], CP_ID_MAX, "gb200");
-    ck_assert_msg(size_run(&plan, cat, &o, res, &d) == CP_OK, "%s: %s",
-                  d.where, d.msg);
+    ck_assert_msg(size_run(&plan, cat, &o, res, &d) == CP_OK, "%s: %s", d.where,
+                  d.msg);
     n = brute("h100-sxm", "dgx-h100", 8, 512, deadline, bf, n);
     n = brute("gb200", "gb200-nvl72", 72, 512, deadline, bf, n);
     ck_assert_uint_gt(n, 20);
@@ -245,8 +245,7 @@ static void check_frontier(double deadline)
             if (same(&bf[i], &res->pt[res->front[j]]))
                 break;
         ck_assert_msg(j < res->nfront, "lost %s x %llu %s %d", bf[i].system,
-                      (unsigned long long)bf[i].gpus, bf[i].offer,
-                      bf[i].term);
+                      (unsigned long long)bf[i].gpus, bf[i].offer, bf[i].term);
         ck_assert_rel(res->pt[res->front[j]].days, bf[i].days, 1e-9);
         ck_assert_rel(res->pt[res->front[j]].usd, bf[i].usd, 1e-9);
         ck_assert_rel(res->pt[res->front[j]].mwh, bf[i].mwh, 1e-9);
@@ -255,8 +254,7 @@ static void check_frontier(double deadline)
     ck_assert_uint_eq(nbf, res->nfront);
     /* best by the objective first */
     for (i = 1; i < res->nfront; i++)
-        ck_assert(res->pt[res->front[i - 1]].usd <=
-                  res->pt[res->front[i]].usd);
+        ck_assert(res->pt[res->front[i - 1]].usd <= res->pt[res->front[i]].usd);
     free(bf);
 }
 
