@@ -210,7 +210,6 @@ struct run {
     struct size_result *out;
     struct scenario sc;
     struct result r;
-    struct search_result *sr;
 };
 
 /* The constraints on one option. */
@@ -904,7 +903,6 @@ enum cp_status size_run(const struct plan *p, struct catalog *cat,
     memset(&s, 0, sizeof(s));
     s.rn.o = &out->opts;
     s.rn.out = out;
-    s.rn.sr = xcalloc(1, sizeof(*s.rn.sr));
     diag_clear(&first);
     gmax = opts->gpus_max ? opts->gpus_max : SIZE_DEFAULT_GPUS_MAX;
     out->opts.gpus_max = gmax;
@@ -981,7 +979,6 @@ done:
     free(s.offers);
     free(s.res);
     free(s.sx);
-    free(s.rn.sr);
     free(tmp);
     free(rw);
     return st;
