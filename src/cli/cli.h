@@ -21,6 +21,7 @@ int cli_error(enum cp_status st, const struct diag *d);
 /* argv[0] is the command name. */
 int cmd_quote(const struct global_opts *g, int argc, char **argv);
 int cmd_search(const struct global_opts *g, int argc, char **argv);
+int cmd_size(const struct global_opts *g, int argc, char **argv);
 int cmd_compare(const struct global_opts *g, int argc, char **argv);
 int cmd_plan(const struct global_opts *g, int argc, char **argv);
 int cmd_catalog(const struct global_opts *g, int argc, char **argv);

@@ -14,43 +14,57 @@
 
 #define PLANS (CMD_QUOTE | CMD_SEARCH | CMD_COMPARE | CMD_PLAN_SAVE)
 #define EVALS (CMD_QUOTE | CMD_SEARCH | CMD_COMPARE)
-#define ALL (PLANS | CMD_PLAN_OTHER)
+#define ALL (PLANS | CMD_PLAN_OTHER | CMD_SIZE)
+/* the plan keys size takes (hardware, GPUs and the cloud it chooses) */
+#define SZ CMD_SIZE
 
 /* MUST be sorted by name (a unit test checks). */
 static const struct cli_opt opts[] = {
-    {"--accel", "ID", OPT_SHORTCUT, PK_HW_ACCELERATOR, PLANS, NULL},
-    {"--batch", "N", OPT_SHORTCUT, PK_TRAIN_GLOBAL_BATCH, PLANS, NULL},
+    {"--accel", "ID", OPT_SHORTCUT, PK_HW_ACCELERATOR, PLANS | SZ, NULL},
+    {"--batch", "N", OPT_SHORTCUT, PK_TRAIN_GLOBAL_BATCH, PLANS | SZ, NULL},
+    {"--budget", "USD", OPT_BUDGET, -1, SZ,
+     "size: the most the run may cost"},
     {"--cloud", "ID", OPT_SHORTCUT, PK_CLOUD_OFFER, PLANS, NULL},
-    {"--cp", "N", OPT_SHORTCUT, PK_PAR_CP, PLANS, NULL},
+    {"--cp", "N", OPT_SHORTCUT, PK_PAR_CP, PLANS | SZ, NULL},
+    {"--deadline", "DAYS", OPT_DEADLINE, -1, SZ,
+     "size: the run must end within DAYS (failures included)"},
     {"--dp", "N", OPT_SHORTCUT, PK_PAR_DP, PLANS, NULL},
-    {"--ep", "N", OPT_SHORTCUT, PK_PAR_EP, PLANS, NULL},
+    {"--ep", "N", OPT_SHORTCUT, PK_PAR_EP, PLANS | SZ, NULL},
     {"--explain", NULL, OPT_EXPLAIN, -1, CMD_QUOTE,
      "table: each metric's formula and the catalog rows used"},
-    {"--format", "FMT", OPT_FORMAT, -1, EVALS,
+    {"--format", "FMT", OPT_FORMAT, -1, EVALS | SZ,
      "table, csv or json (default table)"},
     {"--gpus", "N", OPT_SHORTCUT, PK_HW_GPUS, PLANS, NULL},
+    {"--gpus-max", "N", OPT_GPUS_MAX, -1, SZ,
+     "size: the largest fleet to consider (default 32768)"},
     {"--help", NULL, OPT_HELP, -1, ALL, "show this help"},
-    {"--microbatch", "N", OPT_SHORTCUT, PK_PAR_MICROBATCH, PLANS, NULL},
-    {"--model", "ID", OPT_SHORTCUT, PK_MODEL_PRESET, PLANS, NULL},
-    {"--objective", "OBJ", OPT_OBJECTIVE, -1, EVALS,
+    {"--microbatch", "N", OPT_SHORTCUT, PK_PAR_MICROBATCH, PLANS | SZ, NULL},
+    {"--model", "ID", OPT_SHORTCUT, PK_MODEL_PRESET, PLANS | SZ, NULL},
+    {"--objective", "OBJ", OPT_OBJECTIVE, -1, EVALS | SZ,
      "what auto layouts minimise: time, cost or energy (default time)"},
-    {"--output", "FILE", OPT_OUTPUT, -1, EVALS,
+    {"--output", "FILE", OPT_OUTPUT, -1, EVALS | SZ,
      "write there instead of stdout (atomically)"},
-    {"--pp", "N", OPT_SHORTCUT, PK_PAR_PP, PLANS, NULL},
-    {"--precision", "P", OPT_SHORTCUT, PK_TRAIN_PRECISION, PLANS, NULL},
-    {"--recompute", "MODE", OPT_SHORTCUT, PK_PAR_RECOMPUTE, PLANS, NULL},
+    {"--pp", "N", OPT_SHORTCUT, PK_PAR_PP, PLANS | SZ, NULL},
+    {"--precision", "P", OPT_SHORTCUT, PK_TRAIN_PRECISION, PLANS | SZ, NULL},
+    {"--rack-kw", "KW", OPT_RACK_KW, -1, SZ,
+     "size: the most power one rack may draw (owned builds)"},
+    {"--recompute", "MODE", OPT_SHORTCUT, PK_PAR_RECOMPUTE, PLANS | SZ, NULL},
     {"--schedule", NULL, OPT_SCHEDULE, -1, CMD_QUOTE | CMD_COMPARE,
      "csv: add sources, the yearly finance schedule and monthly series"},
-    {"--seq-len", "N", OPT_SHORTCUT, PK_TRAIN_SEQ_LEN, PLANS, NULL},
-    {"--set", "SECTION.KEY=VALUE", OPT_SET, -1, PLANS,
+    {"--seq-len", "N", OPT_SHORTCUT, PK_TRAIN_SEQ_LEN, PLANS | SZ, NULL},
+    {"--set", "SECTION.KEY=VALUE", OPT_SET, -1, PLANS | SZ,
      "any plan key (repeatable; see the keys below)"},
-    {"--site", "ID", OPT_SHORTCUT, PK_SITE_ID, PLANS, NULL},
+    {"--site", "ID", OPT_SHORTCUT, PK_SITE_ID, PLANS | SZ, NULL},
+    {"--site-mw", "MW", OPT_SITE_MW, -1, SZ,
+     "size: the facility power an owned fleet may draw"},
     {"--term", "TERM", OPT_SHORTCUT, PK_CLOUD_TERM, PLANS, NULL},
-    {"--tokens", "N", OPT_SHORTCUT, PK_TRAIN_TOKENS, PLANS, NULL},
+    {"--tokens", "N", OPT_SHORTCUT, PK_TRAIN_TOKENS, PLANS | SZ, NULL},
     {"--top", "N", OPT_TOP, -1, CMD_SEARCH,
      "how many layouts to print (default 10)"},
-    {"--tp", "N", OPT_SHORTCUT, PK_PAR_TP, PLANS, NULL},
-    {"--zero", "N", OPT_SHORTCUT, PK_PAR_ZERO, PLANS, NULL},
+    {"--tp", "N", OPT_SHORTCUT, PK_PAR_TP, PLANS | SZ, NULL},
+    {"--vary", "KEY=LO:HI", OPT_VARY, -1, CMD_QUOTE,
+     "a tornado: what each input's range does to days, cost, the verdict"},
+    {"--zero", "N", OPT_SHORTCUT, PK_PAR_ZERO, PLANS | SZ, NULL},
 };
 
 const struct cli_opt *cli_opts_table(size_t *n)
@@ -74,9 +88,17 @@ static enum cp_status apply(const struct cli_opt *o, const char *value,
                             struct cli_args *a, struct diag *d)
 {
     uint64_t top;
+    double x;
 
     switch (o->id) {
     case OPT_SHORTCUT:
+        /* size takes a list of accelerators (or systems) */
+        if (a->cmd == CMD_SIZE && o->key == PK_HW_ACCELERATOR) {
+            if (!value[0])
+                return diag_set(d, CP_ERR_USAGE, o->name, "empty list");
+            a->accels = value;
+            return CP_OK;
+        }
         return plan_set_key(&a->overrides, (enum plan_key)o->key, value,
                             o->name, d);
     case OPT_SET:
@@ -119,6 +141,35 @@ static enum cp_status apply(const struct cli_opt *o, const char *value,
     case OPT_HELP:
         a->help = true;
         return CP_OK;
+    case OPT_VARY:
+        if (a->nvary >= CLI_VARY_MAX)
+            return diag_set(d, CP_ERR_USAGE, o->name, "at most %d",
+                            CLI_VARY_MAX);
+        a->vary[a->nvary++] = value;
+        return CP_OK;
+    case OPT_GPUS_MAX:
+        if (number_parse_count(value, &top) != CP_OK || top < 1 ||
+            top > 10000000)
+            return diag_set(d, CP_ERR_USAGE, o->name,
+                            "'%s' is not a whole number from 1 to 10M", value);
+        a->gpus_max = top;
+        return CP_OK;
+    case OPT_DEADLINE:
+    case OPT_BUDGET:
+    case OPT_SITE_MW:
+    case OPT_RACK_KW:
+        if (number_parse(value, 1, &x) != CP_OK || !(x > 0) || x > 1e15)
+            return diag_set(d, CP_ERR_USAGE, o->name,
+                            "'%s' is not a positive number", value);
+        if (o->id == OPT_DEADLINE)
+            a->deadline_days = x;
+        else if (o->id == OPT_BUDGET)
+            a->budget_usd = x;
+        else if (o->id == OPT_SITE_MW)
+            a->site_mw = x;
+        else
+            a->rack_kw = x;
+        return CP_OK;
     }
     return CP_OK;
 }
@@ -134,6 +185,7 @@ enum cp_status cli_parse(unsigned cmd, int argc, char **argv,
     a->format = FMT_TABLE;
     a->top = 10;
     a->objective = OBJECTIVE_TIME;
+    a->cmd = cmd;
     for (i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *eq, *value = NULL;
@@ -187,7 +239,13 @@ void cli_print_options(FILE *out, unsigned cmd)
             continue;
         snprintf(left, sizeof(left), "%s%s%s", o->name, o->arg ? " " : "",
                  o->arg ? o->arg : "");
-        if (o->id == OPT_SHORTCUT) {
+        if (o->id == OPT_SHORTCUT && cmd == CMD_SIZE &&
+            o->key == PK_HW_ACCELERATOR) {
+            snprintf(left, sizeof(left), "--accel ID[,ID...]");
+            snprintf(help, sizeof(help),
+                     "the accelerators or systems to consider (default: "
+                     "every system)");
+        } else if (o->id == OPT_SHORTCUT) {
             const struct plan_key_info *ki =
                 plan_key_info((enum plan_key)o->key);
 

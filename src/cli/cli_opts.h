@@ -26,6 +26,7 @@ enum cli_cmd_mask {
     CMD_COMPARE = 1 << 2,
     CMD_PLAN_SAVE = 1 << 3,
     CMD_PLAN_OTHER = 1 << 4,
+    CMD_SIZE = 1 << 5,
 };
 
 enum cli_opt_id {
@@ -38,6 +39,12 @@ enum cli_opt_id {
     OPT_EXPLAIN,
     OPT_HELP,
     OPT_SCHEDULE,
+    OPT_DEADLINE, /* size: constraints */
+    OPT_BUDGET,
+    OPT_SITE_MW,
+    OPT_RACK_KW,
+    OPT_GPUS_MAX,
+    OPT_VARY, /* quote: a tornado */
 };
 
 struct cli_opt {
@@ -55,6 +62,7 @@ const struct cli_opt *cli_opts_table(size_t *n /* OUT */);
 enum cli_format { FMT_TABLE, FMT_CSV, FMT_JSON };
 
 #define CLI_POS_MAX 16
+#define CLI_VARY_MAX 16
 
 struct cli_args {
     struct plan overrides; /* --set and shortcuts, later ones win */
@@ -65,6 +73,14 @@ struct cli_args {
     bool explain;
     bool schedule; /* --schedule: the finance CSV */
     bool help;
+    unsigned cmd; /* the command being parsed (enum cli_cmd_mask) */
+    /* size: constraints (0: none) and --accel as a list of ids */
+    double deadline_days, budget_usd, site_mw, rack_kw;
+    uint64_t gpus_max;
+    const char *accels;
+    /* quote --vary KEY=LO:HI (repeatable) */
+    size_t nvary;
+    const char *vary[CLI_VARY_MAX];
     int npos;
     const char *pos[CLI_POS_MAX];
 };
@@ -120,6 +136,11 @@ struct export_item;
  * code, printing the error when there is one. */
 int cli_emit_metrics(const struct cli_args *a, const struct export_item *items,
                      size_t n, bool compare);
+
+/* quote --vary: the tornado of plan p (cmd_vary.c).  Returns the exit
+ * code. */
+int cmd_vary(const struct cli_args *a, struct catalog *cat,
+             const struct plan *p);
 
 /* Print the help of one command (usage, summary, its options) to stdout
  * and return 0.  Implemented in cli.c from the command table. */

@@ -99,6 +99,10 @@ int cmd_quote(const struct global_opts *g, int argc, char **argv)
         st = cli_load_plan(cat, a->pos[0], p, &d);
     if (!st) {
         plan_merge(p, &a->overrides);
+        if (a->nvary) {
+            rc = cmd_vary(a, cat, p);
+            goto out;
+        }
         st = plan_evaluate(p, cat, a->objective, oc, &d);
     }
     if (st) {

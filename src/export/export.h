@@ -21,6 +21,7 @@
 #include "core/scenario.h"
 #include "plan/resolve.h"
 #include "plan/search.h"
+#include "plan/size.h"
 
 /* One evaluated plan: borrowed pointers, valid for the call. */
 struct export_item {
@@ -89,5 +90,16 @@ enum cp_status export_text_search(FILE *out, const struct export_search *s,
 /* Human number for tables: grouped integers from 1000 up ("1,024"),
  * 4 significant digits below ("0.4123").  Returns buf. */
 const char *export_human_number(double v, char *buf, size_t n);
+
+/* size: the frontier (best by the objective first) with low-high ranges
+ * and the excluded options by reason; as a table, JSON
+ * ({"constraints", "search", "frontier", "excluded", "nearest"}) or CSV
+ * (one row per option, frontier first). */
+enum cp_status export_text_size(FILE *out, const struct size_result *s,
+                                struct diag *d);
+enum cp_status export_json_size(FILE *out, const struct size_result *s,
+                                struct diag *d);
+enum cp_status export_csv_size(FILE *out, const struct size_result *s,
+                               struct diag *d);
 
 #endif

@@ -228,7 +228,8 @@ static void walk_inner(struct walk *w, const struct search_space *sp,
         uint64_t v, vmax = (sc->model.layers + 2) / sc->layout.pp;
 
         for (v = 1; v <= vmax && nv < LIST_MAX; v++)
-            vs[nv++] = v;
+            if (!sp->interleave_coarse || (v & (v - 1)) == 0 || v == vmax)
+                vs[nv++] = v;
     }
     if (!nv)
         nv = one(1, vs);

@@ -69,6 +69,8 @@ struct search_space {
     int sequence_parallel; /* 0/1, or -1: yes when tp > 1 */
     int zero;              /* 0..3, or -1 */
     bool interleave_auto;  /* interleave 0: search it instead of using 1 */
+    bool interleave_coarse; /* with interleave_auto: only powers of two
+                               and the largest v (a screening search) */
     int attention; /* enum attention fixed, or -1: choose the kernel (the
                       plan's train.attention is auto): fused for no
                       recomputation, fused or materialised for selective */

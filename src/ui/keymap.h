@@ -66,6 +66,7 @@ enum ui_key {
     X(PLAN, "plan")                                                            \
     X(COMPARE, "compare")                                                      \
     X(SEARCH, "search")                                                        \
+    X(SIZE, "size")                                                            \
     X(CATALOG, "catalog")                                                      \
     X(HELP, "help")
 
@@ -84,6 +85,8 @@ enum view_id {
     X(VIEW_COMPARE, "view-compare", "Compare",                                 \
       "Up to 4 plans side by side, cost over time")                            \
     X(VIEW_SEARCH, "view-search", "Search", "The best parallel layouts")       \
+    X(VIEW_SIZE, "view-size", "Size",                                          \
+      "What to buy: accelerators, fleet sizes, owned or rented")               \
     X(VIEW_CATALOG, "view-catalog", "Catalog", "Browse and edit the catalog")  \
     X(QUIT, "quit", "Quit", "Quit the program")                                \
     X(CLOSE, "close", "Close", "Close this view")                              \
@@ -127,6 +130,9 @@ enum view_id {
     X(SEARCH_RUN, "search-run", "Run", "Search the layouts again")             \
     X(SORT_NEXT, "sort-next", "Sort", "Sort by the next column")               \
     X(SORT_REVERSE, "sort-reverse", "Order", "Reverse the sort order")         \
+    /* size */                                                                 \
+    X(SIZE_LIMITS, "size-limits", "Limits",                                    \
+      "Deadline, budget, site power, objective, accelerators")                 \
     /* catalog */                                                              \
     X(ROW_ADD, "row-add", "Add", "Add a row (a copy of the selected one)")     \
     X(ROW_DELETE, "row-delete", "Delete", "Delete the selected row")           \

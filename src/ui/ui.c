@@ -389,11 +389,11 @@ static void draw_picker(struct ui *ui)
 
 /* ---- the frame --------------------------------------------------------- */
 
-static const enum view_id tabs[] = {VIEW_PLAN, VIEW_COMPARE, VIEW_SEARCH,
-                                    VIEW_CATALOG, VIEW_HELP};
-static const enum action tab_actions[] = {ACT_VIEW_PLAN, ACT_VIEW_COMPARE,
-                                          ACT_VIEW_SEARCH, ACT_VIEW_CATALOG,
-                                          ACT_HELP};
+static const enum view_id tabs[] = {VIEW_PLAN,   VIEW_COMPARE, VIEW_SEARCH,
+                                    VIEW_SIZE,   VIEW_CATALOG, VIEW_HELP};
+static const enum action tab_actions[] = {
+    ACT_VIEW_PLAN, ACT_VIEW_COMPARE, ACT_VIEW_SEARCH,
+    ACT_VIEW_SIZE, ACT_VIEW_CATALOG, ACT_HELP};
 
 static void draw_title(struct ui *ui)
 {
@@ -442,6 +442,8 @@ static const char *view_hint(enum view_id v)
     case VIEW_SEARCH:
         return "Enter apply the layout  > sort by next column  < reverse  "
                "r search again";
+    case VIEW_SIZE:
+        return "Enter make the point the plan  l limits  r size again";
     case VIEW_CATALOG:
         return "Left/Right kind  / filter  Tab fields  Enter edit  a add  "
                "Del delete  i import";
@@ -881,6 +883,9 @@ static unsigned global_action(struct ui *ui, enum action a)
     case ACT_VIEW_SEARCH:
         ui_switch(ui, VIEW_SEARCH);
         return UI_REDRAW;
+    case ACT_VIEW_SIZE:
+        ui_switch(ui, VIEW_SIZE);
+        return UI_REDRAW;
     case ACT_VIEW_CATALOG:
         ui_switch(ui, VIEW_CATALOG);
         return UI_REDRAW;
@@ -1216,6 +1221,7 @@ static int run(const struct global_opts *g, const struct run_opts *o)
     ui->views[VIEW_PLAN] = view_plan();
     ui->views[VIEW_COMPARE] = view_compare();
     ui->views[VIEW_SEARCH] = view_search();
+    ui->views[VIEW_SIZE] = view_size();
     ui->views[VIEW_CATALOG] = view_catalog();
     ui->views[VIEW_HELP] = view_help();
     ui->views[VIEW_GLOBAL] = view_plan();

@@ -28,6 +28,7 @@
 #include "plan/plan.h"
 #include "plan/resolve.h"
 #include "plan/search.h"
+#include "plan/size.h"
 #include "ui/canvas.h"
 #include "ui/keymap.h"
 #include "ui/theme.h"
@@ -115,6 +116,7 @@ struct view_ops {
 const struct view_ops *view_plan(void);
 const struct view_ops *view_compare(void);
 const struct view_ops *view_search(void);
+const struct view_ops *view_size(void);
 const struct view_ops *view_catalog(void);
 const struct view_ops *view_help(void);
 
@@ -335,6 +337,26 @@ enum cp_status app_load_plan(struct ui *ui, const char *arg, struct diag *d);
 enum cp_status app_save_plan(struct ui *ui, const char *name, struct diag *d);
 /* Remember the plan and theme in the catalog settings. */
 void app_remember(struct ui *ui);
+
+/* ---- app_size.c: the Size view's model ---------------------------------- */
+
+/* size_run for the plan (the pipeline of `llmplan size`); the status line
+ * says how it went. */
+enum cp_status app_size(struct ui *ui, const struct size_opts *o,
+                        struct size_result *out /* OUT */, struct diag *d);
+/* The limits prompt: "objective=cost deadline=60 budget=2e7 site_mw=10
+ * rack_kw=40 gpus_max=4096 accel=h100-sxm,b200" into o (the limits not
+ * named are cleared); o is unchanged on error. */
+enum cp_status app_size_limits_parse(const char *text, struct size_opts *o,
+                                     struct diag *d);
+void app_size_limits_text(const struct size_opts *o, char *buf, size_t n);
+/* Write the size answer to path (JSON when it ends in .json, else CSV)
+ * through the exporters of `llmplan size`, atomically. */
+enum cp_status app_size_export(struct ui *ui, const struct size_result *res,
+                               const char *path, struct diag *d);
+/* Make a frontier point the plan (accelerator, system, GPUs, layout,
+ * offer and term). */
+unsigned app_size_apply(struct ui *ui, const struct size_point *pt);
 
 /* Catalog rows as text (catalog_foreach), owned. */
 struct ui_rows {

@@ -30,7 +30,7 @@ static const struct {
     {ACT_HELP, "VIEWS"},          {ACT_PANE_NEXT, "MOVING"},
     {ACT_ENTER, "EDITING"},       {ACT_PLAN_SAVE, "PLANS"},
     {ACT_COMPARE_ADD, "COMPARE"}, {ACT_SEARCH_RUN, "SEARCH"},
-    {ACT_ROW_ADD, "CATALOG"},
+    {ACT_SIZE_LIMITS, "SIZE"},    {ACT_ROW_ADD, "CATALOG"},
 };
 
 /* The group of actions that belongs to view v. */
@@ -41,8 +41,10 @@ static size_t own_group(enum view_id v)
         return 4;
     case VIEW_SEARCH:
         return 5;
-    case VIEW_CATALOG:
+    case VIEW_SIZE:
         return 6;
+    case VIEW_CATALOG:
+        return 7;
     default:
         return 2;
     }

@@ -73,3 +73,18 @@ wall = float(sys.argv[3]) - float(sys.argv[2])
 print('evaluated %d serving layouts (%d meet the targets) in %.3f s wall (target < 1 s)'
       % (d.get('evaluated', 0), d.get('feasible', 0), wall))
 PY
+
+echo "== size: llama3-70b, 15T tokens, deadline 60 days, objective cost (whole catalog, up to 32768 GPUs)"
+start=$(date +%s.%N)
+"$bin" --catalog "$cat" size --model llama3-70b --tokens 15T --deadline 60 \
+    --objective cost --format json >"$tmp/size.json"
+end=$(date +%s.%N)
+python3 - "$tmp/size.json" "$start" "$end" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = d['search']
+wall = float(sys.argv[3]) - float(sys.argv[2])
+print('%d systems, %d GPU counts (%d ruled out by the bound), %d layout searches (%d full), %d options, %d on the frontier: %.3f s wall, %.3f s sizing'
+      % (s['systems'], s['gpu_counts'], s['skipped_by_bound'], s['layout_searches'], s['full_searches'],
+         s['options'], len(d['frontier']), wall, s['elapsed_s']))
+PY

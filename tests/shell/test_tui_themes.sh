@@ -89,10 +89,11 @@ run 2 "unknown --theme" --catalog "$tmp/c.db" --theme nosuch tui \
     same "unknown --theme is refused" \
 "llmplan: --theme: nosuch: unknown theme (built in: default, light, high-contrast, mono)"
 
-# --theme PATH and NO_COLOR both start (a script of no keys)
+# --theme PATH and NO_COLOR both start (a script of no keys; 100 columns,
+# where the title has room for the theme's name beside the tabs)
 printf '# no keys\n' >"$tmp/none.keys"
 run 0 "--theme PATH" --catalog "$tmp/c.db" --theme "$(pwd)/themes/light.theme" \
-    tui --ui-script "$tmp/none.keys" --ui-dump "$tmp/s" &&
+    tui --ui-script "$tmp/none.keys" --ui-size 100x24 --ui-dump "$tmp/s" &&
     if grep -q '\[light\]' "$tmp/s"; then
         echo "ok --theme PATH"
     else

@@ -1,0 +1,115 @@
+/*
+ * cmd_size.c - `llmplan size [PLAN]`: what to buy.  Every system of the
+ * catalog (or --accel a,b,c), fleet sizes on a planner's grid, owned or
+ * rented on every offer and term, each with its best layout; prints the
+ * Pareto frontier of time x cost x energy under --deadline, --budget,
+ * --site-mw, --rack-kw and --gpus-max (see plan/size.h).  Nothing meeting
+ * the constraints is an answer (exit 0) naming the closest option.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli_opts.h"
+#include "export/export.h"
+#include "plan/size.h"
+#include "util/xalloc.h"
+
+/* "a,b,c" into o->ids. */
+static enum cp_status parse_ids(const char *list, struct size_opts *o,
+                                struct diag *d)
+{
+    const char *s = list;
+
+    while (*s) {
+        const char *e = strchr(s, ',');
+        size_t n = e ? (size_t)(e - s) : strlen(s);
+
+        if (n == 0 || n >= CP_ID_MAX)
+            return diag_set(d, CP_ERR_USAGE, "--accel",
+                            "'%.64s' is not a list of ids (a,b,c)", list);
+        if (o->nids >= SIZE_IDS_MAX)
+            return diag_set(d, CP_ERR_USAGE, "--accel", "more than %d ids",
+                            SIZE_IDS_MAX);
+        memcpy(o->ids[o->nids], s, n);
+        o->ids[o->nids][n] = '\0';
+        o->nids++;
+        s += n;
+        if (*s == ',')
+            s++;
+        if (e && !*s)
+            return diag_set(d, CP_ERR_USAGE, "--accel",
+                            "'%.64s' ends with a comma", list);
+    }
+    return CP_OK;
+}
+
+int cmd_size(const struct global_opts *g, int argc, char **argv)
+{
+    struct cli_args *a = xcalloc(1, sizeof(*a));
+    struct plan *p = xcalloc(1, sizeof(*p));
+    struct size_result *r = xcalloc(1, sizeof(*r));
+    struct size_opts o;
+    struct catalog *cat = NULL;
+    struct cli_out out;
+    struct diag d;
+    enum cp_status st;
+    int rc;
+
+    diag_clear(&d);
+    memset(&o, 0, sizeof(o));
+    st = cli_parse(CMD_SIZE, argc, argv, a, &d);
+    if (!st && a->help) {
+        rc = cli_command_help("size");
+        goto done;
+    }
+    if (!st && a->npos > 1)
+        st = diag_set(&d, CP_ERR_USAGE, a->pos[1], "size takes one plan");
+    if (!st && a->accels)
+        st = parse_ids(a->accels, &o, &d);
+    if (!st)
+        st = cli_open_catalog(g, &cat, &d);
+    plan_init(p, NULL);
+    if (!st && a->npos == 1)
+        st = cli_load_plan(cat, a->pos[0], p, &d);
+    if (!st) {
+        plan_merge(p, &a->overrides);
+        o.obj = a->objective;
+        o.deadline_days = a->deadline_days;
+        o.budget_usd = a->budget_usd;
+        o.site_mw = a->site_mw;
+        o.rack_kw = a->rack_kw;
+        o.gpus_max = a->gpus_max;
+        st = size_run(p, cat, &o, r, &d);
+    }
+    if (st) {
+        rc = cli_error(st, &d);
+        goto done;
+    }
+    st = cli_out_open(&out, &d);
+    if (!st) {
+        switch (a->format) {
+        case FMT_JSON:
+            st = export_json_size(out.fp, r, &d);
+            break;
+        case FMT_CSV:
+            st = export_csv_size(out.fp, r, &d);
+            break;
+        default:
+            st = export_text_size(out.fp, r, &d);
+            break;
+        }
+        if (st)
+            cli_out_discard(&out);
+        else
+            st = cli_out_commit(&out, a->output, &d);
+    }
+    rc = st ? cli_error(st, &d) : 0;
+done:
+    if (cat)
+        catalog_close(cat);
+    free(r);
+    free(p);
+    free(a);
+    return rc;
+}

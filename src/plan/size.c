@@ -1,0 +1,1028 @@
+/*
+ * size.c - what to buy: accelerators x counts x owned/rented x layouts,
+ * the Pareto frontier of time, cost and energy; see size.h.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "plan/resolve.h"
+#include "plan/size.h"
+#include "util/xalloc.h"
+
+#define OFFERS_MAX 256
+#define SYSTEMS_MAX 128
+#define COUNTS_MAX 256
+#define SIZE_THREADS 4 /* layout searches at once, at most (and CPUs) */
+/* A system is rack-scale (counts in whole scale-up domains, NVL72) when
+ * its scale-up domain spans several nodes but no more than this. */
+#define RACK_DOMAIN_MAX 128
+/* How much faster than the screen's layout (microbatch 1, interleave 1,
+ * powers of two or the most) the full search may find a count's best
+ * layout.  Counts whose options, this much better, would reach the
+ * frontier are searched in full.  Measured by searching every count of
+ * the default catalog both ways (llama3-70b/15T, llama3-8b/300G,
+ * llama3.1-405b/15T, mixtral-8x7b/1T, gpt3-175b/300G): the largest gain
+ * was 18.2% (dgx-b300, 128 GPUs, llama3-8b: microbatch 2). */
+#ifndef SIZE_SCREEN_GAP
+#define SIZE_SCREEN_GAP 0.2
+#endif
+
+const char *size_why_name(enum size_why w)
+{
+    static const char *const names[SIZE_WHY_COUNT] = {
+        [SIZE_OK] = "meets the constraints",
+        [SIZE_TOO_SLOW] = "too slow",
+        [SIZE_OVER_BUDGET] = "over budget",
+        [SIZE_OVER_POWER] = "over power",
+        [SIZE_NO_FIT] = "does not fit",
+        [SIZE_CAPACITY] = "over the offer's capacity",
+    };
+
+    return (unsigned)w < SIZE_WHY_COUNT ? names[w] : "?";
+}
+
+/* Leave-one-source-out MAPE of the step time per stack: README "Leave one
+ * source out" (make validate, tests/calibration/fit_stacks.py --loso),
+ * the per-source MAPEs weighted by their case counts.  deepspeed's only
+ * source (ZeRO Table 1) checks memory accounting, not time, and the
+ * serving stacks have no training cases: they take the overall figure. */
+static const struct {
+    const char *stack;
+    double mape;
+} stack_errors[] = {
+    {"megatron-core", 0.181},      /* 53 cases over 4 sources */
+    {"megatron-lm", 0.036},        /* 26 cases over 3 sources */
+    {"maxtext", 0.173},            /* 31 cases over 2 sources */
+    {"megatron-deepspeed", 0.226}, /* 3 cases */
+    {"llm-foundry", 0.126},        /* 20 cases */
+    {"torchtitan", 0.346},         /* 18 cases over 5 sources */
+};
+#define SIZE_OVERALL_ERROR 0.147 /* 173 cases, every stack */
+
+double size_stack_error(const char *stack_id)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(stack_errors) / sizeof(stack_errors[0]); i++)
+        if (strcmp(stack_errors[i].stack, stack_id) == 0)
+            return stack_errors[i].mape;
+    return SIZE_OVERALL_ERROR;
+}
+
+bool size_dominates(const struct size_point *a, const struct size_point *b)
+{
+    if (a->days > b->days || a->usd > b->usd || a->mwh > b->mwh)
+        return false;
+    return a->days < b->days || a->usd < b->usd || a->mwh < b->mwh;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- catalog rows ------------------------------------------------------ */
+
+struct sys_row {
+    char id[CP_ID_MAX];
+    char accel[CP_ID_MAX];
+};
+
+struct offer_row {
+    char id[CP_ID_MAX];
+    char accel[CP_ID_MAX];
+    enum cloud_term term;
+};
+
+struct rows {
+    enum catalog_kind kind;
+    int c_id, c_accel, c_term;
+    size_t nsys, noff;
+    struct sys_row sys[SYSTEMS_MAX];
+    struct offer_row off[OFFERS_MAX];
+};
+
+static int column_index(enum catalog_kind k, const char *name)
+{
+    size_t n, i;
+    const struct catalog_column *c = catalog_columns(k, &n);
+
+    for (i = 0; i < n; i++)
+        if (strcmp(c[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+static enum cp_status on_row(void *ctx, const char *const *v, size_t n)
+{
+    struct rows *r = ctx;
+    size_t t;
+
+    if (r->c_id < 0 || r->c_accel < 0 || (size_t)r->c_id >= n ||
+        (size_t)r->c_accel >= n)
+        return CP_OK;
+    if (r->kind == CATALOG_SYSTEMS) {
+        if (r->nsys >= SYSTEMS_MAX)
+            return CP_OK;
+        snprintf(r->sys[r->nsys].id, CP_ID_MAX, "%s", v[r->c_id]);
+        snprintf(r->sys[r->nsys].accel, CP_ID_MAX, "%s", v[r->c_accel]);
+        r->nsys++;
+        return CP_OK;
+    }
+    if (r->noff >= OFFERS_MAX || r->c_term < 0 || (size_t)r->c_term >= n)
+        return CP_OK;
+    for (t = 0; t < TERM_COUNT; t++) {
+        const char *name = term_name((enum cloud_term)t);
+
+        if (name && strcmp(name, v[r->c_term]) == 0)
+            break;
+    }
+    if (t == TERM_COUNT)
+        return CP_OK;
+    snprintf(r->off[r->noff].id, CP_ID_MAX, "%s", v[r->c_id]);
+    snprintf(r->off[r->noff].accel, CP_ID_MAX, "%s", v[r->c_accel]);
+    r->off[r->noff].term = (enum cloud_term)t;
+    r->noff++;
+    return CP_OK;
+}
+
+static enum cp_status load_rows(struct catalog *cat, struct rows *r,
+                                struct diag *d)
+{
+    enum cp_status st;
+
+    r->kind = CATALOG_SYSTEMS;
+    r->c_id = column_index(CATALOG_SYSTEMS, "id");
+    r->c_accel = column_index(CATALOG_SYSTEMS, "accel_id");
+    r->c_term = -1;
+    st = catalog_foreach(cat, CATALOG_SYSTEMS, NULL, on_row, r, d);
+    if (st)
+        return st;
+    r->kind = CATALOG_CLOUD;
+    r->c_id = column_index(CATALOG_CLOUD, "id");
+    r->c_accel = column_index(CATALOG_CLOUD, "accel_id");
+    r->c_term = column_index(CATALOG_CLOUD, "term");
+    return catalog_foreach(cat, CATALOG_CLOUD, NULL, on_row, r, d);
+}
+
+static bool wanted(const struct size_opts *o, const struct sys_row *s)
+{
+    size_t i;
+
+    if (!o->nids)
+        return true;
+    for (i = 0; i < o->nids; i++)
+        if (strcmp(o->ids[i], s->accel) == 0 || strcmp(o->ids[i], s->id) == 0)
+            return true;
+    return false;
+}
+
+/* ---- one system ---------------------------------------------------------- */
+
+/* An offer resolved for the system's accelerator. */
+struct offer {
+    struct cloud_offer row;
+    enum cloud_term term;
+    double price;
+};
+
+/* What one (system, count) evaluation needs. */
+struct sys_ctx {
+    struct plan_resolved *res;
+    struct offer *offers;
+    size_t noffers;
+    double flops_total; /* the run's model FLOPs */
+    double peak;        /* FLOP/s per accelerator at the precision */
+    double err;
+    bool own_priced;
+};
+
+struct run {
+    const struct size_opts *o;
+    struct size_result *out;
+    struct scenario sc;
+    struct result r;
+};
+
+/* The constraints on one option. */
+static enum size_why judge(const struct size_opts *o,
+                           const struct size_point *p, bool fits)
+{
+    if (!fits)
+        return SIZE_NO_FIT;
+    if (o->deadline_days > 0 && p->days > o->deadline_days)
+        return SIZE_TOO_SLOW;
+    if (!p->rented && ((o->site_mw > 0 && p->facility_mw > o->site_mw) ||
+                       (o->rack_kw > 0 && p->rack_kw > o->rack_kw)))
+        return SIZE_OVER_POWER;
+    if (o->budget_usd > 0 && p->usd > o->budget_usd)
+        return SIZE_OVER_BUDGET;
+    return SIZE_OK;
+}
+
+static void set_ranges(struct size_point *p, double err)
+{
+    p->err = err;
+    p->days_lo = p->days * (1 - err);
+    p->days_hi = p->days * (1 + err);
+    p->usd_lo = p->usd * (1 - err);
+    p->usd_hi = p->usd * (1 + err);
+    p->mwh_lo = p->mwh * (1 - err);
+    p->mwh_hi = p->mwh * (1 + err);
+}
+
+static struct size_point *new_point(struct run *rn)
+{
+    struct size_result *out = rn->out;
+
+    if (out->n >= SIZE_POINTS_MAX) {
+        out->stopped_early = true;
+        return NULL;
+    }
+    memset(&out->pt[out->n], 0, sizeof(out->pt[0]));
+    out->pt[out->n].overlaps = -1;
+    return &out->pt[out->n++];
+}
+
+/* Fill the options of one count from the evaluated layout in rn->sc/r:
+ * owned, then every offer.  first: where the count's options start (to
+ * overwrite them after a full search), or SIZE_POINTS_MAX to append. */
+static void price_options(struct run *rn, const struct sys_ctx *sx,
+                          const struct search_hit *hit, bool fits, bool full,
+                          size_t first, size_t limit)
+{
+    struct size_point base, *p;
+    size_t i, k = first;
+    const struct scenario *rs = &sx->res->sc;
+
+    memset(&base, 0, sizeof(base));
+    snprintf(base.accel, CP_ID_MAX, "%s", rs->accel.id);
+    snprintf(base.system, CP_ID_MAX, "%s", rs->system.id);
+    snprintf(base.stack, CP_ID_MAX, "%s", rs->stack.id);
+    base.gpus = rn->sc.gpus;
+    base.layout = hit->layout;
+    base.attention = hit->attention;
+    base.full = full;
+    base.overlaps = -1;
+
+    rn->sc.layout = hit->layout;
+    rn->sc.train.attention = hit->attention;
+    rn->sc.cloud = rs->cloud;
+    rn->sc.cloud_term = rs->cloud_term;
+    rn->sc.cloud_usd_per_gpu_hour = rs->cloud_usd_per_gpu_hour;
+    scenario_eval_flags(&rn->sc, EVAL_QUIET, &rn->r);
+    base.facility_mw = rn->r.energy.nameplate_it_kw * rn->r.energy.pue / 1000;
+    base.rack_kw = rn->r.energy.rack_kw;
+    base.mfu = rn->r.time.mfu;
+    base.mwh = rn->r.energy.facility_mwh;
+    if (sx->own_priced && !(rn->r.cost.unpriced & COST_UNPRICED_BUILD)) {
+        p = first == SIZE_POINTS_MAX ? new_point(rn)
+            : k < limit              ? &rn->out->pt[k++]
+                                     : NULL;
+        if (!p)
+            return;
+        *p = base;
+        p->days = rn->r.reliability.effective_train_days;
+        p->usd = rn->r.cost.build.run_usd;
+        set_ranges(p, sx->err);
+        p->why = judge(rn->o, p, fits);
+    }
+    for (i = 0; i < sx->noffers; i++) {
+        const struct offer *of = &sx->offers[i];
+
+        rn->sc.cloud = of->row;
+        rn->sc.cloud_term = of->term;
+        rn->sc.cloud_usd_per_gpu_hour = of->price;
+        scenario_eval_flags(&rn->sc, EVAL_QUIET, &rn->r);
+        p = first == SIZE_POINTS_MAX ? new_point(rn)
+            : k < limit              ? &rn->out->pt[k++]
+                                     : NULL;
+        if (!p)
+            return;
+        *p = base;
+        p->rented = true;
+        snprintf(p->offer, CP_ID_MAX, "%s", of->row.id);
+        p->term = of->term;
+        p->usd = rn->r.cost.cloud.run_usd;
+        p->days = rn->r.cost.cloud.goodput > 0
+                      ? rn->r.time.train_days / rn->r.cost.cloud.goodput
+                      : rn->r.reliability.effective_train_days;
+        set_ranges(p, sx->err);
+        p->why = judge(rn->o, p, fits);
+        if (p->why == SIZE_OK && of->row.capacity_gpus > 0 &&
+            rn->r.cost.cloud.billed_gpus > of->row.capacity_gpus)
+            p->why = SIZE_CAPACITY;
+    }
+}
+
+/* One layout search: the fastest layout of a (system, count), the
+ * screen's or the full one.  Searches are independent and pure (core has
+ * no globals), so a batch of them runs on a few threads; pricing the
+ * options stays serial and in order, so the answer does not depend on the
+ * threads. */
+struct job {
+    const struct sys_ctx *sx;
+    uint64_t gpus;
+    bool full;
+    size_t count; /* index into state.counts */
+    bool valid;   /* some layout is valid */
+    bool fits;
+    struct search_hit hit;
+};
+
+struct pool {
+    struct job *jobs;
+    size_t n, next;
+    pthread_mutex_t mu;
+};
+
+static void job_run(struct job *j, struct scenario *sc,
+                    struct search_result *sr)
+{
+    struct search_space sp = j->sx->res->space;
+    struct diag d;
+
+    *sc = j->sx->res->sc;
+    sc->gpus = j->gpus;
+    if (!j->full) {
+        if (!sp.microbatch)
+            sp.microbatch = 1;
+        sp.interleave_coarse = true;
+    }
+    j->valid = plan_search(sc, &sp, OBJECTIVE_TIME, 1, sr, NULL, NULL, NULL,
+                           &d) == CP_OK &&
+               sr->n > 0;
+    if (j->valid) {
+        j->hit = sr->hits[0];
+        j->fits = sr->fits;
+    }
+}
+
+static void *worker(void *arg)
+{
+    struct pool *p = arg;
+    struct scenario *sc = xcalloc(1, sizeof(*sc));
+    struct search_result *sr = xcalloc(1, sizeof(*sr));
+
+    for (;;) {
+        size_t i;
+
+        pthread_mutex_lock(&p->mu);
+        i = p->next++;
+        pthread_mutex_unlock(&p->mu);
+        if (i >= p->n)
+            break;
+        job_run(&p->jobs[i], sc, sr);
+    }
+    free(sr);
+    free(sc);
+    return NULL;
+}
+
+/* Run n jobs on up to SIZE_THREADS threads (one when it is one job or
+ * threads cannot start: the calling thread does them all). */
+static void run_jobs(struct job *jobs, size_t n)
+{
+    struct pool p;
+    pthread_t th[SIZE_THREADS];
+    size_t nt = 0, i;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t want = cpus > 1 ? (size_t)cpus : 1;
+
+    if (want > SIZE_THREADS)
+        want = SIZE_THREADS;
+    if (want > n)
+        want = n;
+    p.jobs = jobs;
+    p.n = n;
+    p.next = 0;
+    pthread_mutex_init(&p.mu, NULL);
+    for (i = 1; i < want; i++)
+        if (pthread_create(&th[nt], NULL, worker, &p) == 0)
+            nt++;
+    worker(&p);
+    for (i = 0; i < nt; i++)
+        pthread_join(th[i], NULL);
+    pthread_mutex_destroy(&p.mu);
+}
+
+/* The GPU counts of the grid, ascending: unit x 1, 2, 3, 4, 6, 8, 12 ... */
+static size_t grid(uint64_t unit, uint64_t max, uint64_t *out)
+{
+    size_t n = 0;
+    uint64_t k;
+
+    for (k = 1; k <= max / unit && n + 2 <= COUNTS_MAX; k *= 2) {
+        out[n++] = unit * k;
+        if (k >= 2 && k / 2 * 3 <= max / unit)
+            out[n++] = unit * (k / 2 * 3);
+    }
+    return n;
+}
+
+/* Points [from, n) share one (system, count); their count's index range. */
+struct count_rec {
+    size_t sys; /* index into the run's system contexts */
+    uint64_t gpus;
+    size_t first, n;
+    bool full;
+    bool valid;
+    bool pending; /* its screen is still to run */
+};
+
+struct state {
+    struct run rn;
+    size_t nsys;
+    struct sys_ctx *sx;
+    struct plan_resolved *res; /* nsys of them */
+    struct offer *offers;      /* OFFERS_MAX per system */
+    size_t ncounts;
+    struct count_rec *counts; /* SIZE_POINTS_MAX */
+};
+
+static bool have_count(const struct state *s, size_t sys, uint64_t gpus)
+{
+    size_t i;
+
+    for (i = 0; i < s->ncounts; i++)
+        if (s->counts[i].sys == sys && s->counts[i].gpus == gpus)
+            return true;
+    return false;
+}
+
+static void add_count(struct state *s, size_t sys, uint64_t gpus)
+{
+    struct count_rec *c;
+    const struct sys_ctx *sx = &s->sx[sys];
+
+    if (have_count(s, sys, gpus) || s->ncounts >= SIZE_POINTS_MAX)
+        return;
+    c = &s->counts[s->ncounts++];
+    c->sys = sys;
+    c->gpus = gpus;
+    c->first = s->rn.out->n;
+    c->full = false;
+    s->rn.out->counts++;
+    /* No layout is faster than the model's FLOPs at peak (MFU <= 1): a
+     * count whose ideal time misses the deadline cannot meet it. */
+    if (!s->rn.o->no_prune && s->rn.o->deadline_days > 0 && sx->peak > 0 &&
+        sx->flops_total / ((double)gpus * sx->peak) / 86400 >
+            s->rn.o->deadline_days) {
+        s->rn.out->skipped++;
+        c->valid = false;
+        c->n = 0;
+        return;
+    }
+    c->valid = false;
+    c->n = 0;
+    c->pending = true;
+}
+
+/* Price the options of a searched count: appended (a screen) or over the
+ * count's own options (a full search of it). */
+static void price_job(struct state *s, const struct job *j)
+{
+    struct count_rec *c = &s->counts[j->count];
+    struct size_result *out = s->rn.out;
+
+    out->searches++;
+    if (j->full)
+        out->full_searches++;
+    if (!j->valid) {
+        if (!j->full)
+            out->no_layout++;
+        return;
+    }
+    s->rn.sc = j->sx->res->sc;
+    s->rn.sc.gpus = j->gpus;
+    if (j->full) {
+        price_options(&s->rn, j->sx, &j->hit, j->fits, true, c->first,
+                      c->first + c->n);
+        return;
+    }
+    c->first = out->n;
+    price_options(&s->rn, j->sx, &j->hit, j->fits, false, SIZE_POINTS_MAX, 0);
+    c->n = out->n - c->first;
+    c->valid = true;
+    if (!c->n)
+        out->no_price++;
+}
+
+/* Screen every pending count (in parallel), then price them in order. */
+static void screen_pending(struct state *s)
+{
+    struct job *jobs = xcalloc(s->ncounts ? s->ncounts : 1, sizeof(*jobs));
+    size_t n = 0, i;
+
+    for (i = 0; i < s->ncounts; i++) {
+        struct count_rec *c = &s->counts[i];
+
+        if (!c->pending)
+            continue;
+        c->pending = false;
+        jobs[n].sx = &s->sx[c->sys];
+        jobs[n].gpus = c->gpus;
+        jobs[n].full = false;
+        jobs[n].count = i;
+        n++;
+    }
+    run_jobs(jobs, n);
+    for (i = 0; i < n; i++)
+        price_job(s, &jobs[i]);
+    free(jobs);
+}
+
+/* Lexicographic (days, usd, mwh), then index: a point can only be
+ * dominated by one before it in this order. */
+static const struct size_point *lex_pts;
+
+static int by_lex(const void *a, const void *b)
+{
+    const struct size_point *x = &lex_pts[*(const size_t *)a];
+    const struct size_point *y = &lex_pts[*(const size_t *)b];
+
+    if (x->days != y->days)
+        return x->days < y->days ? -1 : 1;
+    if (x->usd != y->usd)
+        return x->usd < y->usd ? -1 : 1;
+    if (x->mwh != y->mwh)
+        return x->mwh < y->mwh ? -1 : 1;
+    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+/* Recompute the frontier flags over the met points, and the frontier's
+ * indices into out->front (unsorted; out->nfront).  In lexicographic
+ * order a point is dominated exactly when a frontier point found before
+ * it dominates it (domination is transitive), so each point is compared
+ * with the frontier only. */
+static void frontier(struct size_result *out)
+{
+    size_t i, j, n = 0;
+    size_t *ord = out->front; /* scratch, then the frontier */
+    size_t *tmp = xcalloc(out->n ? out->n : 1, sizeof(*tmp));
+
+    for (i = 0; i < out->n; i++) {
+        out->pt[i].frontier = false;
+        if (out->pt[i].why == SIZE_OK)
+            tmp[n++] = i;
+    }
+    lex_pts = out->pt;
+    qsort(tmp, n, sizeof(*tmp), by_lex);
+    out->nfront = 0;
+    for (i = 0; i < n; i++) {
+        struct size_point *a = &out->pt[tmp[i]];
+        bool dom = false;
+
+        for (j = 0; j < out->nfront && !dom; j++)
+            dom = size_dominates(&out->pt[ord[j]], a);
+        if (!dom) {
+            a->frontier = true;
+            ord[out->nfront++] = tmp[i];
+        }
+    }
+    free(tmp);
+}
+
+/* Whether an option of a screened count could reach the frontier once
+ * searched in full: improved by SIZE_SCREEN_GAP in time (and so in cost
+ * and energy), would it meet the constraints and not be dominated by the
+ * frontier as it stands?  The frontier only improves as counts are
+ * searched in full, so an option ruled out stays ruled out. */
+static bool promising(const struct size_result *out, const struct size_point *p)
+{
+    struct size_point q = *p;
+    double k = 1 - SIZE_SCREEN_GAP;
+    size_t j;
+
+    if (p->why == SIZE_NO_FIT || p->why == SIZE_CAPACITY)
+        return false;
+    if (p->frontier)
+        return true;
+    q.days *= k;
+    q.usd *= k;
+    q.mwh *= k;
+    if (judge(&out->opts, &q, true) != SIZE_OK)
+        return false;
+    for (j = 0; j < out->nfront; j++)
+        if (size_dominates(&out->pt[out->front[j]], &q))
+            return false;
+    return true;
+}
+
+/* Full searches for every count with a promising option, until none is
+ * left: every frontier point then has a fully searched layout. */
+static void settle(struct state *s)
+{
+    struct size_result *out = s->rn.out;
+    struct job *jobs = xcalloc(s->ncounts ? s->ncounts : 1, sizeof(*jobs));
+    size_t i, c, n = 1;
+
+    while (n) {
+        frontier(out);
+        n = 0;
+        for (c = 0; c < s->ncounts; c++) {
+            struct count_rec *cr = &s->counts[c];
+
+            if (cr->full || !cr->valid)
+                continue;
+            for (i = cr->first; i < cr->first + cr->n; i++)
+                if (promising(out, &out->pt[i]))
+                    break;
+            if (i == cr->first + cr->n)
+                continue;
+            cr->full = true;
+            jobs[n].sx = &s->sx[cr->sys];
+            jobs[n].gpus = cr->gpus;
+            jobs[n].full = true;
+            jobs[n].count = c;
+            n++;
+        }
+        run_jobs(jobs, n);
+        for (i = 0; i < n; i++)
+            price_job(s, &jobs[i]);
+    }
+    free(jobs);
+}
+
+/* Counts between each frontier point's count and its grid neighbours. */
+static void refine(struct state *s)
+{
+    struct size_result *out = s->rn.out;
+    size_t c, nc = s->ncounts, sys;
+
+    for (c = 0; c < nc; c++) {
+        struct count_rec *cr = &s->counts[c];
+        uint64_t lo = 0, hi = 0, unit, g;
+        size_t i, k;
+        bool on = false;
+
+        for (i = cr->first; i < cr->first + cr->n; i++)
+            on = on || out->pt[i].frontier;
+        if (!on)
+            continue;
+        sys = cr->sys;
+        for (k = 0; k < nc; k++) {
+            g = s->counts[k].gpus;
+            if (s->counts[k].sys != sys)
+                continue;
+            if (g < cr->gpus && g > lo)
+                lo = g;
+            if (g > cr->gpus && (!hi || g < hi))
+                hi = g;
+        }
+        unit = s->sx[sys].res->sc.system.gpus_per_node;
+        {
+            uint64_t dom = s->sx[sys].res->sc.system.scaleup_domain;
+
+            if (dom > unit && dom <= RACK_DOMAIN_MAX)
+                unit = dom;
+        }
+        if (!unit)
+            unit = 1;
+        if (lo && (cr->gpus - lo) / unit >= 2)
+            add_count(s, sys, lo + ((cr->gpus - lo) / unit / 2) * unit);
+        if (hi && (hi - cr->gpus) / unit >= 2)
+            add_count(s, sys, cr->gpus + ((hi - cr->gpus) / unit / 2) * unit);
+    }
+}
+
+/* Sort the frontier by the objective (ties: time, cost, energy). */
+static double key_of(const struct size_point *p, enum objective o)
+{
+    return o == OBJECTIVE_COST     ? p->usd
+           : o == OBJECTIVE_ENERGY ? p->mwh
+                                   : p->days;
+}
+
+static const struct size_point *sort_pts;
+static enum objective sort_obj;
+
+static int by_objective(const void *a, const void *b)
+{
+    const struct size_point *x = &sort_pts[*(const size_t *)a];
+    const struct size_point *y = &sort_pts[*(const size_t *)b];
+    double kx = key_of(x, sort_obj), ky = key_of(y, sort_obj);
+
+    if (kx != ky)
+        return kx < ky ? -1 : 1;
+    if (x->days != y->days)
+        return x->days < y->days ? -1 : 1;
+    if (x->usd != y->usd)
+        return x->usd < y->usd ? -1 : 1;
+    if (x->mwh != y->mwh)
+        return x->mwh < y->mwh ? -1 : 1;
+    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+/* How far an excluded point is from the constraints (1: on the edge). */
+static double excess(const struct size_opts *o, const struct size_point *p)
+{
+    double e = 1;
+
+    if (p->why == SIZE_NO_FIT)
+        return HUGE_VAL;
+    if (o->deadline_days > 0 && p->days / o->deadline_days > e)
+        e = p->days / o->deadline_days;
+    if (o->budget_usd > 0 && p->usd / o->budget_usd > e)
+        e = p->usd / o->budget_usd;
+    if (!p->rented && o->site_mw > 0 && p->facility_mw / o->site_mw > e)
+        e = p->facility_mw / o->site_mw;
+    if (!p->rented && o->rack_kw > 0 && p->rack_kw / o->rack_kw > e)
+        e = p->rack_kw / o->rack_kw;
+    if (p->why == SIZE_CAPACITY)
+        e += 1;
+    return e;
+}
+
+static void summarise(struct size_result *out)
+{
+    size_t i, j, w;
+    double best[SIZE_WHY_COUNT], near = HUGE_VAL;
+
+    frontier(out);
+    for (w = 0; w < SIZE_WHY_COUNT; w++) {
+        out->why_count[w] = 0;
+        out->closest[w] = -1;
+        best[w] = HUGE_VAL;
+    }
+    out->nearest = -1;
+    for (i = 0; i < out->n; i++) {
+        const struct size_point *p = &out->pt[i];
+        double e;
+
+        out->why_count[p->why]++;
+        if (p->why == SIZE_OK)
+            continue;
+        e = excess(&out->opts, p);
+        if (out->closest[p->why] < 0 || e < best[p->why]) {
+            best[p->why] = e;
+            out->closest[p->why] = (long)i;
+        }
+        if (out->nearest < 0 || e < near) {
+            near = e;
+            out->nearest = (long)i;
+        }
+    }
+    sort_pts = out->pt;
+    sort_obj = out->opts.obj;
+    qsort(out->front, out->nfront, sizeof(out->front[0]), by_objective);
+    if (out->nfront)
+        out->nearest = -1;
+    /* overlapping ranges among the frontier: the first other point whose
+     * time and cost ranges both intersect this one's */
+    for (i = 0; i < out->nfront; i++) {
+        struct size_point *a = &out->pt[out->front[i]];
+
+        for (j = 0; j < out->nfront; j++) {
+            const struct size_point *b = &out->pt[out->front[j]];
+
+            if (i == j)
+                continue;
+            if (a->days_lo <= b->days_hi && b->days_lo <= a->days_hi &&
+                a->usd_lo <= b->usd_hi && b->usd_lo <= a->usd_hi) {
+                a->overlaps = (int)j;
+                break;
+            }
+        }
+    }
+}
+
+/* The plan for one system: p with the accelerator, system and a GPU
+ * count set, the keys the size search chooses cleared. */
+static enum cp_status system_plan(const struct plan *p, const char *accel,
+                                  const char *system, uint64_t gpus,
+                                  struct plan *out, struct diag *d)
+{
+    static const enum plan_key chosen[] = {
+        PK_HW_ACCELERATOR,
+        PK_HW_SYSTEM,
+        PK_HW_FABRIC,
+        PK_HW_GPUS,
+        PK_CLOUD_OFFER,
+        PK_CLOUD_TERM,
+        PK_CLOUD_USD_PER_GPU_HOUR,
+        PK_PAR_DP,
+    };
+    char buf[32];
+    size_t i;
+    enum cp_status st;
+
+    *out = *p;
+    for (i = 0; i < sizeof(chosen) / sizeof(chosen[0]); i++)
+        memset(&out->v[chosen[i]], 0, sizeof(out->v[0]));
+    snprintf(buf, sizeof(buf), "%llu", (unsigned long long)gpus);
+    st = plan_set_key(out, PK_HW_ACCELERATOR, accel, NULL, d);
+    if (!st)
+        st = plan_set_key(out, PK_HW_SYSTEM, system, NULL, d);
+    if (!st)
+        st = plan_set_key(out, PK_HW_GPUS, buf, NULL, d);
+    return st;
+}
+
+/* Resolve one system and its offers into sx.  Not CP_OK: skip it (the
+ * resolver refused it: a system without a fabric, say). */
+static enum cp_status setup_system(struct state *s, const struct plan *p,
+                                   struct catalog *cat, const struct rows *rw,
+                                   const struct sys_row *row, struct plan *tmp,
+                                   struct diag *d)
+{
+    struct sys_ctx *sx = &s->sx[s->nsys];
+    struct plan_resolved *res = &s->res[s->nsys];
+    struct scenario probe;
+    struct result *r = &s->rn.r;
+    size_t i;
+    enum cp_status st;
+
+    st = system_plan(p, row->accel, row->id, 1, tmp, d);
+    if (!st)
+        st = plan_resolve(tmp, cat, PLAN_NEED_TOKENS, res, d);
+    if (!st)
+        st = plan_validate_inputs(&res->sc, d);
+    if (st)
+        return st;
+    sx->res = res;
+    sx->offers = &s->offers[s->nsys * OFFERS_MAX];
+    sx->noffers = 0;
+    sx->err = size_stack_error(res->sc.stack.id);
+    sx->own_priced = res->sc.system.node_price_usd > 0;
+    for (i = 0; i < rw->noff && sx->noffers < OFFERS_MAX; i++) {
+        struct offer *of = &sx->offers[sx->noffers];
+
+        if (strcmp(rw->off[i].accel, res->sc.accel.id) != 0)
+            continue;
+        if (catalog_get_cloud(cat, rw->off[i].id, rw->off[i].term, &of->row,
+                              NULL, NULL) != CP_OK)
+            continue;
+        of->term = rw->off[i].term;
+        of->price = of->row.usd_per_gpu_hour[of->term];
+        if (of->price > 0)
+            sx->noffers++;
+    }
+    /* the run's FLOPs and the peak, for the deadline bound */
+    probe = res->sc;
+    probe.gpus = 1;
+    probe.layout.tp = probe.layout.pp = probe.layout.cp = 1;
+    probe.layout.ep = probe.layout.dp = 1;
+    probe.layout.microbatch = 1;
+    probe.layout.interleave = 1;
+    probe.layout.zero = 0;
+    probe.train.global_batch = 1;
+    scenario_eval_flags(&probe, EVAL_MEMORY_ONLY | EVAL_QUIET, r);
+    sx->flops_total = r->model.flops_per_token * res->sc.train.tokens;
+    sx->peak = res->sc.accel.peak_flops[res->sc.train.precision];
+    s->nsys++;
+    return CP_OK;
+}
+
+enum cp_status size_run(const struct plan *p, struct catalog *cat,
+                        const struct size_opts *opts, struct size_result *out,
+                        struct diag *d)
+{
+    struct state s;
+    struct rows *rw = xcalloc(1, sizeof(*rw));
+    struct plan *tmp = xcalloc(1, sizeof(*tmp));
+    struct diag first, dd;
+    enum cp_status first_st = CP_OK;
+    uint64_t counts[COUNTS_MAX], gmax;
+    double t0 = now_s();
+    size_t i, k, nc;
+    uint64_t skipped;
+    enum cp_status st;
+    bool any = false;
+
+    memset(out, 0, sizeof(*out));
+    out->opts = *opts;
+    memset(&s, 0, sizeof(s));
+    s.rn.o = &out->opts;
+    s.rn.out = out;
+    diag_clear(&first);
+    gmax = opts->gpus_max ? opts->gpus_max : SIZE_DEFAULT_GPUS_MAX;
+    out->opts.gpus_max = gmax;
+
+    if (!p->v[PK_TRAIN_TOKENS].set) {
+        st = diag_set(d, CP_ERR_USAGE, "train.tokens",
+                      "missing: how many training tokens (e.g. --tokens 15T)");
+        goto done;
+    }
+    st = load_rows(cat, rw, d);
+    if (st)
+        goto done;
+    s.sx = xcalloc(rw->nsys ? rw->nsys : 1, sizeof(*s.sx));
+    s.res = xcalloc(rw->nsys ? rw->nsys : 1, sizeof(*s.res));
+    s.offers =
+        xcalloc((rw->nsys ? rw->nsys : 1) * OFFERS_MAX, sizeof(*s.offers));
+    s.counts = xcalloc(SIZE_POINTS_MAX, sizeof(*s.counts));
+    for (i = 0; i < rw->nsys; i++) {
+        if (!wanted(opts, &rw->sys[i]))
+            continue;
+        any = true;
+        diag_clear(&dd);
+        st = setup_system(&s, p, cat, rw, &rw->sys[i], tmp, &dd);
+        if (st && !first_st) {
+            first = dd;
+            first_st = st;
+        }
+    }
+    out->systems = s.nsys;
+    if (!any) {
+        st = diag_set(d, CP_ERR_NOT_FOUND, "--accel",
+                      "no system in the catalog is built from %s%s "
+                      "(see 'llmplan catalog list systems')",
+                      opts->nids ? opts->ids[0] : "any accelerator",
+                      opts->nids > 1 ? " or the others named" : "");
+        goto done;
+    }
+    if (!s.nsys) {
+        /* the plan itself is wrong for every system: say why once */
+        if (d)
+            *d = first;
+        st = first_st ? first_st : CP_ERR_USAGE;
+        goto done;
+    }
+    for (i = 0; i < s.nsys; i++) {
+        const struct system_spec *sy = &s.sx[i].res->sc.system;
+        uint64_t unit = sy->gpus_per_node ? sy->gpus_per_node : 1;
+
+        if (sy->scaleup_domain > unit && sy->scaleup_domain <= RACK_DOMAIN_MAX)
+            unit = sy->scaleup_domain;
+        nc = grid(unit, gmax, counts);
+        skipped = out->skipped;
+        for (k = 0; k < nc; k++)
+            add_count(&s, i, counts[k]);
+        /* Every count too slow even at peak: the largest still gets a
+         * search, so that "nothing meets" can name how close it comes. */
+        if (nc && out->skipped - skipped == nc) {
+            s.counts[s.ncounts - 1].pending = true;
+            out->skipped--;
+        }
+    }
+    screen_pending(&s);
+    settle(&s);
+    if (!opts->no_refine) {
+        refine(&s);
+        screen_pending(&s);
+        settle(&s);
+    }
+    summarise(out);
+    st = CP_OK;
+done:
+    out->elapsed_s = now_s() - t0;
+    free(s.counts);
+    free(s.offers);
+    free(s.res);
+    free(s.sx);
+    free(tmp);
+    free(rw);
+    return st;
+}
+
+enum cp_status size_point_plan(const struct plan *p,
+                               const struct size_point *pt, struct plan *out,
+                               struct diag *d)
+{
+    char buf[32];
+    enum cp_status st;
+    struct {
+        enum plan_key k;
+        uint64_t v;
+    } lay[] = {
+        {PK_PAR_TP, pt->layout.tp},
+        {PK_PAR_PP, pt->layout.pp},
+        {PK_PAR_DP, pt->layout.dp},
+        {PK_PAR_CP, pt->layout.cp},
+        {PK_PAR_EP, pt->layout.ep},
+        {PK_PAR_MICROBATCH, pt->layout.microbatch},
+        {PK_PAR_INTERLEAVE, pt->layout.interleave},
+        {PK_PAR_ZERO, (uint64_t)pt->layout.zero},
+    };
+    size_t i;
+
+    st = system_plan(p, pt->accel, pt->system, pt->gpus, out, d);
+    for (i = 0; !st && i < sizeof(lay) / sizeof(lay[0]); i++) {
+        snprintf(buf, sizeof(buf), "%llu", (unsigned long long)lay[i].v);
+        st = plan_set_key(out, lay[i].k, buf, NULL, d);
+    }
+    if (!st)
+        st = plan_set_key(out, PK_PAR_RECOMPUTE,
+                          recompute_name(pt->layout.recompute), NULL, d);
+    if (!st)
+        st = plan_set_key(out, PK_PAR_SEQUENCE_PARALLEL,
+                          pt->layout.sequence_parallel ? "yes" : "no", NULL, d);
+    if (!st && attention_name(pt->attention))
+        st = plan_set_key(out, PK_TRAIN_ATTENTION,
+                          attention_name(pt->attention), NULL, d);
+    if (!st && pt->rented) {
+        st = plan_set_key(out, PK_CLOUD_OFFER, pt->offer, NULL, d);
+        if (!st)
+            st = plan_set_key(out, PK_CLOUD_TERM, term_name(pt->term), NULL, d);
+    }
+    return st;
+}

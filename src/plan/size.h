@@ -1,0 +1,146 @@
+/*
+ * size.h - "what to buy": search accelerators (every system of the
+ * catalog), fleet sizes, owned or rented (every cloud offer and term) and
+ * the layout of each, under a deadline, a budget and a site's power, and
+ * keep the Pareto frontier of time x cost x energy.
+ *
+ * The pipeline (size_run):
+ *   1. For each system (filtered by accel/system ids), resolve the plan
+ *      with that system and its accelerator (plan_resolve: the one
+ *      resolver `quote` and `search` use).
+ *   2. GPU counts on a planner's grid: whole nodes, or whole scale-up
+ *      domains for rack-scale systems (NVL72); the unit times 1, 2, 3, 4,
+ *      6, 8, 12 ... (powers of two and the steps between them) up to
+ *      gpus_max.  A count whose ideal time (the model's FLOPs at the
+ *      accelerator's peak: no layout can be faster, MFU <= 1) already
+ *      misses the deadline is skipped without a search.
+ *   3. For each count the fastest layout of a reduced search (microbatch
+ *      1, no interleaving: the screen), evaluated in full; money and
+ *      energy then follow for owning and for every offer and term of the
+ *      accelerator (one scenario_eval each, no search).
+ *   4. The constraints sort each option into met or excluded (too slow,
+ *      over budget, over power, does not fit, over an offer's capacity).
+ *   5. The frontier of the met options; every frontier point's count is
+ *      searched again with the full layout search (the same one `search`
+ *      runs) and its options re-priced, until every frontier point has a
+ *      fully searched layout.  Then the counts between a frontier point's
+ *      grid neighbours are tried (refinement) and step 5 runs again.
+ *
+ * Uncertainty: each point carries a low-high range from the measured
+ * error of its software stack (size_stack_error()); cost and energy scale
+ * with time, so their ranges follow.
+ *
+ * Ownership: struct size_result is large and caller-owned (allocate it);
+ * nothing is kept between calls.  Core is untouched: this is plan-layer
+ * orchestration of plan_resolve, plan_search and scenario_eval.
+ */
+#ifndef LLMPLAN_PLAN_SIZE_H
+#define LLMPLAN_PLAN_SIZE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "catalog/catalog.h"
+#include "core/result.h"
+#include "core/scenario.h"
+#include "plan/plan.h"
+#include "plan/search.h"
+
+#define SIZE_POINTS_MAX 8192
+#define SIZE_IDS_MAX 64
+#define SIZE_DEFAULT_GPUS_MAX 32768u
+
+/* Why an option is not on the answer.  SIZE_OK: it meets every
+ * constraint. */
+enum size_why {
+    SIZE_OK,
+    SIZE_TOO_SLOW,    /* misses --deadline */
+    SIZE_OVER_BUDGET, /* costs more than --budget */
+    SIZE_OVER_POWER,  /* facility power over --site-mw, or a rack over
+                         --rack-kw (owned builds: a rented fleet draws on
+                         the provider's site) */
+    SIZE_NO_FIT,      /* no layout fits in memory */
+    SIZE_CAPACITY,    /* more GPUs than the offer can supply */
+    SIZE_WHY_COUNT
+};
+
+const char *size_why_name(enum size_why w);
+
+struct size_opts {
+    enum objective obj;
+    double deadline_days; /* 0: none */
+    double budget_usd;    /* 0: none */
+    double site_mw;       /* 0: none */
+    double rack_kw;       /* 0: none */
+    uint64_t gpus_max;    /* 0: SIZE_DEFAULT_GPUS_MAX */
+    size_t nids;          /* accelerator or system ids; 0: all */
+    char ids[SIZE_IDS_MAX][CP_ID_MAX];
+    bool no_prune;  /* tests: search every grid count (no bound skips) */
+    bool no_refine; /* tests: the grid only */
+};
+
+/* Owned (build) or rented (an offer at a term). */
+struct size_point {
+    char accel[CP_ID_MAX];
+    char system[CP_ID_MAX];
+    char stack[CP_ID_MAX];
+    uint64_t gpus;
+    bool rented;
+    char offer[CP_ID_MAX]; /* rented */
+    enum cloud_term term;  /* rented */
+    struct layout layout;
+    enum attention attention;
+    bool full; /* the layout came from the full search (else the screen) */
+    double days, usd, mwh;
+    double days_lo, days_hi, usd_lo, usd_hi, mwh_lo, mwh_hi;
+    double facility_mw, rack_kw, mfu;
+    double err; /* the relative time error behind the range */
+    enum size_why why;
+    bool frontier;
+    int overlaps; /* index (in frontier order) of another frontier point
+                     whose time and cost ranges overlap this one's, or -1 */
+};
+
+struct size_result {
+    struct size_opts opts;
+    size_t n; /* every option evaluated (met and excluded) */
+    struct size_point pt[SIZE_POINTS_MAX];
+    size_t nfront; /* frontier indices into pt, best by the objective */
+    size_t front[SIZE_POINTS_MAX];
+    size_t why_count[SIZE_WHY_COUNT];
+    /* closest excluded option per reason (index into pt, or -1) */
+    long closest[SIZE_WHY_COUNT];
+    long nearest; /* when nothing is met: the excluded option closest to
+                     the constraints (index), else -1 */
+    uint64_t systems, counts, searches, full_searches, skipped;
+    uint64_t no_layout; /* counts searched where no layout is valid */
+    uint64_t no_price;  /* counts with a layout but nothing priced (no node
+                           price, no cloud offer) */
+    bool stopped_early; /* the point buffer filled up */
+    double elapsed_s;
+};
+
+/* The measured relative error of a stack's step time (leave one source
+ * out, README), and the overall figure for stacks without their own. */
+double size_stack_error(const char *stack_id);
+
+/* Whether a dominates b: no worse in days, usd and mwh and better in one. */
+bool size_dominates(const struct size_point *a, const struct size_point *b);
+
+/* Run the size search for plan p (model, tokens and the rest; hardware,
+ * cloud and GPU keys are chosen by the search).  CP_ERR_USAGE when the
+ * plan has no model or tokens; CP_ERR_NOT_FOUND when no system matches
+ * opts->ids.  Meeting no constraint is CP_OK with nfront 0 and nearest
+ * set. */
+enum cp_status size_run(const struct plan *p, struct catalog *cat,
+                        const struct size_opts *opts,
+                        struct size_result *out /* OUT */, struct diag *d);
+
+/* A plan that reproduces point pt: p with the accelerator, system, GPU
+ * count, layout and (rented) offer and term set. */
+enum cp_status size_point_plan(const struct plan *p,
+                               const struct size_point *pt,
+                               struct plan *out /* OUT */, struct diag *d);
+
+#endif

@@ -1,0 +1,438 @@
+/*
+ * view_size.c - what to buy for the plan's model and tokens (app_size:
+ * size_run, the pipeline of `llmplan size`): the frontier as a scatter
+ * chart of time against cost (log scales, one letter per accelerator,
+ * the selected point highlighted) with the table beside it.  l sets the
+ * limits (deadline, budget, site power, objective, accelerators), r runs
+ * again, x exports the answer (CSV or JSON, the exporters of `llmplan
+ * size`), Enter makes the selected point the plan.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui/ui.h"
+#include "ui/widgets.h"
+#include "util/xalloc.h"
+
+static const struct view_ops size_view_ops; /* defined at the end */
+
+const struct view_ops *view_size(void)
+{
+    return &size_view_ops;
+}
+
+#define LEGEND_MAX 26
+#define SIZE_VIEW_DEADLINE_DAYS 90
+
+struct zv {
+    struct size_result *res;
+    struct size_opts opts;
+    bool ran;
+    enum cp_status st;
+    struct diag d;
+    struct plan sized; /* the plan the result belongs to */
+    size_t sel, top;
+    size_t nleg;
+    char leg[LEGEND_MAX][CP_ID_MAX]; /* accelerators, in legend order */
+};
+
+static void *zv_open(struct ui *ui)
+{
+    struct zv *v = xcalloc(1, sizeof(*v));
+
+    (void)ui;
+    v->res = xcalloc(1, sizeof(*v->res));
+    /* the view starts with a deadline, so that the first answer comes in
+     * about a second (the bound skips the counts that cannot make it);
+     * l changes it */
+    v->opts.obj = OBJECTIVE_COST;
+    v->opts.deadline_days = SIZE_VIEW_DEADLINE_DAYS;
+    return v;
+}
+
+static void zv_close(struct ui *ui, void *st)
+{
+    struct zv *v = st;
+
+    (void)ui;
+    free(v->res);
+    free(v);
+}
+
+static const struct size_point *pt_at(const struct zv *v, size_t i)
+{
+    return &v->res->pt[v->res->front[i]];
+}
+
+static char mark_of(struct zv *v, const char *accel)
+{
+    size_t i;
+
+    for (i = 0; i < v->nleg; i++)
+        if (strcmp(v->leg[i], accel) == 0)
+            return (char)('a' + i);
+    if (v->nleg < LEGEND_MAX) {
+        snprintf(v->leg[v->nleg], CP_ID_MAX, "%s", accel);
+        return (char)('a' + v->nleg++);
+    }
+    return '*';
+}
+
+static void run(struct ui *ui, struct zv *v)
+{
+    size_t i;
+
+    diag_clear(&v->d);
+    v->st = app_size(ui, &v->opts, v->res, &v->d);
+    v->ran = true;
+    v->sized = ui->plan;
+    v->sel = 0;
+    v->top = 0;
+    v->nleg = 0;
+    if (!v->st)
+        for (i = 0; i < v->res->nfront; i++)
+            mark_of(v, pt_at(v, i)->accel);
+}
+
+static bool current(const struct ui *ui, const struct zv *v)
+{
+    return v->ran && memcmp(&v->sized, &ui->plan, sizeof(ui->plan)) == 0;
+}
+
+static const char *money(double x, char *b, size_t n)
+{
+    if (x >= 1e9)
+        snprintf(b, n, "$%.1fB", x / 1e9);
+    else if (x >= 1e6)
+        snprintf(b, n, "$%.1fM", x / 1e6);
+    else
+        snprintf(b, n, "$%.0fK", x / 1e3);
+    return b;
+}
+
+/* The scatter: x = days, y = cost, both on log scales. */
+static void draw_chart(struct ui *ui, struct zv *v, struct canvas *c,
+                       struct rect r)
+{
+    double x0 = HUGE_VAL, x1 = 0, y0 = HUGE_VAL, y1 = 0;
+    int ax, ay, pw, ph, lw = 8;
+    size_t i;
+    char b[32];
+
+    (void)ui;
+    for (i = 0; i < v->res->nfront; i++) {
+        const struct size_point *p = pt_at(v, i);
+
+        x0 = fmin(x0, p->days);
+        x1 = fmax(x1, p->days);
+        y0 = fmin(y0, p->usd);
+        y1 = fmax(y1, p->usd);
+    }
+    if (!(x0 > 0) || !(y0 > 0) || r.w < 24 || r.h < 6)
+        return;
+    /* a little room on both ends */
+    x0 /= 1.1;
+    x1 *= 1.1;
+    y0 /= 1.1;
+    y1 *= 1.1;
+    ax = r.x + lw;      /* the y axis column */
+    ay = r.y + r.h - 4; /* the x axis row; labels and two legend rows */
+    pw = r.x + r.w - ax - 2;
+    ph = ay - r.y;
+    if (pw < 10 || ph < 3)
+        return;
+    for (i = 0; i < (size_t)ph; i++)
+        canvas_put(c, ax, r.y + (int)i, widget_glyph(c, GL_VLINE),
+                   THEME_CHART_AXIS);
+    for (i = 0; i <= (size_t)pw; i++)
+        canvas_put(c, ax + (int)i, ay, widget_glyph(c, GL_HLINE),
+                   THEME_CHART_AXIS);
+    canvas_put(c, ax, ay, '+', THEME_CHART_AXIS);
+    widget_text(c, r.x, r.y, lw - 1, money(y1, b, sizeof(b)), THEME_CHART_AXIS,
+                1);
+    widget_text(c, r.x, ay - 1, lw - 1, money(y0, b, sizeof(b)),
+                THEME_CHART_AXIS, 1);
+    snprintf(b, sizeof(b), "%.0f d", x0);
+    canvas_text(c, ax + 1, ay + 1, -1, b, THEME_CHART_AXIS);
+    snprintf(b, sizeof(b), "%.0f days", x1);
+    canvas_text(c, ax + pw - canvas_text_width(b) + 1, ay + 1, -1, b,
+                THEME_CHART_AXIS);
+    canvas_text(c, ax + pw / 2 - 8, ay + 1, -1, "time (log) ->",
+                THEME_CHART_AXIS);
+    /* the points, the selected one last so that it shows */
+    for (i = 0; i <= v->res->nfront; i++) {
+        size_t k = i < v->res->nfront ? i : v->sel;
+        const struct size_point *p;
+        double fx, fy;
+        int px, py;
+
+        if (k >= v->res->nfront || (i < v->res->nfront && i == v->sel))
+            continue;
+        p = pt_at(v, k);
+        fx = log(p->days / x0) / log(x1 / x0);
+        fy = log(p->usd / y0) / log(y1 / y0);
+        px = ax + 1 + (int)lround(fx * (pw - 1));
+        py = ay - 1 - (int)lround(fy * (ph - 1));
+        canvas_put(c, px, py, (uint32_t)mark_of(v, p->accel),
+                   k == v->sel ? THEME_CURSOR : THEME_CHART_MARK);
+        ui_hit(ui, (struct rect){px, py, 1, 1}, ACT_NONE, (int)k);
+    }
+    /* the legend under the axis */
+    {
+        int x = r.x, y = ay + 2;
+
+        for (i = 0; i < v->nleg; i++) {
+            snprintf(b, sizeof(b), "%c %s  ", (char)('a' + i), v->leg[i]);
+            if (x + canvas_text_width(b) > r.x + r.w) {
+                if (y == ay + 3)
+                    break;
+                x = r.x;
+                y++;
+            }
+            x += canvas_text(c, x, y, -1, b, THEME_DIM);
+        }
+    }
+}
+
+enum col {
+    C_N,
+    C_MARK,
+    C_ACCEL,
+    C_GPUS,
+    C_BUY,
+    C_DAYS,
+    C_COST,
+    C_MWH,
+    C_COUNT
+};
+
+static const struct table_col cols[C_COUNT] = {
+    {"#", 3, 1},    {"", 1, 0},     {"accelerator", 10, 0}, {"gpus", 6, 1},
+    {"buy", 30, 0}, {"days", 9, 1}, {"cost", 15, 1},        {"MWh", 11, 1},
+};
+
+static const char *cell(void *ctx, size_t row, size_t c, char *buf, size_t n,
+                        int *el)
+{
+    struct ui *ui = ctx;
+    struct zv *v = ui->vdata[VIEW_SIZE];
+    const struct size_point *p = pt_at(v, row);
+    char a[16], b[16];
+
+    switch (c) {
+    case C_N:
+        snprintf(buf, n, "%zu", row + 1);
+        return buf;
+    case C_MARK:
+        snprintf(buf, n, "%c", mark_of(v, p->accel));
+        return buf;
+    case C_ACCEL:
+        return p->accel;
+    case C_GPUS:
+        snprintf(buf, n, "%llu", (unsigned long long)p->gpus);
+        return buf;
+    case C_BUY:
+        if (p->rented)
+            snprintf(buf, n, "%s %s", p->offer, term_name(p->term));
+        else
+            snprintf(buf, n, "own %s", p->system);
+        return buf;
+    case C_DAYS:
+        snprintf(buf, n, "%.0f-%.0f", p->days_lo, p->days_hi);
+        if (p->overlaps >= 0)
+            *el = THEME_VALUE_WARN;
+        return buf;
+    case C_COST:
+        snprintf(buf, n, "%s-%s", money(p->usd_lo, a, sizeof(a)),
+                 money(p->usd_hi, b, sizeof(b)));
+        return buf;
+    case C_MWH:
+        snprintf(buf, n, "%.0f-%.0f", p->mwh_lo, p->mwh_hi);
+        return buf;
+    default:
+        return "";
+    }
+}
+
+static void zv_draw(struct ui *ui, void *st, struct canvas *c, struct rect r)
+{
+    struct zv *v = st;
+    char title[256], lim[160];
+    int cw;
+
+    app_size_limits_text(&v->opts, lim, sizeof(lim));
+    snprintf(title, sizeof(title), "What to buy for %s: %s%s", ui->plan.name,
+             lim,
+             v->ran && !current(ui, v) ? " - plan changed, r to redo" : "");
+    widget_heading(c, (struct rect){r.x, r.y, r.w, 1}, title, 1);
+    r.y++;
+    r.h--;
+    if (!v->ran || v->st) {
+        if (v->ran)
+            canvas_printf(c, r.x + 1, r.y + 1, r.w - 2, THEME_VALUE_BAD,
+                          "no answer: %s%s%s", v->d.where,
+                          v->d.where[0] ? ": " : "", v->d.msg);
+        else
+            canvas_text(c, r.x + 1, r.y + 1, r.w - 2, "sizing...", THEME_DIM);
+        return;
+    }
+    if (!v->res->nfront) {
+        canvas_text(c, r.x + 1, r.y + 1, r.w - 2,
+                    "nothing meets the limits (l to change them)",
+                    THEME_VALUE_BAD);
+        if (v->res->nearest >= 0) {
+            const struct size_point *p = &v->res->pt[v->res->nearest];
+
+            canvas_printf(c, r.x + 1, r.y + 2, r.w - 2, THEME_NORMAL,
+                          "closest: %s x %llu %s: %s (%.1f days, $%.2fM)",
+                          p->accel, (unsigned long long)p->gpus,
+                          p->rented ? p->offer : "owned", size_why_name(p->why),
+                          p->days, p->usd / 1e6);
+        }
+        return;
+    }
+    /* the chart on the left, the table on the right (stacked when narrow) */
+    if (r.w >= 110) {
+        cw = r.w * 2 / 5;
+        draw_chart(ui, v, c, (struct rect){r.x + 1, r.y, cw - 2, r.h});
+        widget_scroll(v->sel, v->res->nfront, r.h - 1, &v->top);
+        widget_table(c, (struct rect){r.x + cw, r.y, r.w - cw - 1, r.h}, cols,
+                     C_COUNT, v->res->nfront, v->top, v->sel, THEME_CURSOR, -1,
+                     cell, ui);
+        {
+            size_t j;
+
+            for (j = 0; j + v->top < v->res->nfront && (int)j < r.h - 1; j++)
+                ui_hit(ui,
+                       (struct rect){r.x + cw, r.y + 1 + (int)j, r.w - cw, 1},
+                       ACT_NONE, (int)(v->top + j));
+        }
+    } else {
+        int ch = r.h / 2;
+
+        draw_chart(ui, v, c, (struct rect){r.x + 1, r.y, r.w - 2, ch});
+        widget_scroll(v->sel, v->res->nfront, r.h - ch - 1, &v->top);
+        widget_table(c, (struct rect){r.x + 1, r.y + ch, r.w - 2, r.h - ch},
+                     cols, C_COUNT, v->res->nfront, v->top, v->sel,
+                     THEME_CURSOR, -1, cell, ui);
+    }
+}
+
+static void zv_show(struct ui *ui, void *st)
+{
+    struct zv *v = st;
+
+    if (!current(ui, v))
+        run(ui, v);
+}
+
+static unsigned limits_done(struct ui *ui, int tag, const char *value,
+                            int index)
+{
+    struct zv *v = ui->vdata[VIEW_SIZE];
+    struct diag d;
+
+    (void)tag;
+    (void)index;
+    if (!value)
+        return UI_REDRAW;
+    if (app_size_limits_parse(value, &v->opts, &d) != CP_OK) {
+        ui_status(ui, true, "%s: %s", d.where, d.msg);
+        return UI_REDRAW;
+    }
+    run(ui, v);
+    return UI_REDRAW;
+}
+
+static unsigned export_done(struct ui *ui, int tag, const char *value,
+                            int index)
+{
+    struct zv *v = ui->vdata[VIEW_SIZE];
+    struct diag d;
+
+    (void)tag;
+    (void)index;
+    if (!value || !value[0])
+        return UI_REDRAW;
+    diag_clear(&d);
+    if (app_size_export(ui, v->res, value, &d) != CP_OK)
+        ui_status(ui, true, "export: %s%s%s", d.where, d.where[0] ? ": " : "",
+                  d.msg);
+    else
+        ui_status(ui, false, "exported to %s", value);
+    return UI_REDRAW;
+}
+
+static unsigned zv_handle(struct ui *ui, void *st, enum action a,
+                          const struct ui_event *ev)
+{
+    struct zv *v = st;
+    size_t n = v->ran && !v->st ? v->res->nfront : 0;
+    size_t page = (size_t)(ui->cv.h > 10 ? ui->cv.h - 8 : 2);
+    char lim[160];
+
+    switch (a) {
+    case ACT_NONE:
+        if (ev->key != UK_MOUSE || ev->index < 0 || (size_t)ev->index >= n)
+            return 0;
+        if ((size_t)ev->index == v->sel)
+            return zv_handle(ui, st, ACT_ENTER, ev);
+        v->sel = (size_t)ev->index;
+        return UI_REDRAW;
+    case ACT_UP:
+    case ACT_DOWN:
+    case ACT_PAGE_UP:
+    case ACT_PAGE_DOWN:
+    case ACT_HOME:
+    case ACT_END:
+        widget_list_move(&v->sel, n, page, a);
+        return UI_REDRAW;
+    case ACT_SEARCH_RUN:
+        run(ui, v);
+        return UI_REDRAW;
+    case ACT_SIZE_LIMITS:
+        app_size_limits_text(&v->opts, lim, sizeof(lim));
+        ui_prompt(ui, 0,
+                  "limits: deadline= budget= site_mw= rack_kw= gpus_max= "
+                  "objective= accel=a,b",
+                  lim, limits_done, NULL);
+        return UI_REDRAW;
+    case ACT_EXPORT:
+        if (!v->ran || v->st) {
+            ui_status(ui, true, "export: no answer to export");
+            return UI_REDRAW;
+        }
+        snprintf(lim, sizeof(lim), "%s-size.csv", ui->plan.name);
+        ui_prompt(ui, 0, "export the answer to (.csv or .json)", lim,
+                  export_done, NULL);
+        return UI_REDRAW;
+    case ACT_ENTER:
+        if (v->sel >= n)
+            return UI_REDRAW;
+        if (!current(ui, v)) {
+            ui_status(ui, true, "the plan changed since sizing: r sizes again");
+            return UI_REDRAW;
+        }
+        {
+            struct size_point pt = *pt_at(v, v->sel);
+            unsigned rc = app_size_apply(ui, &pt);
+
+            ui_switch(ui, VIEW_PLAN);
+            return rc;
+        }
+    default:
+        return 0;
+    }
+}
+
+static const struct view_ops size_view_ops = {
+    .name = "size",
+    .id = VIEW_SIZE,
+    .open = zv_open,
+    .draw = zv_draw,
+    .handle = zv_handle,
+    .show = zv_show,
+    .close = zv_close,
+};
