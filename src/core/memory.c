@@ -27,8 +27,7 @@ static double optimizer_bytes(const struct scenario *sc)
 
 bool memory_keeps_scores(const struct scenario *sc)
 {
-    return sc->layout.recompute == RECOMPUTE_NONE &&
-           attention_materialised(sc);
+    return sc->layout.recompute == RECOMPUTE_NONE && attention_materialised(sc);
 }
 
 double memory_layer_activation_bytes(const struct scenario *sc,
@@ -45,8 +44,8 @@ double memory_layer_activation_bytes(const struct scenario *sc,
      * d_qk), V (a_kv d_v) and the attention output (a d_v), 2 bytes each;
      * for GPT shapes 2 + 4 a_kv/a + 2.  MLA also keeps its two latents
      * (replicated: the down projections are not split by TP). */
-    split = 2 * (m->a * m->d_qk + kv_heads * (m->d_qk + m->d_v) +
-                 m->a * m->d_v) /
+    split = 2 *
+            (m->a * m->d_qk + kv_heads * (m->d_qk + m->d_v) + m->a * m->d_v) /
             m->h;
     if (m->mla)
         repl += 2 * (m->q_lora + m->kv_lora + m->rope) / m->h;

@@ -74,8 +74,8 @@ void model_shape_derive(const struct model_spec *m, double seq_len,
     /* Every published MLA model that compresses its queries does so at
      * three times the KV latent (DeepSeek-V2 and V3: 1536 / 512; Kimi K2
      * the same): the default when q_lora_rank is not given. */
-    s.q_lora = s.mla ? or_default(m->q_lora_rank, 3 * (double)m->kv_lora_rank)
-                     : 0;
+    s.q_lora =
+        s.mla ? or_default(m->q_lora_rank, 3 * (double)m->kv_lora_rank) : 0;
     s.kv_lora = s.mla ? (double)m->kv_lora_rank : 0;
     s.d_qk = s.d + s.rope;
     s.d_v = s.d;
@@ -99,8 +99,7 @@ void model_shape_derive(const struct model_spec *m, double seq_len,
     /* Per-layer parameters (models.md section 1). */
     if (s.mla)
         s.attn_params =
-            (s.q_lora > 0 ? s.h * s.q_lora + s.q_lora +
-                                s.q_lora * s.a * s.d_qk
+            (s.q_lora > 0 ? s.h * s.q_lora + s.q_lora + s.q_lora * s.a * s.d_qk
                           : s.h * s.a * s.d_qk) +
             s.h * (s.kv_lora + s.rope) + s.kv_lora +
             s.kv_lora * s.a * (s.d + s.d_v) + s.a * s.d_v * s.h;

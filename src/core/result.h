@@ -24,7 +24,7 @@
 #define RESULT_SERIES_MAX 61 /* months 0..60 of the cost-over-time series */
 #define RESULT_YEARS_MAX 31  /* years 0..30 of the finance schedule */
 #define RESULT_REASON_MAX 160
-#define SERVE_CURVE_MAX 16   /* batches 1, 2, 4 ... of the serving curve */
+#define SERVE_CURVE_MAX 16 /* batches 1, 2, 4 ... of the serving curve */
 
 struct model_result {
     double params;               /* total parameters */

@@ -242,8 +242,7 @@ static enum cp_status validate_layout(const struct scenario *sc, struct diag *d)
     /* the embedding and the output layer may be virtual stages of their
      * own (Llama 3 405B: 126 layers in 16 x 8 chunks) */
     if (lay->interleave > 1 &&
-        (lay->pp < 2 ||
-         (double)lay->pp * (double)lay->interleave > layers + 2))
+        (lay->pp < 2 || (double)lay->pp * (double)lay->interleave > layers + 2))
         return diag_set(d, CP_ERR_LAYOUT, "parallel.interleave",
                         "%llu needs pp > 1 and at least one layer per "
                         "virtual stage (pp*interleave <= model.layers + 2, "
@@ -257,9 +256,8 @@ static enum cp_status validate_layout(const struct scenario *sc, struct diag *d)
     if (experts < 2 && lay->ep != 1)
         return diag_set(d, CP_ERR_LAYOUT, "parallel.ep",
                         "expert parallelism needs a mixture-of-experts model");
-    if (experts >= 2 &&
-        (fmod(experts, (double)lay->ep) != 0 ||
-         ((lay->tp * lay->dp * lay->cp) % lay->ep) != 0))
+    if (experts >= 2 && (fmod(experts, (double)lay->ep) != 0 ||
+                         ((lay->tp * lay->dp * lay->cp) % lay->ep) != 0))
         return diag_set(d, CP_ERR_LAYOUT, "parallel.ep",
                         "%llu must divide model.experts (%.0f) and tp*dp*cp "
                         "(%llu)",

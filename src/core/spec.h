@@ -149,15 +149,15 @@ struct stack_spec {
     char name[CP_NAME_MAX];
     char attn_kernel[CP_ID_MAX]; /* fa2, fa3, cudnn, te, splash ...: a name */
     enum workload_kind kind;     /* what the stack runs */
-    double gemm_eff;  /* of the measured matmul ceiling, inside a step */
-    double attn_eff;  /* of the measured fused-attention ceiling */
-    double fp8_eff;   /* 8-bit GEMMs: scaling recipe, relative to gemm_eff */
-    double tp_overlap;     /* share of TP communication hidden under GEMMs */
-    double ep_overlap;     /* share of the MoE all-to-all hidden (1F1B
-                              overlap of one microbatch's dispatch with
-                              another's compute) */
-    double dp_overlap;     /* share of DP gradient traffic under backward */
-    double zero3_prefetch; /* ZeRO-3 layer gathers in flight ahead (0: none) */
+    double gemm_eff;   /* of the measured matmul ceiling, inside a step */
+    double attn_eff;   /* of the measured fused-attention ceiling */
+    double fp8_eff;    /* 8-bit GEMMs: scaling recipe, relative to gemm_eff */
+    double tp_overlap; /* share of TP communication hidden under GEMMs */
+    double ep_overlap; /* share of the MoE all-to-all hidden (1F1B
+                          overlap of one microbatch's dispatch with
+                          another's compute) */
+    double dp_overlap; /* share of DP gradient traffic under backward */
+    double zero3_prefetch;  /* ZeRO-3 layer gathers in flight ahead (0: none) */
     double kernel_s;        /* host dispatch per kernel on top of launch, s */
     double step_overhead_s; /* framework work per step outside kernels, s */
     double mem_reserve_bytes; /* CUDA context, NCCL buffers, workspaces */

@@ -142,18 +142,18 @@ static void hw_init(const struct scenario *sc, struct hw *hw)
             hw->peak16 = a->peak_flops[PREC_BF16];
             hw->eta16 = a->gemm_frac * sc->stack.gemm_eff;
         }
-        hw->cast = p == PREC_FP4   ? 1.0 + 2.0 / 16
+        hw->cast = p == PREC_FP4     ? 1.0 + 2.0 / 16
                    : p == PREC_MXFP8 ? 2.0 + 2.0 / 32
                                      : 2.0;
     }
     /* FlashAttention-2 has no Hopper or Blackwell code path (TMA, wgmma,
      * tcgen05): on those it reaches its own, lower ceiling (FA3 README:
      * 370 / 322 TFLOP/s fwd / bwd on H100 against FA3's 648 / 561). */
-    hw->attn_rate = hw->peak16 * sc->stack.attn_eff *
-                    (strcmp(sc->stack.attn_kernel, "fa2") == 0 &&
-                             a->attn_fa2_frac > 0
-                         ? a->attn_fa2_frac
-                         : a->attn_frac);
+    hw->attn_rate =
+        hw->peak16 * sc->stack.attn_eff *
+        (strcmp(sc->stack.attn_kernel, "fa2") == 0 && a->attn_fa2_frac > 0
+             ? a->attn_fa2_frac
+             : a->attn_frac);
     hw->half = a->gemm_half_flops;
     hw->kernel = a->kernel_s + sc->stack.kernel_s;
     hw->elem = (p == PREC_FP32 || p == PREC_TF32) ? 4 : 2;
@@ -255,8 +255,8 @@ static void gemm_fb(const struct hw *hw, double M, double N, double K,
                     double batch, double *f, double *b)
 {
     *f += gemm_at(hw, true, M, N, K, batch) + cast_s(hw, M * K * batch);
-    *b += gemm_at(hw, true, M, K, N, batch) + gemm_at(hw, true, K, N, M, batch) +
-          cast_s(hw, M * N * batch);
+    *b += gemm_at(hw, true, M, K, N, batch) +
+          gemm_at(hw, true, K, N, M, batch) + cast_s(hw, M * N * batch);
 }
 
 /* The same in 16 bits whatever the training precision (attention core,
@@ -265,7 +265,8 @@ static void gemm16_fb(const struct hw *hw, double M, double N, double K,
                       double batch, double *f, double *b)
 {
     *f += gemm_at(hw, false, M, N, K, batch);
-    *b += gemm_at(hw, false, M, K, N, batch) + gemm_at(hw, false, K, N, M, batch);
+    *b +=
+        gemm_at(hw, false, M, K, N, batch) + gemm_at(hw, false, K, N, M, batch);
 }
 
 static double bytes_s(const struct hw *hw, double bytes)
@@ -614,7 +615,8 @@ static double dp_comm(const struct scenario *sc, const struct hw *hw,
     ag = group_reduce_scatter(&gr, wt / layers);
     if (hw->sw->zero3_prefetch > 0)
         return mbs * layers *
-               (exposed(ag, fwd / layers, 0) + exposed(ag + rs, bwd / layers, 0));
+               (exposed(ag, fwd / layers, 0) +
+                exposed(ag + rs, bwd / layers, 0));
     return mbs * layers * (2 * ag + rs);
 }
 
@@ -644,8 +646,7 @@ static double optimizer_time(const struct scenario *sc, const struct hw *hw,
         break;
     }
     grad_passes = 4 * gb * (lay->zero >= 2 ? sharded : params);
-    return bytes_s(hw, sharded * per_param + grad_passes) +
-           10 * hw->kernel;
+    return bytes_s(hw, sharded * per_param + grad_passes) + 10 * hw->kernel;
 }
 
 /* The largest part of the step names the bottleneck. */
@@ -710,10 +711,11 @@ void steptime_estimate(const struct scenario *sc, const struct model_shape *m,
     if (lay->recompute == RECOMPUTE_FULL)
         hw_flops += model_flops / 3;
     else if (lay->recompute == RECOMPUTE_SELECTIVE)
-        hw_flops += (m->attn_flops_per_token * tokens_step +
-                     (1 - sc->stack.selective_keep) *
-                         (model_flops - m->attn_flops_per_token * tokens_step)) /
-                    3;
+        hw_flops +=
+            (m->attn_flops_per_token * tokens_step +
+             (1 - sc->stack.selective_keep) *
+                 (model_flops - m->attn_flops_per_token * tokens_step)) /
+            3;
 
     tr->step_s = step;
     tr->microbatches = mbs;
