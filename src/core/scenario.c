@@ -44,6 +44,10 @@ void scenario_defaults(struct scenario *sc)
     sc->stack.mem_reserve_bytes = 1073741824.0;
     sc->stack.mem_frag_frac = 0.05;
     sc->stack.selective_keep = 1;
+    sc->stack.mbu = 1;
+    sc->stack.kv_mem_frac = 0.9;
+    sc->stack.prefill_chunk = 8192;
+    sc->stack.decode_overlap = 0.5;
     sc->train.seq_len = 4096;
     sc->train.global_batch = 1024;
     sc->train.precision = PREC_BF16;
@@ -68,10 +72,6 @@ void scenario_defaults(struct scenario *sc)
     sc->finance.spares_frac = 0.05;   /* reference 7.2: 5-10% spares */
     sc->reliability.restart_min = 10;
     sc->cloud_term = TERM_ON_DEMAND;
-    sc->stack.mbu = 1;
-    sc->stack.kv_mem_frac = 0.9;
-    sc->stack.prefill_chunk = 8192;
-    sc->stack.decode_overlap = 0.5;
     sc->serve.mode = SERVE_ONLINE;
     sc->serve.input_tokens = 1024;
     sc->serve.output_tokens = 256;
