@@ -553,6 +553,8 @@ static const char *enum_text(enum plan_key k, int value)
         return optimizer_name((enum optimizer)value);
     case PK_TRAIN_ATTENTION:
         return attention_name((enum attention)value);
+    case PK_MODEL_ATTENTION:
+        return model_attention_name((enum model_attention)value);
     case PK_PAR_RECOMPUTE:
         return recompute_name((enum recompute)value);
     case PK_CLOUD_TERM:
