@@ -133,8 +133,13 @@ static void hw_init(const struct scenario *sc, struct hw *hw)
          * the activation function), which then also writes the 8-bit copy
          * and its transpose for the backward: 2 bytes per element more;
          * MXFP8 and NVFP4 add a block scale per 32 or 16 elements
-         * (Micikevicius et al. 2022; OCP MX spec 2023).  Weights are cast
-         * once per step (fp8 weight caching), not per microbatch. */
+         * (Micikevicius et al. 2022; OCP MX spec 2023).  Only Hopper
+         * needs the transpose for tensor-scaled FP8: Blackwell's FP8 GEMMs
+         * take every layout, so one 8-bit copy will do, while MX formats
+         * scale along the reduction axis and need a second quantization
+         * (Transformer Engine docs, "Handling transposes"; Blackwell is
+         * the generation with MX tensor cores).  Weights are cast once per
+         * step (fp8 weight caching), not per microbatch. */
         double frac = a->fp8_gemm_frac > 0 ? a->fp8_gemm_frac : a->gemm_frac;
 
         hw->eta = frac * sc->stack.gemm_eff * sc->stack.fp8_eff;
@@ -144,6 +149,7 @@ static void hw_init(const struct scenario *sc, struct hw *hw)
         }
         hw->cast = p == PREC_FP4     ? 1.0 + 2.0 / 16
                    : p == PREC_MXFP8 ? 2.0 + 2.0 / 32
+                   : a->peak_flops[PREC_MXFP8] > 0 ? 1.0
                                      : 2.0;
     }
     /* FlashAttention-2 has no Hopper or Blackwell code path (TMA, wgmma,
