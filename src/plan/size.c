@@ -12,6 +12,7 @@
 
 #include "plan/resolve.h"
 #include "plan/size.h"
+#include "plan/stack_errors.h"
 #include "util/xalloc.h"
 
 #define OFFERS_MAX 256
@@ -46,23 +47,16 @@ const char *size_why_name(enum size_why w)
     return (unsigned)w < SIZE_WHY_COUNT ? names[w] : "?";
 }
 
-/* Leave-one-source-out MAPE of the step time per stack: README "Leave one
- * source out" (make validate, tests/calibration/fit_stacks.py --loso),
- * the per-source MAPEs weighted by their case counts.  deepspeed's only
- * source (ZeRO Table 1) checks memory accounting, not time, and the
- * serving stacks have no training cases: they take the overall figure. */
+/* Leave-one-source-out error of the time metrics per stack, written by
+ * `make validate` (README "Leave one source out"): each stack's published
+ * runs predicted with knobs fitted without their source.  A stack without
+ * published time measurements (deepspeed's only source checks memory, the
+ * serving engines have no training runs) takes the overall figure. */
 static const struct {
     const char *stack;
     double mape;
-} stack_errors[] = {
-    {"megatron-core", 0.181},      /* 53 cases over 4 sources */
-    {"megatron-lm", 0.036},        /* 26 cases over 3 sources */
-    {"maxtext", 0.173},            /* 31 cases over 2 sources */
-    {"megatron-deepspeed", 0.226}, /* 3 cases */
-    {"llm-foundry", 0.126},        /* 20 cases */
-    {"torchtitan", 0.346},         /* 18 cases over 5 sources */
-};
-#define SIZE_OVERALL_ERROR 0.147 /* 173 cases, every stack */
+    int runs;
+} stack_errors[] = {SIZE_STACK_ERRORS};
 
 double size_stack_error(const char *stack_id)
 {
