@@ -147,10 +147,10 @@ static void hw_init(const struct scenario *sc, struct hw *hw)
             hw->peak16 = a->peak_flops[PREC_BF16];
             hw->eta16 = a->gemm_frac * sc->stack.gemm_eff;
         }
-        hw->cast = p == PREC_FP4     ? 1.0 + 2.0 / 16
-                   : p == PREC_MXFP8 ? 2.0 + 2.0 / 32
+        hw->cast = p == PREC_FP4                   ? 1.0 + 2.0 / 16
+                   : p == PREC_MXFP8               ? 2.0 + 2.0 / 32
                    : a->peak_flops[PREC_MXFP8] > 0 ? 1.0
-                                     : 2.0;
+                                                   : 2.0;
     }
     /* FlashAttention-2 has no Hopper or Blackwell code path (TMA, wgmma,
      * tcgen05): on those it reaches its own, lower ceiling (FA3 README:

@@ -4,27 +4,7 @@
 # all-or-nothing imports, export -> import -> export byte-identical,
 # reset, exit codes, nothing on stdout on failure, and refusing files that
 # are not catalogs.  Prints "ok <what>" / "FAIL <what>".
-set -u
-BIN=${LLMPLAN_BIN:-./llmplan}
-case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
-tmp=$(mktemp -d)
-trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
-export HOME="$tmp/home" XDG_DATA_HOME="$tmp/xdg" LC_ALL=C
-unset LLMPLAN_CATALOG
-mkdir -p "$HOME"
-DB="$tmp/cat/catalog.db"
-L() { "$BIN" --catalog "$DB" "$@"; }
-
-check() { # check WHAT COMMAND...
-    what=$1
-    shift
-    if "$@"; then echo "ok $what"; else echo "FAIL $what"; fi
-}
-# run CMD...: stdout to $tmp/out, stderr to $tmp/err, status to $rc
-run() {
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    rc=$?
-}
+. "$(dirname "$0")/lib.sh"
 fails() { # fails CODE: exit code, one stderr line, empty stdout
     test "$rc" -eq "$1" -a ! -s "$tmp/out" &&
         test "$(wc -l <"$tmp/err")" -eq 1 && grep -q '^llmplan: ' "$tmp/err"

@@ -12,26 +12,7 @@
 #     one transaction (a migration that fails leaves it untouched), also
 #     when several processes open it at once.
 # Prints "ok <what>" / "FAIL <what>".
-set -u
-BIN=${LLMPLAN_BIN:-./llmplan}
-case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
-tmp=$(mktemp -d)
-trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
-export HOME="$tmp/home" XDG_DATA_HOME="$tmp/xdg" LC_ALL=C
-unset LLMPLAN_CATALOG LLMPLAN_TEST_IMPORT_DELAY_MS
-mkdir -p "$HOME"
-DB="$tmp/cat/catalog.db"
-L() { "$BIN" --catalog "$DB" "$@"; }
-
-check() { # check WHAT COMMAND...
-    what=$1
-    shift
-    if "$@"; then echo "ok $what"; else echo "FAIL $what"; fi
-}
-run() { # stdout to $tmp/out, stderr to $tmp/err, status to $rc
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    rc=$?
-}
+. "$(dirname "$0")/lib.sh"
 fails() { # fails CODE [PATTERN]: exit code, empty stdout, llmplan: message
     test "$rc" -eq "$1" -a ! -s "$tmp/out" && grep -q '^llmplan: ' "$tmp/err" &&
         { [ $# -lt 2 ] || grep -qi "$2" "$tmp/err"; }

@@ -26,26 +26,7 @@
 #   - import and list stream: a million-row catalog needs no more memory
 #     than a small one;
 # Prints "ok <what>" / "FAIL <what>".
-set -u
-BIN=${LLMPLAN_BIN:-./llmplan}
-case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export HOME="$tmp/home" XDG_DATA_HOME="$tmp/xdg" LC_ALL=C
-unset LLMPLAN_CATALOG
-mkdir -p "$HOME"
-DB="$tmp/cat/catalog.db"
-L() { "$BIN" --catalog "$DB" "$@"; }
-
-check() { # check WHAT COMMAND...
-    what=$1
-    shift
-    if "$@"; then echo "ok $what"; else echo "FAIL $what"; fi
-}
-run() {
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    rc=$?
-}
+. "$(dirname "$0")/lib.sh"
 mode_of() { stat -c %a "$1"; }
 
 L catalog list sites >/dev/null 2>&1

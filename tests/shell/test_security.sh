@@ -10,27 +10,8 @@
 #     -fstack-protector-strong and -D_FORTIFY_SOURCE=2;
 #   - the catalog is created 0600 in a 0700 directory, whatever the umask.
 # Prints "ok <what>" / "FAIL <what>".
-set -u
-BIN=${LLMPLAN_BIN:-./llmplan}
-case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
+. "$(dirname "$0")/lib.sh"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export HOME="$tmp/home" XDG_DATA_HOME="$tmp/xdg" LC_ALL=C
-unset LLMPLAN_CATALOG
-mkdir -p "$HOME"
-DB="$tmp/cat/catalog.db"
-L() { "$BIN" --catalog "$DB" "$@"; }
-
-check() { # check WHAT COMMAND...
-    what=$1
-    shift
-    if "$@"; then echo "ok $what"; else echo "FAIL $what"; fi
-}
-run() {
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    rc=$?
-}
 
 printf '[model]\npreset = llama3-8b\n[hardware]\naccelerator = h100-sxm\ngpus = 8\n' >"$tmp/p.ini"
 L plan save victim "$tmp/p.ini" >/dev/null 2>&1

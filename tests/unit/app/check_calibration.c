@@ -13,163 +13,17 @@
  */
 #include <check.h>
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "catalog/catalog.h"
+#include "app/cal_cases.h"
 #include "check_helpers.h"
-#include "plan/plan.h"
-#include "plan/resolve.h"
-#include "util/csvio.h"
-#include "util/strbuf.h"
-
-#define CASES_MAX 256
-
-struct cal_case {
-    char id[64];
-    char metric[32];
-    double expected, tol;
-    double half_unit; /* half a unit in the last digit published */
-    char sets[2048];
-};
-
-struct cal_set {
-    size_t n;
-    struct cal_case c[CASES_MAX];
-    int col_id, col_metric, col_expected, col_tol, col_sets;
-};
-
-static enum cp_status on_row(void *ctx, size_t line, const char *const *f,
-                             size_t n)
-{
-    struct cal_set *cs = ctx;
-    struct cal_case *c;
-    size_t i;
-
-    if (line == 1) {
-        for (i = 0; i < n; i++) {
-            if (!strcmp(f[i], "id"))
-                cs->col_id = (int)i;
-            else if (!strcmp(f[i], "metric"))
-                cs->col_metric = (int)i;
-            else if (!strcmp(f[i], "expected"))
-                cs->col_expected = (int)i;
-            else if (!strcmp(f[i], "tol"))
-                cs->col_tol = (int)i;
-            else if (!strcmp(f[i], "sets"))
-                cs->col_sets = (int)i;
-        }
-        return CP_OK;
-    }
-    if (cs->n >= CASES_MAX || (size_t)cs->col_sets >= n)
-        return CP_ERR_RANGE;
-    c = &cs->c[cs->n++];
-    snprintf(c->id, sizeof(c->id), "%s", f[cs->col_id]);
-    snprintf(c->metric, sizeof(c->metric), "%s", f[cs->col_metric]);
-    c->expected = strtod(f[cs->col_expected], NULL);
-    {
-        const char *dot = strchr(f[cs->col_expected], '.');
-        size_t decimals = dot ? strlen(dot + 1) : 0;
-
-        c->half_unit = 0.5 * pow(10, -(double)decimals);
-    }
-    c->tol = strtod(f[cs->col_tol], NULL);
-    snprintf(c->sets, sizeof(c->sets), "%s", f[cs->col_sets]);
-    return CP_OK;
-}
-
-/* Load the first of `paths` that can be read. */
-static void load_cases(struct cal_set *cs, const char *const *paths,
-                       size_t npaths)
-{
-    struct strbuf sb;
-    struct diag d;
-    size_t i;
-
-    memset(cs, 0, sizeof(*cs));
-    cs->col_id = cs->col_metric = cs->col_expected = -1;
-    cs->col_tol = cs->col_sets = -1;
-    strbuf_init(&sb, 0);
-    for (i = 0; i < npaths; i++)
-        if (strbuf_read_file(&sb, paths[i]) == CP_OK)
-            break;
-    ck_assert_msg(i < npaths, "no calibration cases found");
-    ck_assert_int_eq(csvio_parse(paths[i], sb.buf, sb.len, on_row, cs, &d),
-                     CP_OK);
-    strbuf_release(&sb);
-    ck_assert(cs->col_sets >= 0 && cs->n > 20);
-}
-
-/* The metric as validate.py reads it from `quote --format json`. */
-static double metric_of(const char *name, const struct result *r, double gpus)
-{
-    const struct memory_result *m = &r->memory;
-    double states = m->weights_bytes + m->gradients_bytes + m->optimizer_bytes;
-
-    if (!strcmp(name, "step_s"))
-        return r->time.step_s;
-    if (!strcmp(name, "mfu"))
-        return r->time.mfu;
-    if (!strcmp(name, "hfu"))
-        return r->time.hfu;
-    if (!strcmp(name, "hw_tflops_per_gpu"))
-        return r->time.hw_tflops_per_gpu;
-    if (!strcmp(name, "model_tflops_per_gpu"))
-        return r->time.model_tflops_per_gpu;
-    if (!strcmp(name, "tokens_per_s_per_gpu"))
-        return r->time.tokens_per_s / gpus;
-    if (!strcmp(name, "gpu_hours"))
-        return r->time.gpu_hours;
-    if (!strcmp(name, "train_days"))
-        return r->time.train_days;
-    if (!strcmp(name, "activations_gib"))
-        return m->activations_bytes / 1073741824.0;
-    if (!strcmp(name, "total_gib"))
-        return m->total_bytes / 1073741824.0;
-    if (!strcmp(name, "model_states_gib"))
-        return states / 1073741824.0;
-    if (!strcmp(name, "model_states_gb"))
-        return states / 1e9;
-    if (!strcmp(name, "cloud_run_usd"))
-        return r->cost.cloud.run_usd;
-    if (!strcmp(name, "it_mwh"))
-        return r->energy.it_mwh;
-    if (!strcmp(name, "facility_mwh"))
-        return r->energy.facility_mwh;
-    if (!strcmp(name, "tco2e"))
-        return r->energy.tco2e;
-    ck_abort_msg("unknown metric '%s'", name);
-    return 0;
-}
-
-/* Error of one case: (predicted - published) / published. */
-static double run_case(struct catalog *cat, const struct cal_case *c)
-{
-    static struct plan_outcome out; /* large: keep it off the stack */
-    struct plan p;
-    struct diag d;
-    char buf[2048], *tok, *save = NULL;
-    double v;
-
-    plan_init(&p, c->id);
-    snprintf(buf, sizeof(buf), "%s", c->sets);
-    for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
-        ck_assert_msg(plan_set_assignment(&p, tok, &d) == CP_OK, "%s: %s: %s",
-                      c->id, d.where, d.msg);
-    ck_assert_msg(plan_evaluate(&p, cat, OBJECTIVE_TIME, &out, &d) == CP_OK,
-                  "%s: %s: %s", c->id, d.where, d.msg);
-    v = metric_of(c->metric, &out.result, (double)out.res.sc.gpus);
-    ck_assert_finite(v);
-    return (v - c->expected) / c->expected;
-}
 
 static const char *const case_paths[] = {
     "../shared/calibration/training_cases.csv",
     "tests/data/training_cases.csv"};
 
-/* The source of a case: its publication, before any ';' note. */
-static int source_is(const struct cal_case *c, const char *prefix)
+/* The publication of a case, by the prefix of its id. */
+static int id_is(const struct cal_case *c, const char *prefix)
 {
     return strncmp(c->id, prefix, strlen(prefix)) == 0;
 }
@@ -182,20 +36,20 @@ START_TEST(test_published_runs)
     double sum = 0, k22_sum = 0, err;
     size_t i, k22_n = 0, within = 0;
 
-    load_cases(&cs, case_paths, 2);
+    cal_load(&cs, case_paths, 2, 21);
     ck_assert_int_eq(catalog_open(":memory:", 0, &cat, &d), CP_OK);
     for (i = 0; i < cs.n; i++) {
         const struct cal_case *c = &cs.c[i];
 
-        err = fabs(run_case(cat, c));
+        err = fabs(cal_error(cat, c));
         sum += err;
         within += err <= c->tol;
-        if (source_is(c, "K22-T5-")) {
+        if (id_is(c, "K22-T5-")) {
             ck_assert_msg(err <= 0.10, "%s: step time off by %.1f%% (> 10%%)",
                           c->id, 100 * err);
             k22_sum += err;
             k22_n++;
-        } else if (source_is(c, "ZERO-")) {
+        } else if (id_is(c, "ZERO-")) {
             /* Table 1 prints two significant digits for the smallest
              * entries (0.12 GB for 16 * 7.5e9 / 1024 = 0.1172 GB): allow
              * half a unit in the last published digit as well */
@@ -203,10 +57,10 @@ START_TEST(test_published_runs)
 
             ck_assert_msg(err <= allowed, "%s: off by %.2f%% (> %.2f%%)", c->id,
                           100 * err, 100 * allowed);
-        } else if (source_is(c, "K22-F1-")) {
+        } else if (id_is(c, "K22-F1-")) {
             ck_assert_msg(err <= 0.12, "%s: off by %.1f%% (> 12%%)", c->id,
                           100 * err);
-        } else if (source_is(c, "N21-")) {
+        } else if (id_is(c, "N21-")) {
             ck_assert_msg(err <= 0.05, "%s: off by %.1f%% (> 5%%)", c->id,
                           100 * err);
         }
@@ -238,10 +92,10 @@ START_TEST(test_more_published_runs)
     double sum = 0, err;
     size_t i, within = 0;
 
-    load_cases(&cs, &path, 1);
+    cal_load(&cs, &path, 1, 21);
     ck_assert_int_eq(catalog_open(":memory:", 0, &cat, &d), CP_OK);
     for (i = 0; i < cs.n; i++) {
-        err = fabs(run_case(cat, &cs.c[i]));
+        err = fabs(cal_error(cat, &cs.c[i]));
         sum += err;
         if (err <= cs.c[i].tol)
             within++;
