@@ -63,7 +63,8 @@ static const struct cli_opt opts[] = {
      "how many layouts to print (default 10)"},
     {"--tp", "N", OPT_SHORTCUT, PK_PAR_TP, PLANS | SZ, NULL},
     {"--vary", "KEY=LO:HI", OPT_VARY, -1, CMD_QUOTE,
-     "a tornado: what each input's range does to days, cost, the verdict"},
+     "a tornado of days, cost and the verdict; KEY: price, utilization, "
+     "electricity, failures, mfu or a numeric plan key"},
     {"--zero", "N", OPT_SHORTCUT, PK_PAR_ZERO, PLANS | SZ, NULL},
 };
 

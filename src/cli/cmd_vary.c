@@ -7,7 +7,9 @@
  * per GPU-hour: the comparison behind the verdict); a row whose range
  * flips the verdict is marked.  KEY is a numeric plan key, or one of the
  * names price (cloud.usd_per_gpu_hour), utilization (finance.utilization),
- * electricity (site.usd_per_kwh) and failures (reliability.node_mtbf_h).
+ * electricity (site.usd_per_kwh), failures (reliability.node_mtbf_h) and
+ * mfu (software.efficiency_scale: x the modelled compute efficiency, so
+ * 0.8:1.2 is 80%..120% of it; the step-time model caps it at the peak).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +28,7 @@ static const struct {
     {"utilization", "finance.utilization"},
     {"electricity", "site.usd_per_kwh"},
     {"failures", "reliability.node_mtbf_h"},
+    {"mfu", "software.efficiency_scale"},
 };
 
 struct vary_row {
@@ -62,7 +65,7 @@ static enum cp_status parse_vary(const char *spec, struct vary_row *r,
     if (plan_key_find(key, &r->key) != CP_OK)
         return diag_set(d, CP_ERR_USAGE, "--vary",
                         "%s: not a plan key (or price, utilization, "
-                        "electricity, failures)",
+                        "electricity, failures, mfu)",
                         r->name);
     if (plan_key_info(r->key)->type != PT_NUMBER &&
         plan_key_info(r->key)->type != PT_COUNT)

@@ -156,8 +156,13 @@ static void engine_init(const struct scenario *sc, const struct model_shape *m,
     double wb = serve_dtype_bytes(sv->weights);
     double embed = m->embed_params + m->output_params;
     double expert_all, mbu = st->mbu > 0 ? st->mbu : 1;
-    double gemm16 = a->gemm_frac * st->gemm_eff;
+    /* software.efficiency_scale scales every compute efficiency, capped
+     * at the peak (spec_scaled_eff) */
+    double k = sc->efficiency_scale;
+    double gemm16 = spec_scaled_eff(a->gemm_frac * st->gemm_eff, k);
     double low = a->fp8_gemm_frac > 0 ? a->fp8_gemm_frac : a->gemm_frac;
+    double low_eff = spec_scaled_eff(low * st->gemm_eff * st->fp8_eff, k);
+    double attn_eff = spec_scaled_eff(a->attn_frac * st->attn_eff, k);
 
     memset(e, 0, sizeof(*e));
     e->tp = (double)sc->layout.tp;
@@ -171,17 +176,17 @@ static void engine_init(const struct scenario *sc, const struct model_shape *m,
      * int4 are weight-only and formats the chip lacks are dequantised to
      * 16 bits (Marlin, AWQ): the GEMMs stay at the 16-bit rate. */
     if (sv->weights == SD_FP8 && peak_of(a, PREC_FP8) > 0)
-        e->rate = peak_of(a, PREC_FP8) * low * st->gemm_eff * st->fp8_eff;
+        e->rate = peak_of(a, PREC_FP8) * low_eff;
     else if (sv->weights == SD_FP4 && peak_of(a, PREC_FP4) > 0)
-        e->rate = peak_of(a, PREC_FP4) * low * st->gemm_eff * st->fp8_eff;
+        e->rate = peak_of(a, PREC_FP4) * low_eff;
     else if (sv->weights == SD_FP4 && peak_of(a, PREC_FP8) > 0)
-        e->rate = peak_of(a, PREC_FP8) * low * st->gemm_eff * st->fp8_eff;
-    e->attn_rate = p16 * a->attn_frac * st->attn_eff;
+        e->rate = peak_of(a, PREC_FP8) * low_eff;
+    e->attn_rate = p16 * attn_eff;
     /* An fp8 KV cache with fp8 weights runs the prompt's attention in fp8
      * too (TensorRT-LLM use_fp8_context_fmha; FlashAttention-3 fp8). */
     if (sv->kv_cache == SD_FP8 && sv->weights != SD_BF16 &&
         sv->weights != SD_FP16 && peak_of(a, PREC_FP8) > 0)
-        e->attn_rate = peak_of(a, PREC_FP8) * a->attn_frac * st->attn_eff;
+        e->attn_rate = peak_of(a, PREC_FP8) * attn_eff;
     e->bw = a->hbm_bps * a->hbm_frac * mbu;
     /* Embedding and output layer stay in 16 bits (ModelOpt keeps lm_head
      * unquantised); the rest at serve.weights. */
