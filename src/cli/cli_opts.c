@@ -23,7 +23,7 @@ static const struct cli_opt opts[] = {
     {"--accel", "ID", OPT_SHORTCUT, PK_HW_ACCELERATOR, PLANS | SZ, NULL},
     {"--batch", "N", OPT_SHORTCUT, PK_TRAIN_GLOBAL_BATCH, PLANS | SZ, NULL},
     {"--budget", "USD", OPT_BUDGET, -1, SZ,
-     "size: the most the run may cost"},
+     "size: the most the run may cost (serving: USD a day)"},
     {"--cloud", "ID", OPT_SHORTCUT, PK_CLOUD_OFFER, PLANS, NULL},
     {"--cp", "N", OPT_SHORTCUT, PK_PAR_CP, PLANS | SZ, NULL},
     {"--deadline", "DAYS", OPT_DEADLINE, -1, SZ,
@@ -41,7 +41,8 @@ static const struct cli_opt opts[] = {
     {"--microbatch", "N", OPT_SHORTCUT, PK_PAR_MICROBATCH, PLANS | SZ, NULL},
     {"--model", "ID", OPT_SHORTCUT, PK_MODEL_PRESET, PLANS | SZ, NULL},
     {"--objective", "OBJ", OPT_OBJECTIVE, -1, EVALS | SZ,
-     "what auto layouts minimise: time, cost or energy (default time)"},
+     "what auto layouts minimise: time, cost or energy (default time; "
+     "size of a serving plan: cost, and time is latency)"},
     {"--output", "FILE", OPT_OUTPUT, -1, EVALS | SZ,
      "write there instead of stdout (atomically)"},
     {"--pp", "N", OPT_SHORTCUT, PK_PAR_PP, PLANS | SZ, NULL},
@@ -132,6 +133,7 @@ static enum cp_status apply(const struct cli_opt *o, const char *value,
         if (objective_parse(value, &a->objective) != CP_OK)
             return diag_set(d, CP_ERR_USAGE, o->name,
                             "'%s' is not time, cost or energy", value);
+        a->objective_set = true;
         return CP_OK;
     case OPT_EXPLAIN:
         a->explain = true;

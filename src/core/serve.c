@@ -91,12 +91,19 @@ void serve_daily_profile(double r, double *f, int n)
 
     if (!(r > 1))
         r = 1;
-    /* max/mean of exp(kappa cos t) grows from 1 without bound; bisect. */
+    /* cos(t) - 1 at each sample, once (f is the scratch): the bisection
+     * below evaluates the profile ~60 times. */
+    for (i = 0; i < n; i++)
+        f[i] = cos(2 * M_PI * i / n) - 1;
+    /* max/mean of exp(kappa cos t) grows from 1 without bound; bisect
+     * until the interval stops shrinking (double precision). */
     for (it = 0; it < 80 && r > 1; it++) {
         double mid = (lo + hi) / 2, s = 0;
 
+        if (mid <= lo || mid >= hi)
+            break;
         for (i = 0; i < n; i++)
-            s += exp(mid * (cos(2 * M_PI * i / n) - 1));
+            s += exp(mid * f[i]);
         if (1 / (s / n) < r)
             lo = mid;
         else
@@ -105,7 +112,7 @@ void serve_daily_profile(double r, double *f, int n)
     }
     mean = 0;
     for (i = 0; i < n; i++) {
-        f[i] = exp(kappa * (cos(2 * M_PI * i / n) - 1));
+        f[i] = exp(kappa * f[i]);
         mean += f[i] / n;
     }
     for (i = 0; i < n; i++)
