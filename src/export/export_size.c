@@ -520,7 +520,11 @@ static enum cp_status serve_text(FILE *out, const struct size_result *s,
     size_t i, w;
     char buf[200], rep[64];
 
-    fprintf(out, "serving: peak %.4g requests/s", s->demand_rps);
+    if (s->demand_rps > 0 || !s->concurrency)
+        fprintf(out, "serving: peak %.4g requests/s", s->demand_rps);
+    else
+        fprintf(out, "serving: %llu concurrent users",
+                (unsigned long long)s->concurrency);
     if (s->ttft_ms > 0 || s->tpot_ms > 0) {
         fprintf(out, ", ");
         if (s->ttft_ms > 0)
@@ -712,6 +716,8 @@ static enum cp_status serve_json(FILE *out, const struct size_result *s,
     }
     json_object_set_new(root, "workload", json_string("serve"));
     json_object_set_new(sv, "demand_requests_per_s", num(s->demand_rps));
+    json_object_set_new(sv, "concurrency",
+                        json_integer((json_int_t)s->concurrency));
     json_object_set_new(sv, "ttft_ms", num(s->ttft_ms));
     json_object_set_new(sv, "tpot_ms", num(s->tpot_ms));
     json_object_set_new(sv, "percentile", num(s->percentile));

@@ -631,6 +631,22 @@ static int by_lex(const void *a, const void *b)
  * order a point is dominated exactly when a frontier point found before
  * it dominates it (domination is transitive), so each point is compared
  * with the frontier only. */
+/* Serving: the same fleet bought the same way with the same figures (a
+ * batch cap that binds exactly where the engine's own limit does gives
+ * the auto replica again): shown once, the first found. */
+static bool same_offer(const struct size_point *a, const struct size_point *b)
+{
+    int k;
+
+    for (k = 0; k < 3; k++)
+        if (axis(a, true, k) != axis(b, true, k))
+            return false;
+    return strcmp(a->system, b->system) == 0 && a->gpus == b->gpus &&
+           a->rented == b->rented && a->hybrid == b->hybrid &&
+           a->owned_gpus == b->owned_gpus && strcmp(a->offer, b->offer) == 0 &&
+           a->term == b->term;
+}
+
 static void frontier(struct size_result *out)
 {
     size_t i, j, n = 0;
@@ -651,7 +667,8 @@ static void frontier(struct size_result *out)
         bool dom = false;
 
         for (j = 0; j < out->nfront && !dom; j++)
-            dom = dominates(&out->pt[ord[j]], a, out->serve);
+            dom = dominates(&out->pt[ord[j]], a, out->serve) ||
+                  (out->serve && same_offer(&out->pt[ord[j]], a));
         if (!dom) {
             a->frontier = true;
             ord[out->nfront++] = tmp[i];

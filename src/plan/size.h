@@ -138,6 +138,7 @@ struct size_result {
      * peak; budget_usd is USD a day.  The plan's demand and targets: */
     bool serve;
     double demand_rps;       /* peak requests/s */
+    uint64_t concurrency;    /* closed-loop users (0: open arrivals) */
     double ttft_ms, tpot_ms; /* targets (0: none) */
     double percentile;       /* of the targets */
     double peak_to_avg;      /* >= 1 */

@@ -422,6 +422,7 @@ enum cp_status size_serve_run(const struct plan *p, struct catalog *cat,
     sv = &s.sys[0].res.sc.serve;
     /* (a plan without demand was refused by plan_validate_inputs: a fleet
      * sized to the peak needs one) */
+    out->concurrency = sv->concurrency;
     out->ttft_ms = sv->ttft_ms;
     out->tpot_ms = sv->tpot_ms;
     out->percentile = sv->percentile;

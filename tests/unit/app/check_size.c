@@ -529,10 +529,9 @@ START_TEST(test_serve_frontier_brute)
         struct sopt me;
 
         /* the targets at the peak */
-        ck_assert_msg(p->ttft_ms <= 1000 * (1 + 1e-9) &&
-                          p->tpot_ms <= 40 * (1 + 1e-9),
-                      "%s: TTFT %g, TPOT %g", p->system, p->ttft_ms,
-                      p->tpot_ms);
+        ck_assert_msg(
+            p->ttft_ms <= 1000 * (1 + 1e-9) && p->tpot_ms <= 40 * (1 + 1e-9),
+            "%s: TTFT %g, TPOT %g", p->system, p->ttft_ms, p->tpot_ms);
         ck_assert(p->why == SIZE_OK);
         hybrids += p->hybrid;
         memset(&me, 0, sizeof(me));
@@ -573,6 +572,17 @@ START_TEST(test_serve_frontier_brute)
             continue;
         for (j = 0; j < n && !dom; j++)
             dom = bf[j].ok && sdominates(&bf[j], &bf[i]);
+        if (dom)
+            continue;
+        /* the same fleet bought the same way with the same figures (a
+         * cap binding exactly where the engine's limit does) counts once */
+        for (j = 0; j < i && !dom; j++)
+            dom = bf[j].ok && bf[j].e2e == bf[i].e2e &&
+                  bf[j].usd == bf[i].usd && bf[j].wh == bf[i].wh &&
+                  strcmp(bf[j].system, bf[i].system) == 0 &&
+                  bf[j].gpus == bf[i].gpus && bf[j].buy == bf[i].buy &&
+                  bf[j].owned == bf[i].owned && bf[j].term == bf[i].term &&
+                  strcmp(bf[j].offer, bf[i].offer) == 0;
         if (dom)
             continue;
         nbf++;
