@@ -431,9 +431,19 @@ enum cp_status export_csv_size(FILE *out, const struct size_result *s,
 
 /* ---- serving fleets (size_result.serve) ---------------------------------- */
 
+/* A system on which no replica serves the plan: one replica stands for
+ * it, bought no way. */
+static bool no_fleet(const struct size_point *p)
+{
+    return p->why == SIZE_NO_FIT || p->why == SIZE_MISSES_TTFT ||
+           p->why == SIZE_MISSES_TPOT;
+}
+
 static const char *serve_buy(const struct size_point *p, char *buf, size_t n)
 {
-    if (p->hybrid)
+    if (no_fleet(p))
+        snprintf(buf, n, "one replica");
+    else if (p->hybrid)
         snprintf(buf, n, "own %llu + burst %s %s",
                  (unsigned long long)p->owned_gpus, p->offer,
                  term_name(p->term));
@@ -446,7 +456,13 @@ static const char *serve_buy(const struct size_point *p, char *buf, size_t n)
 
 static const char *serve_buy_kind(const struct size_point *p)
 {
-    return p->hybrid ? "hybrid" : p->rented ? "rent" : "own";
+    return no_fleet(p) ? "" : p->hybrid ? "hybrid" : p->rented ? "rent" : "own";
+}
+
+/* GPUs owned: the fleet, a hybrid's base, none rented. */
+static uint64_t owned_of(const struct size_point *p)
+{
+    return no_fleet(p) || p->rented ? 0 : p->hybrid ? p->owned_gpus : p->gpus;
 }
 
 static const char *replica_text(const struct size_point *p, char *buf, size_t n)
@@ -484,14 +500,17 @@ static void serve_breach(const struct size_result *s,
         break;
     case SIZE_MISSES_TTFT:
         snprintf(buf, n,
-                 "the best first token takes %.0f ms (serve.ttft_ms %.4g)",
-                 p->ttft_ms, s->ttft_ms);
+                 "one prompt alone takes %.0f ms to its first token on "
+                 "tp%llu pp%llu (serve.ttft_ms %.4g)",
+                 p->ttft_ms, (unsigned long long)p->layout.tp,
+                 (unsigned long long)p->layout.pp, s->ttft_ms);
         break;
     case SIZE_MISSES_TPOT:
         snprintf(buf, n,
-                 "the best time per output token is %.1f ms "
-                 "(serve.tpot_ms %.4g)",
-                 p->tpot_ms, s->tpot_ms);
+                 "one request alone takes %.1f ms per output token on "
+                 "tp%llu pp%llu (serve.tpot_ms %.4g)",
+                 p->tpot_ms, (unsigned long long)p->layout.tp,
+                 (unsigned long long)p->layout.pp, s->tpot_ms);
         break;
     case SIZE_OVER_GPUS:
         snprintf(buf, n, "%llu GPUs for the peak (--gpus-max %llu)",
@@ -659,17 +678,15 @@ static json_t *serve_point_json(const struct size_point *p)
     json_object_set_new(o, "system", json_string(p->system));
     json_object_set_new(o, "stack", json_string(p->stack));
     json_object_set_new(o, "gpus", json_integer((json_int_t)p->gpus));
-    json_object_set_new(o, "buy", json_string(serve_buy_kind(p)));
+    json_object_set_new(
+        o, "buy", no_fleet(p) ? json_null() : json_string(serve_buy_kind(p)));
     json_object_set_new(o, "offer",
                         p->rented || p->hybrid ? json_string(p->offer)
                                                : json_null());
     json_object_set_new(o, "term",
                         p->rented || p->hybrid ? json_string(term_name(p->term))
                                                : json_null());
-    json_object_set_new(o, "owned_gpus",
-                        json_integer((json_int_t)(p->hybrid   ? p->owned_gpus
-                                                  : p->rented ? 0
-                                                              : p->gpus)));
+    json_object_set_new(o, "owned_gpus", json_integer((json_int_t)owned_of(p)));
     json_object_set_new(o, "usd_per_day", num(p->usd_day));
     json_object_set_new(o, "usd_per_day_low", num(p->usd_day_lo));
     json_object_set_new(o, "usd_per_day_high", num(p->usd_day_hi));
@@ -798,12 +815,10 @@ static void serve_csv_row(FILE *out, const struct size_point *p, size_t rank)
             p->accel, p->system, p->stack, (unsigned long long)p->gpus,
             serve_buy_kind(p), p->rented || p->hybrid ? p->offer : "",
             p->rented || p->hybrid ? term_name(p->term) : "",
-            (unsigned long long)(p->hybrid   ? p->owned_gpus
-                                 : p->rented ? 0
-                                             : p->gpus),
-            p->usd_day, p->usd_day_lo, p->usd_day_hi, p->usd_mtok, p->wh_mtok,
-            p->wh_mtok_lo, p->wh_mtok_hi, p->ttft_ms, p->tpot_ms, p->e2e_s,
-            p->replicas, p->utilization, p->facility_mw, p->rack_kw,
+            (unsigned long long)owned_of(p), p->usd_day, p->usd_day_lo,
+            p->usd_day_hi, p->usd_mtok, p->wh_mtok, p->wh_mtok_lo,
+            p->wh_mtok_hi, p->ttft_ms, p->tpot_ms, p->e2e_s, p->replicas,
+            p->utilization, p->facility_mw, p->rack_kw,
             (unsigned long long)p->layout.tp, (unsigned long long)p->layout.pp,
             b);
 }
