@@ -456,13 +456,19 @@ static unsigned zv_handle(struct ui *ui, void *st, enum action a,
     case ACT_SEARCH_RUN:
         run(ui, v);
         return UI_REDRAW;
-    case ACT_SIZE_LIMITS:
-        app_size_limits_text(&v->opts, lim, sizeof(lim));
+    case ACT_SIZE_LIMITS: {
+        struct size_opts eo = effective(ui, v);
+
+        app_size_limits_text(&eo, lim, sizeof(lim));
         ui_prompt(ui, 0,
-                  "limits: deadline= budget= site_mw= rack_kw= gpus_max= "
-                  "objective= accel=a,b",
+                  serving(&ui->plan)
+                      ? "serving limits: budget=USD/day site_mw= rack_kw= "
+                        "gpus_max= objective= accel=a,b"
+                      : "limits: deadline= budget= site_mw= rack_kw= "
+                        "gpus_max= objective= accel=a,b",
                   lim, limits_done, NULL);
         return UI_REDRAW;
+    }
     case ACT_EXPORT:
         if (!v->ran || v->st) {
             ui_status(ui, true, "export: no answer to export");
