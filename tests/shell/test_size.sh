@@ -182,6 +182,8 @@ rows = v['vary']
 assert all(r['key'] == 'mfu' for r in rows), rows
 for r in rows:
     assert r['low']['days'] > r['high']['days'], r
+    assert r['low']['energy_mwh'] > r['high']['energy_mwh'], r
+    assert r['low']['build_run_usd'] > r['high']['build_run_usd'], r
 q = json.load(open(sys.argv[2]))
 assert 0 < q['time']['mfu'] <= 1, q['time']['mfu']
 PY
