@@ -579,6 +579,13 @@ static enum cp_status serve_text(FILE *out, const struct size_result *s,
                 "warning: the option buffer filled up (%d); narrow the "
                 "search with --accel\n",
                 SIZE_POINTS_MAX);
+    if (s->layouts_cut)
+        fprintf(out,
+                "warning: on %llu system%s more replicas meet the targets "
+                "than the search keeps; the %d cheapest were priced (fix "
+                "parallel.tp or serve.max_batch to see the others)\n",
+                (unsigned long long)s->layouts_cut,
+                s->layouts_cut == 1 ? "" : "s", SEARCH_TOP_MAX);
     if (!s->n) {
         fprintf(out, "\nno option to weigh: ");
         if (s->no_price)
@@ -757,6 +764,8 @@ static enum cp_status serve_json(FILE *out, const struct size_result *s,
                         json_integer((json_int_t)s->no_layout));
     json_object_set_new(search, "systems_without_price",
                         json_integer((json_int_t)s->no_price));
+    json_object_set_new(search, "systems_with_replicas_cut",
+                        json_integer((json_int_t)s->layouts_cut));
     json_object_set_new(search, "elapsed_s", num(s->elapsed_s));
     json_object_set_new(search, "stopped_early",
                         json_boolean(s->stopped_early));

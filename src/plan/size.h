@@ -143,6 +143,9 @@ struct size_result {
     double percentile;       /* of the targets */
     double peak_to_avg;      /* >= 1 */
     uint64_t layouts;        /* serving layouts evaluated (every system) */
+    uint64_t layouts_cut;    /* systems with more replicas meeting the
+                                targets than the search keeps (the
+                                SEARCH_TOP_MAX cheapest were priced) */
     size_t n;                /* every option evaluated (met and excluded) */
     struct size_point pt[SIZE_POINTS_MAX];
     size_t nfront; /* frontier indices into pt, best by the objective */

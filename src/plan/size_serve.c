@@ -73,11 +73,11 @@ struct s_sys {
     size_t n;
     uint64_t layouts;
     bool no_layout;
+    bool cut; /* more replicas met the targets than the search keeps */
 };
 
 struct s_state {
     const struct size_opts *o;
-    const struct size_result *out; /* targets and demand (read only) */
     struct s_sys *sys;
     size_t nsys;
 };
@@ -130,7 +130,6 @@ static void fill_fleet(struct size_point *p, const struct scenario *sc,
     p->wh_mtok = s->wh_per_mtok;
     p->facility_mw = r->energy.nameplate_it_kw * r->energy.pue / 1000;
     p->rack_kw = r->energy.rack_kw;
-    p->mwh = r->energy.facility_mwh;
     p->usd_mtok = tokens_day > 0 ? p->usd_day / tokens_day * 1e6 : 0;
     p->err = err;
     p->usd_day_lo = p->usd_day * (1 - err);
@@ -285,6 +284,7 @@ static void serve_system(void *ctx, size_t i)
         goto out;
     }
     sy->layouts = sr->evaluated;
+    sy->cut = sr->evaluated > sr->n;
     cap = sr->n * (1 + 2 * sy->noffers) + 1;
     sy->pts = xcalloc(cap, sizeof(*sy->pts));
     if (!sr->fits) {
@@ -382,7 +382,6 @@ enum cp_status size_serve_run(const struct plan *p, struct catalog *cat,
     if (st)
         goto done;
     s.o = &out->opts;
-    s.out = out;
     s.sys = xcalloc(rw->nsys ? rw->nsys : 1, sizeof(*s.sys));
     for (i = 0; i < rw->nsys; i++) {
         struct s_sys *sy = &s.sys[s.nsys];
@@ -441,6 +440,7 @@ enum cp_status size_serve_run(const struct plan *p, struct catalog *cat,
         out->full_searches++;
         out->counts++;
         out->layouts += sy->layouts;
+        out->layouts_cut += sy->cut;
         if (sy->no_layout)
             out->no_layout++;
         else if (!sy->n)
