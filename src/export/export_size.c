@@ -538,6 +538,7 @@ static enum cp_status serve_text(FILE *out, const struct size_result *s,
     const struct size_opts *o = &s->opts;
     size_t i, w;
     char buf[200], rep[64];
+    int bw = 4;
 
     if (s->demand_rps > 0 || !s->concurrency)
         fprintf(out, "serving: peak %.4g requests/s", s->demand_rps);
@@ -616,9 +617,17 @@ static enum cp_status serve_text(FILE *out, const struct size_result *s,
                 "latency at the peak), best %s first;\ncost and energy "
                 "ranges from the engine's held-out throughput error:\n",
                 o->obj == OBJECTIVE_TIME ? "latency" : objective_name(o->obj));
+        /* the buy column as wide as its longest entry */
+        for (i = 0; i < s->nfront; i++) {
+            size_t len =
+                strlen(serve_buy(&s->pt[s->front[i]], buf, sizeof(buf)));
+
+            if ((int)len > bw)
+                bw = (int)len;
+        }
         fprintf(out,
-                "%3s  %-10s %-15s %6s  %-44s %15s %8s %13s %7s %7s %6s  %s\n",
-                "#", "accel", "system", "gpus", "buy", "USD/day", "$/Mtok",
+                "%3s  %-10s %-15s %6s  %-*s %15s %8s %13s %7s %7s %6s  %s\n",
+                "#", "accel", "system", "gpus", bw, "buy", "USD/day", "$/Mtok",
                 "Wh/Mtok", "TTFT ms", "TPOT ms", "e2e s", "replicas");
         for (i = 0; i < s->nfront; i++) {
             const struct size_point *p = &s->pt[s->front[i]];
@@ -629,9 +638,9 @@ static enum cp_status serve_text(FILE *out, const struct size_result *s,
                      money(p->usd_day_hi, b, sizeof(b)));
             snprintf(wh, sizeof(wh), "%.0f-%.0f", p->wh_mtok_lo, p->wh_mtok_hi);
             fprintf(out,
-                    "%3zu  %-10s %-15s %6llu  %-44s %15s %8.3f %13s %7.0f "
+                    "%3zu  %-10s %-15s %6llu  %-*s %15s %8.3f %13s %7.0f "
                     "%7.1f %6.1f  %s",
-                    i + 1, p->accel, p->system, (unsigned long long)p->gpus,
+                    i + 1, p->accel, p->system, (unsigned long long)p->gpus, bw,
                     serve_buy(p, buf, sizeof(buf)), usd, p->usd_mtok, wh,
                     p->ttft_ms, p->tpot_ms, p->e2e_s,
                     replica_text(p, rep, sizeof(rep)));
