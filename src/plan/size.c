@@ -353,12 +353,6 @@ struct job {
     struct search_hit hit;
 };
 
-struct pool {
-    struct job *jobs;
-    size_t n, next;
-    pthread_mutex_t mu;
-};
-
 static void job_run(struct job *j, struct scenario *sc,
                     struct search_result *sr)
 {
@@ -379,27 +373,6 @@ static void job_run(struct job *j, struct scenario *sc,
         j->hit = sr->hits[0];
         j->fits = sr->fits;
     }
-}
-
-static void *worker(void *arg)
-{
-    struct pool *p = arg;
-    struct scenario *sc = xcalloc(1, sizeof(*sc));
-    struct search_result *sr = xcalloc(1, sizeof(*sr));
-
-    for (;;) {
-        size_t i;
-
-        pthread_mutex_lock(&p->mu);
-        i = p->next++;
-        pthread_mutex_unlock(&p->mu);
-        if (i >= p->n)
-            break;
-        job_run(&p->jobs[i], sc, sr);
-    }
-    free(sr);
-    free(sc);
-    return NULL;
 }
 
 /* The generic pool behind size_pool_run. */
@@ -453,31 +426,22 @@ void size_pool_run(size_t n, void (*fn)(void *ctx, size_t i), void *ctx)
     pthread_mutex_destroy(&p.mu);
 }
 
-/* Run n jobs on up to SIZE_THREADS threads (one when it is one job or
- * threads cannot start: the calling thread does them all). */
+/* One job on a pool thread, with its own scratch. */
+static void job_fn(void *ctx, size_t i)
+{
+    struct job *jobs = ctx;
+    struct scenario *sc = xcalloc(1, sizeof(*sc));
+    struct search_result *sr = xcalloc(1, sizeof(*sr));
+
+    job_run(&jobs[i], sc, sr);
+    free(sr);
+    free(sc);
+}
+
+/* Run n jobs on up to SIZE_THREADS threads (size_pool_run). */
 static void run_jobs(struct job *jobs, size_t n)
 {
-    struct pool p;
-    pthread_t th[SIZE_THREADS];
-    size_t nt = 0, i;
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    size_t want = cpus > 1 ? (size_t)cpus : 1;
-
-    if (want > SIZE_THREADS)
-        want = SIZE_THREADS;
-    if (want > n)
-        want = n;
-    p.jobs = jobs;
-    p.n = n;
-    p.next = 0;
-    pthread_mutex_init(&p.mu, NULL);
-    for (i = 1; i < want; i++)
-        if (pthread_create(&th[nt], NULL, worker, &p) == 0)
-            nt++;
-    worker(&p);
-    for (i = 0; i < nt; i++)
-        pthread_join(th[i], NULL);
-    pthread_mutex_destroy(&p.mu);
+    size_pool_run(n, job_fn, jobs);
 }
 
 /* The GPU counts of the grid, ascending: unit x 1, 2, 3, 4, 6, 8, 12 ... */
