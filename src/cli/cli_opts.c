@@ -27,7 +27,7 @@ static const struct cli_opt opts[] = {
     {"--cloud", "ID", OPT_SHORTCUT, PK_CLOUD_OFFER, PLANS, NULL},
     {"--cp", "N", OPT_SHORTCUT, PK_PAR_CP, PLANS | SZ, NULL},
     {"--deadline", "DAYS", OPT_DEADLINE, -1, SZ,
-     "size: the run must end within DAYS (failures included)"},
+     "size: the run must end within DAYS (failures included; training)"},
     {"--dp", "N", OPT_SHORTCUT, PK_PAR_DP, PLANS, NULL},
     {"--ep", "N", OPT_SHORTCUT, PK_PAR_EP, PLANS | SZ, NULL},
     {"--explain", NULL, OPT_EXPLAIN, -1, CMD_QUOTE,
@@ -36,7 +36,8 @@ static const struct cli_opt opts[] = {
      "table, csv or json (default table)"},
     {"--gpus", "N", OPT_SHORTCUT, PK_HW_GPUS, PLANS, NULL},
     {"--gpus-max", "N", OPT_GPUS_MAX, -1, SZ,
-     "size: the largest fleet to consider (default 32768)"},
+     "size: the largest fleet to consider (default 32768; serving: at the "
+     "peak)"},
     {"--help", NULL, OPT_HELP, -1, ALL, "show this help"},
     {"--microbatch", "N", OPT_SHORTCUT, PK_PAR_MICROBATCH, PLANS | SZ, NULL},
     {"--model", "ID", OPT_SHORTCUT, PK_MODEL_PRESET, PLANS | SZ, NULL},
