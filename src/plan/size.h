@@ -123,9 +123,10 @@ struct size_point {
     double usd_day, usd_day_lo, usd_day_hi; /* the fleet's cost a day */
     double usd_mtok; /* usd_day over a day's output tokens, per million */
     double wh_mtok, wh_mtok_lo, wh_mtok_hi; /* facility Wh per M output */
-    double ttft_ms, tpot_ms, e2e_s; /* at the peak; a layout that misses:
-                                       the best one request gets (prefill
-                                       alone, a decode step at batch 1) */
+    double ttft_ms, tpot_ms, e2e_s;         /* at the peak; a system that misses
+                                               a target: what one request alone
+                                               gets on its least-memory replica
+                                               (prefill; a decode step at batch 1) */
     enum size_why why;
     bool frontier;
     int overlaps; /* index (in frontier order) of another frontier point
@@ -181,15 +182,19 @@ bool size_serve_dominates(const struct size_point *a,
 
 /* Run the size search for plan p (model, tokens and the rest; hardware,
  * cloud and GPU keys are chosen by the search).  CP_ERR_USAGE when the
- * plan has no model or tokens; CP_ERR_NOT_FOUND when no system matches
- * opts->ids.  Meeting no constraint is CP_OK with nfront 0 and nearest
- * set. */
+ * plan has no model or tokens (training), or a serving plan is given a
+ * deadline (d->where "--deadline"); a serving plan without demand fails
+ * validation naming the serve key; CP_ERR_NOT_FOUND when no system
+ * matches opts->ids.  Meeting no constraint is CP_OK with nfront 0 and
+ * nearest set.  A serving plan (workload.kind=serve) sets out->serve. */
 enum cp_status size_run(const struct plan *p, struct catalog *cat,
                         const struct size_opts *opts,
                         struct size_result *out /* OUT */, struct diag *d);
 
 /* A plan that reproduces point pt: p with the accelerator, system, GPU
- * count, layout and (rented) offer and term set. */
+ * count, layout and (rented) offer and term set.  A serving fleet:
+ * hardware.gpus = auto with the replica's tp, pp and batch cap, the offer
+ * and term when rented or hybrid, and serve.owned_gpus for a hybrid. */
 enum cp_status size_point_plan(const struct plan *p,
                                const struct size_point *pt,
                                struct plan *out /* OUT */, struct diag *d);
