@@ -38,7 +38,8 @@ static const struct cli_cmd commands[] = {
     {"search", cmd_search, "[PLAN] [OPTIONS]", CMD_SEARCH,
      "enumerate parallel layouts for a plan, print the best N"},
     {"size", cmd_size, "[PLAN] [OPTIONS]", CMD_SIZE,
-     "what to buy: accelerators, fleet size, owned or rented, layouts"},
+     "what to buy for a training run or a serving fleet: accelerators, "
+     "fleet size, owned or rented, layouts"},
     {"compare", cmd_compare, "PLAN PLAN... [OPTIONS]", CMD_COMPARE,
      "evaluate 2..8 plans and print them side by side"},
     {"plan", cmd_plan, "list | show NAME | save NAME [PLAN] | delete NAME",

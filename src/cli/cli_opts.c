@@ -23,11 +23,11 @@ static const struct cli_opt opts[] = {
     {"--accel", "ID", OPT_SHORTCUT, PK_HW_ACCELERATOR, PLANS | SZ, NULL},
     {"--batch", "N", OPT_SHORTCUT, PK_TRAIN_GLOBAL_BATCH, PLANS | SZ, NULL},
     {"--budget", "USD", OPT_BUDGET, -1, SZ,
-     "size: the most the run may cost"},
+     "size: the most the run may cost (serving: USD a day)"},
     {"--cloud", "ID", OPT_SHORTCUT, PK_CLOUD_OFFER, PLANS, NULL},
     {"--cp", "N", OPT_SHORTCUT, PK_PAR_CP, PLANS | SZ, NULL},
     {"--deadline", "DAYS", OPT_DEADLINE, -1, SZ,
-     "size: the run must end within DAYS (failures included)"},
+     "size: the run must end within DAYS (failures included; training)"},
     {"--dp", "N", OPT_SHORTCUT, PK_PAR_DP, PLANS, NULL},
     {"--ep", "N", OPT_SHORTCUT, PK_PAR_EP, PLANS | SZ, NULL},
     {"--explain", NULL, OPT_EXPLAIN, -1, CMD_QUOTE,
@@ -36,12 +36,14 @@ static const struct cli_opt opts[] = {
      "table, csv or json (default table)"},
     {"--gpus", "N", OPT_SHORTCUT, PK_HW_GPUS, PLANS, NULL},
     {"--gpus-max", "N", OPT_GPUS_MAX, -1, SZ,
-     "size: the largest fleet to consider (default 32768)"},
+     "size: the largest fleet to consider (default 32768; serving: at the "
+     "peak)"},
     {"--help", NULL, OPT_HELP, -1, ALL, "show this help"},
     {"--microbatch", "N", OPT_SHORTCUT, PK_PAR_MICROBATCH, PLANS | SZ, NULL},
     {"--model", "ID", OPT_SHORTCUT, PK_MODEL_PRESET, PLANS | SZ, NULL},
     {"--objective", "OBJ", OPT_OBJECTIVE, -1, EVALS | SZ,
-     "what auto layouts minimise: time, cost or energy (default time)"},
+     "what auto layouts minimise: time, cost or energy (default time; "
+     "size of a serving plan: cost, and time is latency)"},
     {"--output", "FILE", OPT_OUTPUT, -1, EVALS | SZ,
      "write there instead of stdout (atomically)"},
     {"--pp", "N", OPT_SHORTCUT, PK_PAR_PP, PLANS | SZ, NULL},
@@ -63,7 +65,8 @@ static const struct cli_opt opts[] = {
      "how many layouts to print (default 10)"},
     {"--tp", "N", OPT_SHORTCUT, PK_PAR_TP, PLANS | SZ, NULL},
     {"--vary", "KEY=LO:HI", OPT_VARY, -1, CMD_QUOTE,
-     "a tornado: what each input's range does to days, cost, the verdict"},
+     "a tornado of days, cost and the verdict; KEY: price, utilization, "
+     "electricity, failures, mfu or a numeric plan key"},
     {"--zero", "N", OPT_SHORTCUT, PK_PAR_ZERO, PLANS | SZ, NULL},
 };
 
@@ -131,6 +134,7 @@ static enum cp_status apply(const struct cli_opt *o, const char *value,
         if (objective_parse(value, &a->objective) != CP_OK)
             return diag_set(d, CP_ERR_USAGE, o->name,
                             "'%s' is not time, cost or energy", value);
+        a->objective_set = true;
         return CP_OK;
     case OPT_EXPLAIN:
         a->explain = true;

@@ -70,6 +70,7 @@ struct cli_args {
     const char *output; /* NULL: stdout */
     size_t top;
     enum objective objective;
+    bool objective_set; /* --objective given (size: serving defaults to cost) */
     bool explain;
     bool schedule; /* --schedule: the finance CSV */
     bool help;

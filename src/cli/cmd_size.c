@@ -5,6 +5,9 @@
  * Pareto frontier of time x cost x energy under --deadline, --budget,
  * --site-mw, --rack-kw and --gpus-max (see plan/size.h).  Nothing meeting
  * the constraints is an answer (exit 0) naming the closest option.
+ * A serving plan (workload.kind=serve) sizes fleets for its peak instead:
+ * the frontier of cost a day x energy per token x latency, objective
+ * cost unless --objective says otherwise; --deadline is refused.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,7 +77,13 @@ int cmd_size(const struct global_opts *g, int argc, char **argv)
         st = cli_load_plan(cat, a->pos[0], p, &d);
     if (!st) {
         plan_merge(p, &a->overrides);
-        o.obj = a->objective;
+        /* A serving fleet is "the cheapest that meets the targets": cost
+         * first unless asked otherwise (time is then its latency). */
+        o.obj = a->objective_set ? a->objective
+                : p->v[PK_WORKLOAD_KIND].set &&
+                        p->v[PK_WORKLOAD_KIND].u == (uint64_t)WORKLOAD_SERVE
+                    ? OBJECTIVE_COST
+                    : a->objective;
         o.deadline_days = a->deadline_days;
         o.budget_usd = a->budget_usd;
         o.site_mw = a->site_mw;

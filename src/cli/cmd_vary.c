@@ -7,7 +7,9 @@
  * per GPU-hour: the comparison behind the verdict); a row whose range
  * flips the verdict is marked.  KEY is a numeric plan key, or one of the
  * names price (cloud.usd_per_gpu_hour), utilization (finance.utilization),
- * electricity (site.usd_per_kwh) and failures (reliability.node_mtbf_h).
+ * electricity (site.usd_per_kwh), failures (reliability.node_mtbf_h) and
+ * mfu (software.efficiency_scale: x the modelled compute efficiency, so
+ * 0.8:1.2 is 80%..120% of it; the step-time model caps it at the peak).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,13 +28,14 @@ static const struct {
     {"utilization", "finance.utilization"},
     {"electricity", "site.usd_per_kwh"},
     {"failures", "reliability.node_mtbf_h"},
+    {"mfu", "software.efficiency_scale"},
 };
 
 struct vary_row {
     char name[64]; /* as given */
     enum plan_key key;
     char lo[32], hi[32];
-    double days[2], build[2], cloud[2], margin[2];
+    double days[2], build[2], cloud[2], margin[2], mwh[2];
     enum cost_verdict verdict[2];
     double swing;
 };
@@ -62,7 +65,7 @@ static enum cp_status parse_vary(const char *spec, struct vary_row *r,
     if (plan_key_find(key, &r->key) != CP_OK)
         return diag_set(d, CP_ERR_USAGE, "--vary",
                         "%s: not a plan key (or price, utilization, "
-                        "electricity, failures)",
+                        "electricity, failures, mfu)",
                         r->name);
     if (plan_key_info(r->key)->type != PT_NUMBER &&
         plan_key_info(r->key)->type != PT_COUNT)
@@ -135,31 +138,34 @@ static void emit(FILE *out, enum cli_format f, const struct vary_row *rows,
     size_t i, k;
 
     if (f == FMT_CSV) {
-        fprintf(out,
-                "key,plan_key,value,days,build_run_usd,cloud_run_usd,"
-                "margin_usd_per_gpu_hour,verdict,swing_usd_per_gpu_hour\n");
-        fprintf(out, "base,,,%.6g,%.10g,%.10g,%.6g,%s,0\n",
+        fprintf(out, "key,plan_key,value,days,build_run_usd,cloud_run_usd,"
+                     "energy_mwh,margin_usd_per_gpu_hour,verdict,"
+                     "swing_usd_per_gpu_hour\n");
+        fprintf(out, "base,,,%.6g,%.10g,%.10g,%.6g,%.6g,%s,0\n",
                 base->reliability.effective_train_days,
                 base->cost.build.run_usd, base->cost.cloud.run_usd,
-                margin(base), verdict_name(base->cost.verdict));
+                base->energy.facility_mwh, margin(base),
+                verdict_name(base->cost.verdict));
         for (i = 0; i < n; i++)
             for (k = 0; k < 2; k++)
-                fprintf(out, "%s,%s,%s,%.6g,%.10g,%.10g,%.6g,%s,%.6g\n",
+                fprintf(out, "%s,%s,%s,%.6g,%.10g,%.10g,%.6g,%.6g,%s,%.6g\n",
                         rows[i].name, plan_key_info(rows[i].key)->name,
                         k ? rows[i].hi : rows[i].lo, rows[i].days[k],
-                        rows[i].build[k], rows[i].cloud[k], rows[i].margin[k],
-                        verdict_name(rows[i].verdict[k]), rows[i].swing);
+                        rows[i].build[k], rows[i].cloud[k], rows[i].mwh[k],
+                        rows[i].margin[k], verdict_name(rows[i].verdict[k]),
+                        rows[i].swing);
         return;
     }
     if (f == FMT_JSON) {
         fprintf(out,
                 "{\n  \"base\": {\"days\": %.10g, \"build_run_usd\": "
-                "%.10g, \"cloud_run_usd\": %.10g, "
+                "%.10g, \"cloud_run_usd\": %.10g, \"energy_mwh\": %.10g, "
                 "\"margin_usd_per_gpu_hour\": %.10g, \"verdict\": "
                 "\"%s\"},\n  \"vary\": [",
                 base->reliability.effective_train_days,
                 base->cost.build.run_usd, base->cost.cloud.run_usd,
-                margin(base), verdict_name(base->cost.verdict));
+                base->energy.facility_mwh, margin(base),
+                verdict_name(base->cost.verdict));
         for (i = 0; i < n; i++) {
             fprintf(out,
                     "%s\n    {\"key\": \"%s\", \"plan_key\": \"%s\", "
@@ -173,11 +179,13 @@ static void emit(FILE *out, enum cli_format f, const struct vary_row *rows,
                 fprintf(out,
                         "%s{\"value\": %s, \"days\": %.10g, "
                         "\"build_run_usd\": %.10g, \"cloud_run_usd\": %.10g, "
+                        "\"energy_mwh\": %.10g, "
                         "\"margin_usd_per_gpu_hour\": %.10g, \"verdict\": "
                         "\"%s\"}",
                         k ? ", \"high\": " : "", k ? rows[i].hi : rows[i].lo,
                         rows[i].days[k], rows[i].build[k], rows[i].cloud[k],
-                        rows[i].margin[k], verdict_name(rows[i].verdict[k]));
+                        rows[i].mwh[k], rows[i].margin[k],
+                        verdict_name(rows[i].verdict[k]));
             fprintf(out, "}");
         }
         fprintf(out, "\n  ]\n}\n");
@@ -247,6 +255,7 @@ int cmd_vary(const struct cli_args *a, struct catalog *cat,
             rows[i].days[k] = vo->result.reliability.effective_train_days;
             rows[i].build[k] = vo->result.cost.build.run_usd;
             rows[i].cloud[k] = vo->result.cost.cloud.run_usd;
+            rows[i].mwh[k] = vo->result.energy.facility_mwh;
             rows[i].margin[k] = margin(&vo->result);
             rows[i].verdict[k] = vo->result.cost.verdict;
         }

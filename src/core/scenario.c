@@ -39,6 +39,7 @@ void scenario_defaults(struct scenario *sc)
     sc->stack.gemm_eff = 0.85;
     sc->stack.attn_eff = 0.8;
     sc->stack.fp8_eff = 1;
+    sc->efficiency_scale = 1;
     sc->stack.dp_overlap = 1;
     sc->stack.zero3_prefetch = 1;
     sc->stack.mem_reserve_bytes = 1073741824.0;
@@ -583,6 +584,10 @@ enum cp_status scenario_validate(const struct scenario *sc, struct diag *d)
                       "must be fp32, tf32, bf16, fp16, fp8, mxfp8 or fp4");
     if (!st)
         st = validate_stack(&sc->stack, d);
+    /* 0 is "not set" (a scenario built without scenario_defaults): 1. */
+    if (!st && sc->efficiency_scale != 0)
+        st = real_in(d, "software.efficiency_scale", sc->efficiency_scale, 0.01,
+                     10);
     if (!st && (unsigned)sc->train.optimizer >= OPT_COUNT)
         st = diag_set(d, CP_ERR_RANGE, "train.optimizer", "unknown optimizer");
     if (!st && sc->train.grad_dtype != PREC_FP32 &&

@@ -91,12 +91,19 @@ void serve_daily_profile(double r, double *f, int n)
 
     if (!(r > 1))
         r = 1;
-    /* max/mean of exp(kappa cos t) grows from 1 without bound; bisect. */
+    /* cos(t) - 1 at each sample, once (f is the scratch): the bisection
+     * below evaluates the profile ~60 times. */
+    for (i = 0; i < n; i++)
+        f[i] = cos(2 * M_PI * i / n) - 1;
+    /* max/mean of exp(kappa cos t) grows from 1 without bound; bisect
+     * until the interval stops shrinking (double precision). */
     for (it = 0; it < 80 && r > 1; it++) {
         double mid = (lo + hi) / 2, s = 0;
 
+        if (mid <= lo || mid >= hi)
+            break;
         for (i = 0; i < n; i++)
-            s += exp(mid * (cos(2 * M_PI * i / n) - 1));
+            s += exp(mid * f[i]);
         if (1 / (s / n) < r)
             lo = mid;
         else
@@ -105,7 +112,7 @@ void serve_daily_profile(double r, double *f, int n)
     }
     mean = 0;
     for (i = 0; i < n; i++) {
-        f[i] = exp(kappa * (cos(2 * M_PI * i / n) - 1));
+        f[i] = exp(kappa * f[i]);
         mean += f[i] / n;
     }
     for (i = 0; i < n; i++)
@@ -156,8 +163,13 @@ static void engine_init(const struct scenario *sc, const struct model_shape *m,
     double wb = serve_dtype_bytes(sv->weights);
     double embed = m->embed_params + m->output_params;
     double expert_all, mbu = st->mbu > 0 ? st->mbu : 1;
-    double gemm16 = a->gemm_frac * st->gemm_eff;
+    /* software.efficiency_scale scales every compute efficiency, capped
+     * at the peak (spec_scaled_eff) */
+    double k = sc->efficiency_scale;
+    double gemm16 = spec_scaled_eff(a->gemm_frac * st->gemm_eff, k);
     double low = a->fp8_gemm_frac > 0 ? a->fp8_gemm_frac : a->gemm_frac;
+    double low_eff = spec_scaled_eff(low * st->gemm_eff * st->fp8_eff, k);
+    double attn_eff = spec_scaled_eff(a->attn_frac * st->attn_eff, k);
 
     memset(e, 0, sizeof(*e));
     e->tp = (double)sc->layout.tp;
@@ -171,17 +183,17 @@ static void engine_init(const struct scenario *sc, const struct model_shape *m,
      * int4 are weight-only and formats the chip lacks are dequantised to
      * 16 bits (Marlin, AWQ): the GEMMs stay at the 16-bit rate. */
     if (sv->weights == SD_FP8 && peak_of(a, PREC_FP8) > 0)
-        e->rate = peak_of(a, PREC_FP8) * low * st->gemm_eff * st->fp8_eff;
+        e->rate = peak_of(a, PREC_FP8) * low_eff;
     else if (sv->weights == SD_FP4 && peak_of(a, PREC_FP4) > 0)
-        e->rate = peak_of(a, PREC_FP4) * low * st->gemm_eff * st->fp8_eff;
+        e->rate = peak_of(a, PREC_FP4) * low_eff;
     else if (sv->weights == SD_FP4 && peak_of(a, PREC_FP8) > 0)
-        e->rate = peak_of(a, PREC_FP8) * low * st->gemm_eff * st->fp8_eff;
-    e->attn_rate = p16 * a->attn_frac * st->attn_eff;
+        e->rate = peak_of(a, PREC_FP8) * low_eff;
+    e->attn_rate = p16 * attn_eff;
     /* An fp8 KV cache with fp8 weights runs the prompt's attention in fp8
      * too (TensorRT-LLM use_fp8_context_fmha; FlashAttention-3 fp8). */
     if (sv->kv_cache == SD_FP8 && sv->weights != SD_BF16 &&
         sv->weights != SD_FP16 && peak_of(a, PREC_FP8) > 0)
-        e->attn_rate = peak_of(a, PREC_FP8) * a->attn_frac * st->attn_eff;
+        e->attn_rate = peak_of(a, PREC_FP8) * attn_eff;
     e->bw = a->hbm_bps * a->hbm_frac * mbu;
     /* Embedding and output layer stay in 16 bits (ModelOpt keeps lm_head
      * unquantised); the rest at serve.weights. */

@@ -337,10 +337,25 @@ struct reliability_spec {
     double restart_min;
 };
 
+/* A fraction of peak frac scaled by sc->efficiency_scale (0: 1) and
+ * capped at 1: nothing runs faster than the accelerator's peak. */
+static inline double spec_scaled_eff(double frac, double scale)
+{
+    double x = frac * (scale > 0 ? scale : 1);
+
+    return x < 1 ? x : 1;
+}
+
 struct scenario {
     enum workload_kind workload;
     struct model_spec model;
     struct stack_spec stack;
+    /* software.efficiency_scale: x the stack's achieved compute efficiency
+     * (GEMM and attention, training and serving), for what-if ranges
+     * (quote --vary mfu=LO:HI); 1 is the calibrated model.  The scaled
+     * efficiency is capped at the accelerator's peak (spec_scaled_eff), so
+     * MFU stays <= 1. */
+    double efficiency_scale;
     struct train_spec train;
     struct serve_spec serve;
     struct accel_spec accel;

@@ -116,13 +116,15 @@ static void hw_init(const struct scenario *sc, struct hw *hw)
         sc->system.scaleup_bps > 0 ? sc->system.scaleup_bps : a->scaleup_bps;
     double nic = sc->fabric.gbps_per_gpu * 1e9 / 8;
 
+    /* software.efficiency_scale: what-if on the compute efficiency */
+    double k = sc->efficiency_scale, attn;
     enum precision p = sc->train.precision;
     bool low = p == PREC_FP8 || p == PREC_MXFP8 || p == PREC_FP4;
 
     hw->a = a;
     hw->sw = &sc->stack;
     hw->peak = a->peak_flops[p];
-    hw->eta = a->gemm_frac * sc->stack.gemm_eff;
+    hw->eta = spec_scaled_eff(a->gemm_frac * sc->stack.gemm_eff, k);
     hw->peak16 = hw->peak;
     hw->eta16 = hw->eta;
     hw->cast = 0;
@@ -142,10 +144,11 @@ static void hw_init(const struct scenario *sc, struct hw *hw)
          * step (fp8 weight caching), not per microbatch. */
         double frac = a->fp8_gemm_frac > 0 ? a->fp8_gemm_frac : a->gemm_frac;
 
-        hw->eta = frac * sc->stack.gemm_eff * sc->stack.fp8_eff;
+        hw->eta =
+            spec_scaled_eff(frac * sc->stack.gemm_eff * sc->stack.fp8_eff, k);
         if (a->peak_flops[PREC_BF16] > 0) {
             hw->peak16 = a->peak_flops[PREC_BF16];
-            hw->eta16 = a->gemm_frac * sc->stack.gemm_eff;
+            hw->eta16 = spec_scaled_eff(a->gemm_frac * sc->stack.gemm_eff, k);
         }
         hw->cast = p == PREC_FP4                   ? 1.0 + 2.0 / 16
                    : p == PREC_MXFP8               ? 2.0 + 2.0 / 32
@@ -155,11 +158,10 @@ static void hw_init(const struct scenario *sc, struct hw *hw)
     /* FlashAttention-2 has no Hopper or Blackwell code path (TMA, wgmma,
      * tcgen05): on those it reaches its own, lower ceiling (FA3 README:
      * 370 / 322 TFLOP/s fwd / bwd on H100 against FA3's 648 / 561). */
-    hw->attn_rate =
-        hw->peak16 * sc->stack.attn_eff *
-        (strcmp(sc->stack.attn_kernel, "fa2") == 0 && a->attn_fa2_frac > 0
-             ? a->attn_fa2_frac
-             : a->attn_frac);
+    attn = strcmp(sc->stack.attn_kernel, "fa2") == 0 && a->attn_fa2_frac > 0
+               ? a->attn_fa2_frac
+               : a->attn_frac;
+    hw->attn_rate = hw->peak16 * spec_scaled_eff(sc->stack.attn_eff * attn, k);
     hw->half = a->gemm_half_flops;
     hw->kernel = a->kernel_s + sc->stack.kernel_s;
     hw->elem = (p == PREC_FP32 || p == PREC_TF32) ? 4 : 2;

@@ -99,6 +99,13 @@ static int option_line(FILE *out, const struct size_point *p)
                    buy_text(p, buy, sizeof(buy)));
 }
 
+static enum cp_status serve_text(FILE *out, const struct size_result *s,
+                                 struct diag *d);
+static enum cp_status serve_json(FILE *out, const struct size_result *s,
+                                 struct diag *d);
+static enum cp_status serve_csv(FILE *out, const struct size_result *s,
+                                struct diag *d);
+
 enum cp_status export_text_size(FILE *out, const struct size_result *s,
                                 struct diag *d)
 {
@@ -106,6 +113,8 @@ enum cp_status export_text_size(FILE *out, const struct size_result *s,
     size_t i, w;
     char buf[160], lay[96];
 
+    if (s->serve)
+        return serve_text(out, s, d);
     fprintf(out, "objective: %s", objective_name(o->obj));
     if (o->deadline_days > 0)
         fprintf(out, "; deadline %.4g days", o->deadline_days);
@@ -286,6 +295,14 @@ enum cp_status export_json_size(FILE *out, const struct size_result *s,
     size_t i, w;
     int rc;
 
+    if (s->serve) {
+        json_decref(root);
+        json_decref(search);
+        json_decref(front);
+        json_decref(ex);
+        json_decref(c);
+        return serve_json(out, s, d);
+    }
     if (!root || !search || !front || !ex || !c) {
         json_decref(root);
         json_decref(search);
@@ -395,6 +412,8 @@ enum cp_status export_csv_size(FILE *out, const struct size_result *s,
 {
     size_t i;
 
+    if (s->serve)
+        return serve_csv(out, s, d);
     fprintf(out, "rank,status,accelerator,system,stack,gpus,buy,offer,term,"
                  "days,days_low,days_high,cost_usd,cost_usd_low,cost_usd_high,"
                  "energy_mwh,energy_mwh_low,energy_mwh_high,facility_mw,"
@@ -405,6 +424,438 @@ enum cp_status export_csv_size(FILE *out, const struct size_result *s,
     for (i = 0; i < s->n; i++)
         if (!s->pt[i].frontier)
             csv_row(out, &s->pt[i], 0);
+    if (ferror(out))
+        return diag_set(d, CP_ERR_IO, "output", "cannot write output");
+    return CP_OK;
+}
+
+/* ---- serving fleets (size_result.serve) ---------------------------------- */
+
+/* A system on which no replica serves the plan: one replica stands for
+ * it, bought no way. */
+static bool no_fleet(const struct size_point *p)
+{
+    return p->why == SIZE_NO_FIT || p->why == SIZE_MISSES_TTFT ||
+           p->why == SIZE_MISSES_TPOT;
+}
+
+static const char *serve_buy(const struct size_point *p, char *buf, size_t n)
+{
+    if (no_fleet(p))
+        snprintf(buf, n, "one replica");
+    else if (p->hybrid)
+        snprintf(buf, n, "own %llu + burst %s %s",
+                 (unsigned long long)p->owned_gpus, p->offer,
+                 term_name(p->term));
+    else if (p->rented)
+        snprintf(buf, n, "rent %s %s", p->offer, term_name(p->term));
+    else
+        snprintf(buf, n, "own");
+    return buf;
+}
+
+static const char *serve_buy_kind(const struct size_point *p)
+{
+    return no_fleet(p) ? "" : p->hybrid ? "hybrid" : p->rented ? "rent" : "own";
+}
+
+/* GPUs owned: the fleet, a hybrid's base, none rented. */
+static uint64_t owned_of(const struct size_point *p)
+{
+    return no_fleet(p) || p->rented ? 0 : p->hybrid ? p->owned_gpus : p->gpus;
+}
+
+static const char *replica_text(const struct size_point *p, char *buf, size_t n)
+{
+    char b[24];
+
+    if (p->max_batch)
+        snprintf(b, sizeof(b), "%llu", (unsigned long long)p->max_batch);
+    snprintf(buf, n, "tp%llu pp%llu x%.0f batch %s",
+             (unsigned long long)p->layout.tp, (unsigned long long)p->layout.pp,
+             p->replicas, p->max_batch ? b : "auto");
+    return buf;
+}
+
+static int serve_option_line(FILE *out, const struct size_point *p)
+{
+    char buy[128];
+
+    return fprintf(out, "%s x %llu (%s) %s", p->accel,
+                   (unsigned long long)p->gpus, p->system,
+                   serve_buy(p, buy, sizeof(buy)));
+}
+
+static void serve_breach(const struct size_result *s,
+                         const struct size_point *p, char *buf, size_t n)
+{
+    const struct size_opts *o = &s->opts;
+    char a[32], b[32];
+
+    switch (p->why) {
+    case SIZE_OVER_BUDGET:
+        snprintf(buf, n, "%s a day (budget %s a day)",
+                 money(p->usd_day, a, sizeof(a)),
+                 money(o->budget_usd, b, sizeof(b)));
+        break;
+    case SIZE_MISSES_TTFT:
+        snprintf(buf, n,
+                 "one prompt alone takes %.0f ms to its first token on "
+                 "tp%llu pp%llu (serve.ttft_ms %.4g)",
+                 p->ttft_ms, (unsigned long long)p->layout.tp,
+                 (unsigned long long)p->layout.pp, s->ttft_ms);
+        break;
+    case SIZE_MISSES_TPOT:
+        snprintf(buf, n,
+                 "one request alone takes %.1f ms per output token on "
+                 "tp%llu pp%llu (serve.tpot_ms %.4g)",
+                 p->tpot_ms, (unsigned long long)p->layout.tp,
+                 (unsigned long long)p->layout.pp, s->tpot_ms);
+        break;
+    case SIZE_OVER_GPUS:
+        snprintf(buf, n, "%llu GPUs for the peak (--gpus-max %llu)",
+                 (unsigned long long)p->gpus, (unsigned long long)o->gpus_max);
+        break;
+    case SIZE_NO_FIT:
+        snprintf(buf, n,
+                 "the weights and one request's KV cache do not fit in "
+                 "memory");
+        break;
+    case SIZE_CAPACITY:
+        snprintf(buf, n, "%llu GPUs at the peak (more than the offer lists)",
+                 (unsigned long long)(p->hybrid ? p->gpus - p->owned_gpus
+                                                : p->gpus));
+        break;
+    default:
+        breach_text(s, p, buf, n);
+        break;
+    }
+}
+
+static enum cp_status serve_text(FILE *out, const struct size_result *s,
+                                 struct diag *d)
+{
+    const struct size_opts *o = &s->opts;
+    size_t i, w;
+    char buf[200], rep[64];
+    int bw = 4;
+
+    if (s->demand_rps > 0 || !s->concurrency)
+        fprintf(out, "serving: peak %.4g requests/s", s->demand_rps);
+    else
+        fprintf(out, "serving: %llu concurrent users",
+                (unsigned long long)s->concurrency);
+    if (s->ttft_ms > 0 || s->tpot_ms > 0) {
+        fprintf(out, ", ");
+        if (s->ttft_ms > 0)
+            fprintf(out, "TTFT <= %.4g ms", s->ttft_ms);
+        if (s->ttft_ms > 0 && s->tpot_ms > 0)
+            fprintf(out, " and ");
+        if (s->tpot_ms > 0)
+            fprintf(out, "TPOT <= %.4g ms", s->tpot_ms);
+        fprintf(out, " at p%.4g", s->percentile);
+    } else {
+        fprintf(out, ", no latency target");
+    }
+    fprintf(out, "; peak/average %.4g\n", s->peak_to_avg);
+    fprintf(out, "objective: %s",
+            o->obj == OBJECTIVE_COST     ? "cost (USD a day)"
+            : o->obj == OBJECTIVE_ENERGY ? "energy (Wh per M output tokens)"
+                                         : "time (latency of a request)");
+    if (o->budget_usd > 0)
+        fprintf(out, "; budget %s a day",
+                money(o->budget_usd, buf, sizeof(buf)));
+    if (o->site_mw > 0)
+        fprintf(out, "; site %.4g MW", o->site_mw);
+    if (o->rack_kw > 0)
+        fprintf(out, "; racks %.4g kW", o->rack_kw);
+    fprintf(out, "; up to %llu GPUs\n", (unsigned long long)o->gpus_max);
+    fprintf(out,
+            "searched %llu system%s, %llu serving layouts (tp x pp x batch "
+            "cap) that meet the targets, %zu options (own, rent, hybrid)\n",
+            (unsigned long long)s->systems, s->systems == 1 ? "" : "s",
+            (unsigned long long)s->layouts, s->n);
+    if (s->stopped_early)
+        fprintf(out,
+                "warning: the option buffer filled up (%d); narrow the "
+                "search with --accel\n",
+                SIZE_POINTS_MAX);
+    if (s->layouts_cut)
+        fprintf(out,
+                "warning: on %llu system%s more replicas meet the targets "
+                "than the search keeps; the %d cheapest were priced (fix "
+                "parallel.tp or serve.max_batch to see the others)\n",
+                (unsigned long long)s->layouts_cut,
+                s->layouts_cut == 1 ? "" : "s", SEARCH_TOP_MAX);
+    if (!s->n) {
+        fprintf(out, "\nno option to weigh: ");
+        if (s->no_price)
+            fprintf(out,
+                    "%llu systems serve the plan but have no price (no "
+                    "node price, no cloud offer in the catalog)\n",
+                    (unsigned long long)s->no_price);
+        else
+            fprintf(out,
+                    "no serving replica is valid on %llu system%s (the "
+                    "plan's fixed parallel keys?)\n",
+                    (unsigned long long)s->no_layout,
+                    s->no_layout == 1 ? "" : "s");
+    } else if (!s->nfront) {
+        fprintf(out, "\nnothing meets the constraints");
+        if (s->nearest >= 0) {
+            const struct size_point *p = &s->pt[s->nearest];
+
+            fprintf(out, "; closest: ");
+            serve_option_line(out, p);
+            serve_breach(s, p, buf, sizeof(buf));
+            fprintf(out, ": %s, %s", size_why_name(p->why), buf);
+        }
+        fprintf(out, "\n");
+    } else {
+        fprintf(out,
+                "\nfrontier (cost a day x energy per M output tokens x "
+                "latency at the peak), best %s first;\ncost and energy "
+                "ranges from the engine's held-out throughput error:\n",
+                o->obj == OBJECTIVE_TIME ? "latency" : objective_name(o->obj));
+        /* the buy column as wide as its longest entry */
+        for (i = 0; i < s->nfront; i++) {
+            size_t len =
+                strlen(serve_buy(&s->pt[s->front[i]], buf, sizeof(buf)));
+
+            if ((int)len > bw)
+                bw = (int)len;
+        }
+        fprintf(out,
+                "%3s  %-10s %-15s %6s  %-*s %15s %8s %13s %7s %7s %6s  %s\n",
+                "#", "accel", "system", "gpus", bw, "buy", "USD/day", "$/Mtok",
+                "Wh/Mtok", "TTFT ms", "TPOT ms", "e2e s", "replicas");
+        for (i = 0; i < s->nfront; i++) {
+            const struct size_point *p = &s->pt[s->front[i]];
+            char usd[48], a[24], b[24], wh[40];
+
+            snprintf(usd, sizeof(usd), "%s-%s",
+                     money(p->usd_day_lo, a, sizeof(a)),
+                     money(p->usd_day_hi, b, sizeof(b)));
+            snprintf(wh, sizeof(wh), "%.0f-%.0f", p->wh_mtok_lo, p->wh_mtok_hi);
+            fprintf(out,
+                    "%3zu  %-10s %-15s %6llu  %-*s %15s %8.3f %13s %7.0f "
+                    "%7.1f %6.1f  %s",
+                    i + 1, p->accel, p->system, (unsigned long long)p->gpus, bw,
+                    serve_buy(p, buf, sizeof(buf)), usd, p->usd_mtok, wh,
+                    p->ttft_ms, p->tpot_ms, p->e2e_s,
+                    replica_text(p, rep, sizeof(rep)));
+            if (p->overlaps >= 0)
+                fprintf(out, "  ~#%d", p->overlaps + 1);
+            fprintf(out, "\n");
+        }
+        fprintf(out, "(TTFT includes queueing at the percentile; TPOT: "
+                     "per output token after the first; e2e: one request; "
+                     "~#k: cost and energy ranges overlap point k's)\n");
+    }
+    if (s->n > s->nfront)
+        fprintf(out, "\nexcluded:\n");
+    for (w = 1; w < SIZE_WHY_COUNT; w++) {
+        const struct size_point *p;
+
+        if (!s->why_count[w])
+            continue;
+        fprintf(out, "  %-26s %6zu", size_why_name((enum size_why)w),
+                s->why_count[w]);
+        if (s->closest[w] >= 0) {
+            p = &s->pt[s->closest[w]];
+            fprintf(out, "  closest: ");
+            serve_option_line(out, p);
+            serve_breach(s, p, buf, sizeof(buf));
+            fprintf(out, ", %s", buf);
+        }
+        fprintf(out, "\n");
+    }
+    {
+        size_t dominated = s->why_count[SIZE_OK] - s->nfront;
+
+        if (dominated)
+            fprintf(out, "  %-26s %6zu\n", "dominated", dominated);
+    }
+    if (ferror(out))
+        return diag_set(d, CP_ERR_IO, "output", "cannot write output");
+    return CP_OK;
+}
+
+static json_t *serve_point_json(const struct size_point *p)
+{
+    json_t *o = json_object(), *lay = json_object();
+
+    if (!o || !lay) {
+        json_decref(o);
+        json_decref(lay);
+        return NULL;
+    }
+    json_object_set_new(o, "accelerator", json_string(p->accel));
+    json_object_set_new(o, "system", json_string(p->system));
+    json_object_set_new(o, "stack", json_string(p->stack));
+    json_object_set_new(o, "gpus", json_integer((json_int_t)p->gpus));
+    json_object_set_new(
+        o, "buy", no_fleet(p) ? json_null() : json_string(serve_buy_kind(p)));
+    json_object_set_new(o, "offer",
+                        p->rented || p->hybrid ? json_string(p->offer)
+                                               : json_null());
+    json_object_set_new(o, "term",
+                        p->rented || p->hybrid ? json_string(term_name(p->term))
+                                               : json_null());
+    json_object_set_new(o, "owned_gpus", json_integer((json_int_t)owned_of(p)));
+    json_object_set_new(o, "usd_per_day", num(p->usd_day));
+    json_object_set_new(o, "usd_per_day_low", num(p->usd_day_lo));
+    json_object_set_new(o, "usd_per_day_high", num(p->usd_day_hi));
+    json_object_set_new(o, "usd_per_mtok", num(p->usd_mtok));
+    json_object_set_new(o, "wh_per_mtok", num(p->wh_mtok));
+    json_object_set_new(o, "wh_per_mtok_low", num(p->wh_mtok_lo));
+    json_object_set_new(o, "wh_per_mtok_high", num(p->wh_mtok_hi));
+    json_object_set_new(o, "ttft_ms", num(p->ttft_ms));
+    json_object_set_new(o, "tpot_ms", num(p->tpot_ms));
+    json_object_set_new(o, "e2e_s", num(p->e2e_s));
+    json_object_set_new(o, "replicas", num(p->replicas));
+    json_object_set_new(o, "utilization", num(p->utilization));
+    json_object_set_new(o, "relative_error", num(p->err));
+    json_object_set_new(o, "facility_mw", num(p->facility_mw));
+    json_object_set_new(o, "rack_kw", num(p->rack_kw));
+    json_object_set_new(lay, "tp", json_integer((json_int_t)p->layout.tp));
+    json_object_set_new(lay, "pp", json_integer((json_int_t)p->layout.pp));
+    json_object_set_new(lay, "ep", json_integer((json_int_t)p->layout.ep));
+    json_object_set_new(lay, "max_batch",
+                        p->max_batch ? json_integer((json_int_t)p->max_batch)
+                                     : json_string("auto"));
+    json_object_set_new(o, "replica", lay);
+    json_object_set_new(o, "status", json_string(size_why_name(p->why)));
+    return o;
+}
+
+static enum cp_status serve_json(FILE *out, const struct size_result *s,
+                                 struct diag *d)
+{
+    json_t *root = json_object(), *search = json_object(),
+           *front = json_array(), *ex = json_array(), *c = json_object(),
+           *sv = json_object();
+    size_t i, w;
+    int rc;
+
+    if (!root || !search || !front || !ex || !c || !sv) {
+        json_decref(root);
+        json_decref(search);
+        json_decref(front);
+        json_decref(ex);
+        json_decref(c);
+        json_decref(sv);
+        return diag_set(d, CP_ERR_NOMEM, "json", "out of memory");
+    }
+    json_object_set_new(root, "workload", json_string("serve"));
+    json_object_set_new(sv, "demand_requests_per_s", num(s->demand_rps));
+    json_object_set_new(sv, "concurrency",
+                        json_integer((json_int_t)s->concurrency));
+    json_object_set_new(sv, "ttft_ms", num(s->ttft_ms));
+    json_object_set_new(sv, "tpot_ms", num(s->tpot_ms));
+    json_object_set_new(sv, "percentile", num(s->percentile));
+    json_object_set_new(sv, "peak_to_avg", num(s->peak_to_avg));
+    json_object_set_new(root, "serving", sv);
+    json_object_set_new(c, "objective",
+                        json_string(objective_name(s->opts.obj)));
+    json_object_set_new(c, "budget_usd_per_day", num(s->opts.budget_usd));
+    json_object_set_new(c, "site_mw", num(s->opts.site_mw));
+    json_object_set_new(c, "rack_kw", num(s->opts.rack_kw));
+    json_object_set_new(c, "gpus_max",
+                        json_integer((json_int_t)s->opts.gpus_max));
+    json_object_set_new(root, "constraints", c);
+    json_object_set_new(search, "systems",
+                        json_integer((json_int_t)s->systems));
+    json_object_set_new(search, "layouts",
+                        json_integer((json_int_t)s->layouts));
+    json_object_set_new(search, "options", json_integer((json_int_t)s->n));
+    json_object_set_new(search, "systems_without_layout",
+                        json_integer((json_int_t)s->no_layout));
+    json_object_set_new(search, "systems_without_price",
+                        json_integer((json_int_t)s->no_price));
+    json_object_set_new(search, "systems_with_replicas_cut",
+                        json_integer((json_int_t)s->layouts_cut));
+    json_object_set_new(search, "elapsed_s", num(s->elapsed_s));
+    json_object_set_new(search, "stopped_early",
+                        json_boolean(s->stopped_early));
+    json_object_set_new(root, "search", search);
+    for (i = 0; i < s->nfront; i++) {
+        json_t *p = serve_point_json(&s->pt[s->front[i]]);
+
+        if (p && s->pt[s->front[i]].overlaps >= 0)
+            json_object_set_new(p, "overlaps",
+                                json_integer(s->pt[s->front[i]].overlaps + 1));
+        json_array_append_new(front, p);
+    }
+    json_object_set_new(root, "frontier", front);
+    for (w = 1; w < SIZE_WHY_COUNT; w++) {
+        json_t *e = json_object();
+
+        if (!s->why_count[w] || !e) {
+            json_decref(e);
+            continue;
+        }
+        json_object_set_new(e, "reason",
+                            json_string(size_why_name((enum size_why)w)));
+        json_object_set_new(e, "options",
+                            json_integer((json_int_t)s->why_count[w]));
+        json_object_set_new(e, "closest",
+                            s->closest[w] >= 0
+                                ? serve_point_json(&s->pt[s->closest[w]])
+                                : json_null());
+        json_array_append_new(ex, e);
+    }
+    json_object_set_new(root, "excluded", ex);
+    json_object_set_new(root, "nearest",
+                        s->nearest >= 0 ? serve_point_json(&s->pt[s->nearest])
+                                        : json_null());
+    rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(root);
+    if (rc != 0 || fputc('\n', out) == EOF)
+        return diag_set(d, CP_ERR_IO, "json", "cannot write output");
+    return CP_OK;
+}
+
+static void serve_csv_row(FILE *out, const struct size_point *p, size_t rank)
+{
+    char r[24] = "", b[24] = "auto";
+
+    if (rank)
+        snprintf(r, sizeof(r), "%zu", rank);
+    if (p->max_batch)
+        snprintf(b, sizeof(b), "%llu", (unsigned long long)p->max_batch);
+    fprintf(out,
+            "%s,%s,%s,%s,%s,%llu,%s,%s,%s,%llu,%.10g,%.10g,%.10g,%.6g,%.6g,"
+            "%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%llu,%llu,%s\n",
+            r,
+            p->why == SIZE_OK ? (p->frontier ? "frontier" : "dominated")
+                              : size_why_name(p->why),
+            p->accel, p->system, p->stack, (unsigned long long)p->gpus,
+            serve_buy_kind(p), p->rented || p->hybrid ? p->offer : "",
+            p->rented || p->hybrid ? term_name(p->term) : "",
+            (unsigned long long)owned_of(p), p->usd_day, p->usd_day_lo,
+            p->usd_day_hi, p->usd_mtok, p->wh_mtok, p->wh_mtok_lo,
+            p->wh_mtok_hi, p->ttft_ms, p->tpot_ms, p->e2e_s, p->replicas,
+            p->utilization, p->facility_mw, p->rack_kw,
+            (unsigned long long)p->layout.tp, (unsigned long long)p->layout.pp,
+            b);
+}
+
+static enum cp_status serve_csv(FILE *out, const struct size_result *s,
+                                struct diag *d)
+{
+    size_t i;
+
+    fprintf(out, "rank,status,accelerator,system,stack,gpus,buy,offer,term,"
+                 "owned_gpus,usd_per_day,usd_per_day_low,usd_per_day_high,"
+                 "usd_per_mtok,wh_per_mtok,wh_per_mtok_low,wh_per_mtok_high,"
+                 "ttft_ms,tpot_ms,e2e_s,replicas,utilization,facility_mw,"
+                 "rack_kw,tp,pp,max_batch\n");
+    for (i = 0; i < s->nfront; i++)
+        serve_csv_row(out, &s->pt[s->front[i]], i + 1);
+    for (i = 0; i < s->n; i++)
+        if (!s->pt[i].frontier)
+            serve_csv_row(out, &s->pt[i], 0);
     if (ferror(out))
         return diag_set(d, CP_ERR_IO, "output", "cannot write output");
     return CP_OK;

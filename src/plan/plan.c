@@ -116,6 +116,12 @@ static const struct plan_key_info keys[PLAN_KEY_COUNT] = {
                            "megatron-core (serve: vllm)", PS_NONE, 0,
                            "training framework or serving engine: kernels, "
                            "FP8, overlap, allocator"},
+    [PK_SOFTWARE_EFFICIENCY_SCALE] = {"software.efficiency_scale", "software",
+                                      "efficiency_scale", PT_NUMBER, 0, 0.01,
+                                      10, NULL, NULL, 0, "1", PS_F64,
+                                      OFF(efficiency_scale),
+                                      "x the stack's compute efficiency "
+                                      "(GEMM, attention; capped at peak)"},
     [PK_TRAIN_TOKENS] = {"train.tokens", "train", "tokens", PT_COUNT, 0, 1,
                          9e15, NULL, NULL, 0, "0 (run totals 0)", PS_F64,
                          OFF(train.tokens), "training tokens (15T)"},

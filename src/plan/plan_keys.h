@@ -37,6 +37,7 @@
     X(MODEL_ROPE_HEAD_DIM, "model.rope_head_dim")                              \
     X(WORKLOAD_KIND, "workload.kind")                                          \
     X(SOFTWARE_STACK, "software.stack")                                        \
+    X(SOFTWARE_EFFICIENCY_SCALE, "software.efficiency_scale")                  \
     X(TRAIN_TOKENS, "train.tokens")                                            \
     X(TRAIN_SEQ_LEN, "train.seq_len")                                          \
     X(TRAIN_GLOBAL_BATCH, "train.global_batch")                                \

@@ -133,7 +133,8 @@ struct walk {
     void *ctx;
     const volatile int *cancel;
     bool cancelled;
-    bool halt; /* cancelled or the work cap reached: unwind the loops */
+    bool halt;        /* cancelled or the work cap reached: unwind the loops */
+    bool fixed_batch; /* serving: the plan fixed serve.max_batch */
 };
 
 /* Validate, price memory, evaluate and rank the layout in w->sc. */
@@ -316,9 +317,11 @@ static void serve_try(struct walk *w)
         }
         return;
     }
-    /* A cap at or above what memory and the engine allow is "auto". */
-    if (h.max_batch && (w->r.serve.max_batch < (double)h.max_batch ||
-                        w->r.serve.batch < (double)h.max_batch - 0.5))
+    /* A cap the search tries at or above what memory and the engine
+     * allow is "auto" (a cap the plan fixed is the plan's). */
+    if (h.max_batch && !w->fixed_batch &&
+        (w->r.serve.max_batch < (double)h.max_batch ||
+         w->r.serve.batch < (double)h.max_batch - 0.5))
         return;
     w->out->evaluated++;
     h.score = serve_score(&w->r, w->obj);
@@ -356,6 +359,7 @@ search_serve(struct walk *w, const struct search_space *sp, struct diag *d)
         for (v = 1; v <= 8 && (!layers || v <= layers); v *= 2)
             pps[npp++] = v;
     }
+    w->fixed_batch = fixed_batch != 0;
     if (fixed_batch) {
         bs[nb++] = fixed_batch;
     } else if (w->cap == 1) {
@@ -507,10 +511,9 @@ enum cp_status plan_search(const struct scenario *base,
                 if (sp->ep)
                     neps = one(sp->ep, eps);
                 else if (m->experts >= 2)
-                    neps = divisors(m->experts,
-                                    w.sc.layout.tp * w.sc.layout.dp *
-                                        w.sc.layout.cp,
-                                    eps);
+                    neps = divisors(
+                        m->experts,
+                        w.sc.layout.tp * w.sc.layout.dp * w.sc.layout.cp, eps);
                 else
                     neps = one(1, eps);
                 walk_inner(&w, sp, eps, neps);

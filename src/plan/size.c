@@ -12,11 +12,12 @@
 
 #include "plan/resolve.h"
 #include "plan/size.h"
+#include "plan/size_int.h"
 #include "plan/stack_errors.h"
 #include "util/xalloc.h"
 
-#define OFFERS_MAX 256
-#define SYSTEMS_MAX 128
+#define OFFERS_MAX SIZE_OFFERS_MAX
+#define SYSTEMS_MAX SIZE_SYSTEMS_MAX
 #define COUNTS_MAX 256
 #define SIZE_THREADS 4 /* layout searches at once, at most (and CPUs) */
 /* A system is rack-scale (counts in whole scale-up domains, NVL72) when
@@ -42,6 +43,9 @@ const char *size_why_name(enum size_why w)
         [SIZE_OVER_POWER] = "over power",
         [SIZE_NO_FIT] = "does not fit",
         [SIZE_CAPACITY] = "over the offer's capacity",
+        [SIZE_MISSES_TTFT] = "misses TTFT",
+        [SIZE_MISSES_TPOT] = "misses TPOT",
+        [SIZE_OVER_GPUS] = "over --gpus-max",
     };
 
     return (unsigned)w < SIZE_WHY_COUNT ? names[w] : "?";
@@ -68,11 +72,41 @@ double size_stack_error(const char *stack_id)
     return SIZE_OVERALL_ERROR;
 }
 
+/* The frontier's three axes, lower is better: a training run's days,
+ * cost and energy; a serving fleet's latency (one request end to end at
+ * the peak), cost a day and energy per million output tokens. */
+static double axis(const struct size_point *p, bool serve, int k)
+{
+    if (serve)
+        return k == 0 ? p->e2e_s : k == 1 ? p->usd_day : p->wh_mtok;
+    return k == 0 ? p->days : k == 1 ? p->usd : p->mwh;
+}
+
+static bool dominates(const struct size_point *a, const struct size_point *b,
+                      bool serve)
+{
+    bool better = false;
+    int k;
+
+    for (k = 0; k < 3; k++) {
+        double x = axis(a, serve, k), y = axis(b, serve, k);
+
+        if (x > y)
+            return false;
+        better = better || x < y;
+    }
+    return better;
+}
+
 bool size_dominates(const struct size_point *a, const struct size_point *b)
 {
-    if (a->days > b->days || a->usd > b->usd || a->mwh > b->mwh)
-        return false;
-    return a->days < b->days || a->usd < b->usd || a->mwh < b->mwh;
+    return dominates(a, b, false);
+}
+
+bool size_serve_dominates(const struct size_point *a,
+                          const struct size_point *b)
+{
+    return dominates(a, b, true);
 }
 
 static double now_s(void)
@@ -84,25 +118,6 @@ static double now_s(void)
 }
 
 /* ---- catalog rows ------------------------------------------------------ */
-
-struct sys_row {
-    char id[CP_ID_MAX];
-    char accel[CP_ID_MAX];
-};
-
-struct offer_row {
-    char id[CP_ID_MAX];
-    char accel[CP_ID_MAX];
-    enum cloud_term term;
-};
-
-struct rows {
-    enum catalog_kind kind;
-    int c_id, c_accel, c_term;
-    size_t nsys, noff;
-    struct sys_row sys[SYSTEMS_MAX];
-    struct offer_row off[OFFERS_MAX];
-};
 
 static int column_index(enum catalog_kind k, const char *name)
 {
@@ -117,7 +132,7 @@ static int column_index(enum catalog_kind k, const char *name)
 
 static enum cp_status on_row(void *ctx, const char *const *v, size_t n)
 {
-    struct rows *r = ctx;
+    struct size_rows *r = ctx;
     size_t t;
 
     if (r->c_id < 0 || r->c_accel < 0 || (size_t)r->c_id >= n ||
@@ -148,8 +163,8 @@ static enum cp_status on_row(void *ctx, const char *const *v, size_t n)
     return CP_OK;
 }
 
-static enum cp_status load_rows(struct catalog *cat, struct rows *r,
-                                struct diag *d)
+enum cp_status size_load_rows(struct catalog *cat, struct size_rows *r,
+                              struct diag *d)
 {
     enum cp_status st;
 
@@ -167,7 +182,7 @@ static enum cp_status load_rows(struct catalog *cat, struct rows *r,
     return catalog_foreach(cat, CATALOG_CLOUD, NULL, on_row, r, d);
 }
 
-static bool wanted(const struct size_opts *o, const struct sys_row *s)
+bool size_wanted(const struct size_opts *o, const struct size_sys_row *s)
 {
     size_t i;
 
@@ -332,12 +347,6 @@ struct job {
     struct search_hit hit;
 };
 
-struct pool {
-    struct job *jobs;
-    size_t n, next;
-    pthread_mutex_t mu;
-};
-
 static void job_run(struct job *j, struct scenario *sc,
                     struct search_result *sr)
 {
@@ -360,11 +369,17 @@ static void job_run(struct job *j, struct scenario *sc,
     }
 }
 
-static void *worker(void *arg)
+/* The generic pool behind size_pool_run. */
+struct gpool {
+    void (*fn)(void *ctx, size_t i);
+    void *ctx;
+    size_t n, next;
+    pthread_mutex_t mu;
+};
+
+static void *gworker(void *arg)
 {
-    struct pool *p = arg;
-    struct scenario *sc = xcalloc(1, sizeof(*sc));
-    struct search_result *sr = xcalloc(1, sizeof(*sr));
+    struct gpool *p = arg;
 
     for (;;) {
         size_t i;
@@ -374,18 +389,14 @@ static void *worker(void *arg)
         pthread_mutex_unlock(&p->mu);
         if (i >= p->n)
             break;
-        job_run(&p->jobs[i], sc, sr);
+        p->fn(p->ctx, i);
     }
-    free(sr);
-    free(sc);
     return NULL;
 }
 
-/* Run n jobs on up to SIZE_THREADS threads (one when it is one job or
- * threads cannot start: the calling thread does them all). */
-static void run_jobs(struct job *jobs, size_t n)
+void size_pool_run(size_t n, void (*fn)(void *ctx, size_t i), void *ctx)
 {
-    struct pool p;
+    struct gpool p;
     pthread_t th[SIZE_THREADS];
     size_t nt = 0, i;
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -395,17 +406,36 @@ static void run_jobs(struct job *jobs, size_t n)
         want = SIZE_THREADS;
     if (want > n)
         want = n;
-    p.jobs = jobs;
+    p.fn = fn;
+    p.ctx = ctx;
     p.n = n;
     p.next = 0;
     pthread_mutex_init(&p.mu, NULL);
     for (i = 1; i < want; i++)
-        if (pthread_create(&th[nt], NULL, worker, &p) == 0)
+        if (pthread_create(&th[nt], NULL, gworker, &p) == 0)
             nt++;
-    worker(&p);
+    gworker(&p);
     for (i = 0; i < nt; i++)
         pthread_join(th[i], NULL);
     pthread_mutex_destroy(&p.mu);
+}
+
+/* One job on a pool thread, with its own scratch. */
+static void job_fn(void *ctx, size_t i)
+{
+    struct job *jobs = ctx;
+    struct scenario *sc = xcalloc(1, sizeof(*sc));
+    struct search_result *sr = xcalloc(1, sizeof(*sr));
+
+    job_run(&jobs[i], sc, sr);
+    free(sr);
+    free(sc);
+}
+
+/* Run n jobs on up to SIZE_THREADS threads (size_pool_run). */
+static void run_jobs(struct job *jobs, size_t n)
+{
+    size_pool_run(n, job_fn, jobs);
 }
 
 /* The GPU counts of the grid, ascending: unit x 1, 2, 3, 4, 6, 8, 12 ... */
@@ -534,21 +564,23 @@ static void screen_pending(struct state *s)
     free(jobs);
 }
 
-/* Lexicographic (days, usd, mwh), then index: a point can only be
+/* Lexicographic on the three axes, then index: a point can only be
  * dominated by one before it in this order. */
 static const struct size_point *lex_pts;
+static bool lex_serve;
 
 static int by_lex(const void *a, const void *b)
 {
     const struct size_point *x = &lex_pts[*(const size_t *)a];
     const struct size_point *y = &lex_pts[*(const size_t *)b];
+    int k;
 
-    if (x->days != y->days)
-        return x->days < y->days ? -1 : 1;
-    if (x->usd != y->usd)
-        return x->usd < y->usd ? -1 : 1;
-    if (x->mwh != y->mwh)
-        return x->mwh < y->mwh ? -1 : 1;
+    for (k = 0; k < 3; k++) {
+        double u = axis(x, lex_serve, k), v = axis(y, lex_serve, k);
+
+        if (u != v)
+            return u < v ? -1 : 1;
+    }
     return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
 }
 
@@ -557,6 +589,22 @@ static int by_lex(const void *a, const void *b)
  * order a point is dominated exactly when a frontier point found before
  * it dominates it (domination is transitive), so each point is compared
  * with the frontier only. */
+/* Serving: the same fleet bought the same way with the same figures (a
+ * batch cap that binds exactly where the engine's own limit does gives
+ * the auto replica again): shown once, the first found. */
+static bool same_offer(const struct size_point *a, const struct size_point *b)
+{
+    int k;
+
+    for (k = 0; k < 3; k++)
+        if (axis(a, true, k) != axis(b, true, k))
+            return false;
+    return strcmp(a->system, b->system) == 0 && a->gpus == b->gpus &&
+           a->rented == b->rented && a->hybrid == b->hybrid &&
+           a->owned_gpus == b->owned_gpus && strcmp(a->offer, b->offer) == 0 &&
+           a->term == b->term;
+}
+
 static void frontier(struct size_result *out)
 {
     size_t i, j, n = 0;
@@ -569,6 +617,7 @@ static void frontier(struct size_result *out)
             tmp[n++] = i;
     }
     lex_pts = out->pt;
+    lex_serve = out->serve;
     qsort(tmp, n, sizeof(*tmp), by_lex);
     out->nfront = 0;
     for (i = 0; i < n; i++) {
@@ -576,7 +625,8 @@ static void frontier(struct size_result *out)
         bool dom = false;
 
         for (j = 0; j < out->nfront && !dom; j++)
-            dom = size_dominates(&out->pt[ord[j]], a);
+            dom = dominates(&out->pt[ord[j]], a, out->serve) ||
+                  (out->serve && same_offer(&out->pt[ord[j]], a));
         if (!dom) {
             a->frontier = true;
             ord[out->nfront++] = tmp[i];
@@ -688,45 +738,54 @@ static void refine(struct state *s)
     }
 }
 
-/* Sort the frontier by the objective (ties: time, cost, energy). */
-static double key_of(const struct size_point *p, enum objective o)
-{
-    return o == OBJECTIVE_COST     ? p->usd
-           : o == OBJECTIVE_ENERGY ? p->mwh
-                                   : p->days;
-}
-
+/* Sort the frontier by the objective (ties: time, cost, energy; for
+ * serving, time is the latency). */
 static const struct size_point *sort_pts;
 static enum objective sort_obj;
+static bool sort_serve;
 
 static int by_objective(const void *a, const void *b)
 {
     const struct size_point *x = &sort_pts[*(const size_t *)a];
     const struct size_point *y = &sort_pts[*(const size_t *)b];
-    double kx = key_of(x, sort_obj), ky = key_of(y, sort_obj);
+    int first = sort_obj == OBJECTIVE_COST     ? 1
+                : sort_obj == OBJECTIVE_ENERGY ? 2
+                                               : 0;
+    double kx = axis(x, sort_serve, first), ky = axis(y, sort_serve, first);
+    int k;
 
     if (kx != ky)
         return kx < ky ? -1 : 1;
-    if (x->days != y->days)
-        return x->days < y->days ? -1 : 1;
-    if (x->usd != y->usd)
-        return x->usd < y->usd ? -1 : 1;
-    if (x->mwh != y->mwh)
-        return x->mwh < y->mwh ? -1 : 1;
+    for (k = 0; k < 3; k++) {
+        double u = axis(x, sort_serve, k), v = axis(y, sort_serve, k);
+
+        if (u != v)
+            return u < v ? -1 : 1;
+    }
     return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
 }
 
 /* How far an excluded point is from the constraints (1: on the edge). */
-static double excess(const struct size_opts *o, const struct size_point *p)
+static double excess(const struct size_result *out, const struct size_point *p)
 {
-    double e = 1;
+    const struct size_opts *o = &out->opts;
+    double e = 1, usd = out->serve ? p->usd_day : p->usd;
 
     if (p->why == SIZE_NO_FIT)
         return HUGE_VAL;
+    if (out->serve) {
+        /* a layout that misses a target: how far its best request is */
+        if (p->why == SIZE_MISSES_TTFT && out->ttft_ms > 0)
+            e = fmax(e, p->ttft_ms / out->ttft_ms);
+        if (p->why == SIZE_MISSES_TPOT && out->tpot_ms > 0)
+            e = fmax(e, p->tpot_ms / out->tpot_ms);
+        if (o->gpus_max > 0 && (double)p->gpus / (double)o->gpus_max > e)
+            e = (double)p->gpus / (double)o->gpus_max;
+    }
     if (o->deadline_days > 0 && p->days / o->deadline_days > e)
         e = p->days / o->deadline_days;
-    if (o->budget_usd > 0 && p->usd / o->budget_usd > e)
-        e = p->usd / o->budget_usd;
+    if (o->budget_usd > 0 && usd / o->budget_usd > e)
+        e = usd / o->budget_usd;
     if (!p->rented && o->site_mw > 0 && p->facility_mw / o->site_mw > e)
         e = p->facility_mw / o->site_mw;
     if (!p->rented && o->rack_kw > 0 && p->rack_kw / o->rack_kw > e)
@@ -736,7 +795,7 @@ static double excess(const struct size_opts *o, const struct size_point *p)
     return e;
 }
 
-static void summarise(struct size_result *out)
+void size_summarise(struct size_result *out)
 {
     size_t i, j, w;
     double best[SIZE_WHY_COUNT], near = HUGE_VAL;
@@ -755,7 +814,7 @@ static void summarise(struct size_result *out)
         out->why_count[p->why]++;
         if (p->why == SIZE_OK)
             continue;
-        e = excess(&out->opts, p);
+        e = excess(out, p);
         if (out->closest[p->why] < 0 || e < best[p->why]) {
             best[p->why] = e;
             out->closest[p->why] = (long)i;
@@ -767,21 +826,31 @@ static void summarise(struct size_result *out)
     }
     sort_pts = out->pt;
     sort_obj = out->opts.obj;
+    sort_serve = out->serve;
     qsort(out->front, out->nfront, sizeof(out->front[0]), by_objective);
     if (out->nfront)
         out->nearest = -1;
     /* overlapping ranges among the frontier: the first other point whose
-     * time and cost ranges both intersect this one's */
+     * time and cost ranges (serving: cost and energy) both intersect this
+     * one's */
     for (i = 0; i < out->nfront; i++) {
         struct size_point *a = &out->pt[out->front[i]];
 
         for (j = 0; j < out->nfront; j++) {
             const struct size_point *b = &out->pt[out->front[j]];
+            bool both;
 
             if (i == j)
                 continue;
-            if (a->days_lo <= b->days_hi && b->days_lo <= a->days_hi &&
-                a->usd_lo <= b->usd_hi && b->usd_lo <= a->usd_hi) {
+            if (out->serve)
+                both = a->usd_day_lo <= b->usd_day_hi &&
+                       b->usd_day_lo <= a->usd_day_hi &&
+                       a->wh_mtok_lo <= b->wh_mtok_hi &&
+                       b->wh_mtok_lo <= a->wh_mtok_hi;
+            else
+                both = a->days_lo <= b->days_hi && b->days_lo <= a->days_hi &&
+                       a->usd_lo <= b->usd_hi && b->usd_lo <= a->usd_hi;
+            if (both) {
                 a->overlaps = (int)j;
                 break;
             }
@@ -791,9 +860,9 @@ static void summarise(struct size_result *out)
 
 /* The plan for one system: p with the accelerator, system and a GPU
  * count set, the keys the size search chooses cleared. */
-static enum cp_status system_plan(const struct plan *p, const char *accel,
-                                  const char *system, uint64_t gpus,
-                                  struct plan *out, struct diag *d)
+enum cp_status size_system_plan(const struct plan *p, const char *accel,
+                                const char *system, const char *gpus,
+                                struct plan *out, struct diag *d)
 {
     static const enum plan_key chosen[] = {
         PK_HW_ACCELERATOR,
@@ -805,28 +874,27 @@ static enum cp_status system_plan(const struct plan *p, const char *accel,
         PK_CLOUD_USD_PER_GPU_HOUR,
         PK_PAR_DP,
     };
-    char buf[32];
     size_t i;
     enum cp_status st;
 
     *out = *p;
     for (i = 0; i < sizeof(chosen) / sizeof(chosen[0]); i++)
         memset(&out->v[chosen[i]], 0, sizeof(out->v[0]));
-    snprintf(buf, sizeof(buf), "%llu", (unsigned long long)gpus);
     st = plan_set_key(out, PK_HW_ACCELERATOR, accel, NULL, d);
     if (!st)
         st = plan_set_key(out, PK_HW_SYSTEM, system, NULL, d);
     if (!st)
-        st = plan_set_key(out, PK_HW_GPUS, buf, NULL, d);
+        st = plan_set_key(out, PK_HW_GPUS, gpus, NULL, d);
     return st;
 }
 
 /* Resolve one system and its offers into sx.  Not CP_OK: skip it (the
  * resolver refused it: a system without a fabric, say). */
 static enum cp_status setup_system(struct state *s, const struct plan *p,
-                                   struct catalog *cat, const struct rows *rw,
-                                   const struct sys_row *row, struct plan *tmp,
-                                   struct diag *d)
+                                   struct catalog *cat,
+                                   const struct size_rows *rw,
+                                   const struct size_sys_row *row,
+                                   struct plan *tmp, struct diag *d)
 {
     struct sys_ctx *sx = &s->sx[s->nsys];
     struct plan_resolved *res = &s->res[s->nsys];
@@ -835,7 +903,7 @@ static enum cp_status setup_system(struct state *s, const struct plan *p,
     size_t i;
     enum cp_status st;
 
-    st = system_plan(p, row->accel, row->id, 1, tmp, d);
+    st = size_system_plan(p, row->accel, row->id, "1", tmp, d);
     if (!st)
         st = plan_resolve(tmp, cat, PLAN_NEED_TOKENS, res, d);
     if (!st)
@@ -881,7 +949,7 @@ enum cp_status size_run(const struct plan *p, struct catalog *cat,
                         struct diag *d)
 {
     struct state s;
-    struct rows *rw = xcalloc(1, sizeof(*rw));
+    struct size_rows *rw = xcalloc(1, sizeof(*rw));
     struct plan *tmp = xcalloc(1, sizeof(*tmp));
     struct diag first, dd;
     enum cp_status first_st = CP_OK;
@@ -901,12 +969,17 @@ enum cp_status size_run(const struct plan *p, struct catalog *cat,
     gmax = opts->gpus_max ? opts->gpus_max : SIZE_DEFAULT_GPUS_MAX;
     out->opts.gpus_max = gmax;
 
+    if (p->v[PK_WORKLOAD_KIND].set &&
+        p->v[PK_WORKLOAD_KIND].u == (uint64_t)WORKLOAD_SERVE) {
+        st = size_serve_run(p, cat, opts, out, d);
+        goto done;
+    }
     if (!p->v[PK_TRAIN_TOKENS].set) {
         st = diag_set(d, CP_ERR_USAGE, "train.tokens",
                       "missing: how many training tokens (e.g. --tokens 15T)");
         goto done;
     }
-    st = load_rows(cat, rw, d);
+    st = size_load_rows(cat, rw, d);
     if (st)
         goto done;
     s.sx = xcalloc(rw->nsys ? rw->nsys : 1, sizeof(*s.sx));
@@ -915,7 +988,7 @@ enum cp_status size_run(const struct plan *p, struct catalog *cat,
         xcalloc((rw->nsys ? rw->nsys : 1) * OFFERS_MAX, sizeof(*s.offers));
     s.counts = xcalloc(SIZE_POINTS_MAX, sizeof(*s.counts));
     for (i = 0; i < rw->nsys; i++) {
-        if (!wanted(opts, &rw->sys[i]))
+        if (!size_wanted(opts, &rw->sys[i]))
             continue;
         any = true;
         diag_clear(&dd);
@@ -965,7 +1038,7 @@ enum cp_status size_run(const struct plan *p, struct catalog *cat,
         screen_pending(&s);
         settle(&s);
     }
-    summarise(out);
+    size_summarise(out);
     st = CP_OK;
 done:
     out->elapsed_s = now_s() - t0;
@@ -975,6 +1048,38 @@ done:
     free(s.sx);
     free(tmp);
     free(rw);
+    return st;
+}
+
+/* A serving fleet: the fleet for the peak (hardware.gpus = auto) of the
+ * point's replica (tp x pp, batch cap), owned, rented or hybrid. */
+static enum cp_status serve_point_plan(const struct plan *p,
+                                       const struct size_point *pt,
+                                       struct plan *out, struct diag *d)
+{
+    char buf[32];
+    enum cp_status st;
+
+    st = size_system_plan(p, pt->accel, pt->system, "auto", out, d);
+    memset(&out->v[PK_SERVE_OWNED_GPUS], 0, sizeof(out->v[0]));
+    snprintf(buf, sizeof(buf), "%llu", (unsigned long long)pt->layout.tp);
+    if (!st)
+        st = plan_set_key(out, PK_PAR_TP, buf, NULL, d);
+    snprintf(buf, sizeof(buf), "%llu", (unsigned long long)pt->layout.pp);
+    if (!st)
+        st = plan_set_key(out, PK_PAR_PP, buf, NULL, d);
+    snprintf(buf, sizeof(buf), "%llu", (unsigned long long)pt->max_batch);
+    if (!st)
+        st = plan_set_key(out, PK_SERVE_MAX_BATCH, pt->max_batch ? buf : "auto",
+                          NULL, d);
+    if (!st && (pt->rented || pt->hybrid)) {
+        st = plan_set_key(out, PK_CLOUD_OFFER, pt->offer, NULL, d);
+        if (!st)
+            st = plan_set_key(out, PK_CLOUD_TERM, term_name(pt->term), NULL, d);
+    }
+    snprintf(buf, sizeof(buf), "%llu", (unsigned long long)pt->owned_gpus);
+    if (!st && pt->hybrid)
+        st = plan_set_key(out, PK_SERVE_OWNED_GPUS, buf, NULL, d);
     return st;
 }
 
@@ -999,7 +1104,11 @@ enum cp_status size_point_plan(const struct plan *p,
     };
     size_t i;
 
-    st = system_plan(p, pt->accel, pt->system, pt->gpus, out, d);
+    if (p->v[PK_WORKLOAD_KIND].set &&
+        p->v[PK_WORKLOAD_KIND].u == (uint64_t)WORKLOAD_SERVE)
+        return serve_point_plan(p, pt, out, d);
+    snprintf(buf, sizeof(buf), "%llu", (unsigned long long)pt->gpus);
+    st = size_system_plan(p, pt->accel, pt->system, buf, out, d);
     for (i = 0; !st && i < sizeof(lay) / sizeof(lay[0]); i++) {
         snprintf(buf, sizeof(buf), "%llu", (unsigned long long)lay[i].v);
         st = plan_set_key(out, lay[i].k, buf, NULL, d);

@@ -30,6 +30,18 @@
  * error of its software stack (size_stack_error()); cost and energy scale
  * with time, so their ranges follow.
  *
+ * Serving plans (workload.kind = serve; size_serve.c): no GPU grid and no
+ * deadline.  For each system the serving layout search (tp x pp x the
+ * engine's batch cap) gives the layouts that meet serve.ttft_ms and
+ * serve.tpot_ms at the peak, serve.c sizes each one's fleet for the peak
+ * (hardware.gpus = auto), and the fleet is priced owned, rented on every
+ * offer and term, and hybrid (an owned base for the average load, the
+ * peak above it burst to an on-demand or spot offer).  The frontier is
+ * latency (e2e_s) x cost a day (usd_day; --budget is USD a day) x
+ * energy per million output tokens (wh_mtok); the objective "time" is the
+ * latency.  Ranges: the engine's held-out throughput error
+ * (size_serve_error()) on cost and energy.
+ *
  * Ownership: struct size_result is large and caller-owned (allocate it);
  * nothing is kept between calls.  Core is untouched: this is plan-layer
  * orchestration of plan_resolve, plan_search and scenario_eval.
@@ -47,7 +59,7 @@
 #include "plan/plan.h"
 #include "plan/search.h"
 
-#define SIZE_POINTS_MAX 8192
+#define SIZE_POINTS_MAX 16384
 #define SIZE_IDS_MAX 64
 #define SIZE_DEFAULT_GPUS_MAX 32768u
 
@@ -62,6 +74,10 @@ enum size_why {
                          the provider's site) */
     SIZE_NO_FIT,      /* no layout fits in memory */
     SIZE_CAPACITY,    /* more GPUs than the offer can supply */
+    /* serving plans */
+    SIZE_MISSES_TTFT, /* no load of this layout meets serve.ttft_ms */
+    SIZE_MISSES_TPOT, /* no load of this layout meets serve.tpot_ms */
+    SIZE_OVER_GPUS,   /* the fleet for the peak is over --gpus-max */
     SIZE_WHY_COUNT
 };
 
@@ -96,6 +112,21 @@ struct size_point {
     double days_lo, days_hi, usd_lo, usd_hi, mwh_lo, mwh_hi;
     double facility_mw, rack_kw, mfu;
     double err; /* the relative time error behind the range */
+    /* Serving plans (size_result.serve): the fleet serve.c sizes for the
+     * peak.  The frontier's axes are latency (e2e_s), cost (usd_day) and
+     * energy (wh_mtok) instead of days, usd and mwh. */
+    bool hybrid;         /* an owned base of owned_gpus, the peak above it
+                            burst on offer/term (rented is false) */
+    uint64_t owned_gpus; /* hybrid: the owned base */
+    uint64_t max_batch;  /* the engine's batch cap; 0: what memory allows */
+    double replicas, utilization;           /* at the peak */
+    double usd_day, usd_day_lo, usd_day_hi; /* the fleet's cost a day */
+    double usd_mtok; /* usd_day over a day's output tokens, per million */
+    double wh_mtok, wh_mtok_lo, wh_mtok_hi; /* facility Wh per M output */
+    double ttft_ms, tpot_ms, e2e_s;         /* at the peak; a system that misses
+                                               a target: what one request alone
+                                               gets on its least-memory replica
+                                               (prefill; a decode step at batch 1) */
     enum size_why why;
     bool frontier;
     int overlaps; /* index (in frontier order) of another frontier point
@@ -104,7 +135,19 @@ struct size_point {
 
 struct size_result {
     struct size_opts opts;
-    size_t n; /* every option evaluated (met and excluded) */
+    /* A serving plan (workload.kind=serve): the points are fleets for the
+     * peak; budget_usd is USD a day.  The plan's demand and targets: */
+    bool serve;
+    double demand_rps;       /* peak requests/s */
+    uint64_t concurrency;    /* closed-loop users (0: open arrivals) */
+    double ttft_ms, tpot_ms; /* targets (0: none) */
+    double percentile;       /* of the targets */
+    double peak_to_avg;      /* >= 1 */
+    uint64_t layouts;        /* serving layouts evaluated (every system) */
+    uint64_t layouts_cut;    /* systems with more replicas meeting the
+                                targets than the search keeps (the
+                                SEARCH_TOP_MAX cheapest were priced) */
+    size_t n;                /* every option evaluated (met and excluded) */
     struct size_point pt[SIZE_POINTS_MAX];
     size_t nfront; /* frontier indices into pt, best by the objective */
     size_t front[SIZE_POINTS_MAX];
@@ -125,20 +168,33 @@ struct size_result {
  * out, README), and the overall figure for stacks without their own. */
 double size_stack_error(const char *stack_id);
 
+/* The measured relative error of a serving engine's throughput on rows
+ * it was not fitted to (README "Serving", held out); the fleet's cost and
+ * energy ranges follow it. */
+double size_serve_error(const char *stack_id);
+
 /* Whether a dominates b: no worse in days, usd and mwh and better in one. */
 bool size_dominates(const struct size_point *a, const struct size_point *b);
 
+/* The same for serving fleets: e2e_s, usd_day and wh_mtok. */
+bool size_serve_dominates(const struct size_point *a,
+                          const struct size_point *b);
+
 /* Run the size search for plan p (model, tokens and the rest; hardware,
  * cloud and GPU keys are chosen by the search).  CP_ERR_USAGE when the
- * plan has no model or tokens; CP_ERR_NOT_FOUND when no system matches
- * opts->ids.  Meeting no constraint is CP_OK with nfront 0 and nearest
- * set. */
+ * plan has no model or tokens (training), or a serving plan is given a
+ * deadline (d->where "--deadline"); a serving plan without demand fails
+ * validation naming the serve key; CP_ERR_NOT_FOUND when no system
+ * matches opts->ids.  Meeting no constraint is CP_OK with nfront 0 and
+ * nearest set.  A serving plan (workload.kind=serve) sets out->serve. */
 enum cp_status size_run(const struct plan *p, struct catalog *cat,
                         const struct size_opts *opts,
                         struct size_result *out /* OUT */, struct diag *d);
 
 /* A plan that reproduces point pt: p with the accelerator, system, GPU
- * count, layout and (rented) offer and term set. */
+ * count, layout and (rented) offer and term set.  A serving fleet:
+ * hardware.gpus = auto with the replica's tp, pp and batch cap, the offer
+ * and term when rented or hybrid, and serve.owned_gpus for a hybrid. */
 enum cp_status size_point_plan(const struct plan *p,
                                const struct size_point *pt,
                                struct plan *out /* OUT */, struct diag *d);

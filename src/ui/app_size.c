@@ -128,9 +128,13 @@ unsigned app_size_apply(struct ui *ui, const struct size_point *pt)
     ui->bad_key = -1;
     ui->bad_text[0] = '\0';
     ui_status(ui, false, "the plan is now %s x %llu %s%s%s%s", pt->accel,
-              (unsigned long long)pt->gpus, pt->rented ? "rented on " : "owned",
-              pt->rented ? pt->offer : "", pt->rented ? " " : "",
-              pt->rented ? term_name(pt->term) : "");
+              (unsigned long long)pt->gpus,
+              pt->hybrid   ? "owned base + burst on "
+              : pt->rented ? "rented on "
+                           : "owned",
+              pt->rented || pt->hybrid ? pt->offer : "",
+              pt->rented || pt->hybrid ? " " : "",
+              pt->rented || pt->hybrid ? term_name(pt->term) : "");
     return UI_RECOMPUTE | UI_REDRAW;
 }
 

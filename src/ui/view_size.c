@@ -2,7 +2,9 @@
  * view_size.c - what to buy for the plan's model and tokens (app_size:
  * size_run, the pipeline of `llmplan size`): the frontier as a scatter
  * chart of time against cost (log scales, one letter per accelerator,
- * the selected point highlighted) with the table beside it.  l sets the
+ * the selected point highlighted) with the table beside it.  A serving
+ * plan's frontier is fleets for its peak: latency against cost a day,
+ * energy per million output tokens in the table (no deadline).  l sets the
  * limits (deadline, budget, site power, objective, accelerators), r runs
  * again, x exports the answer (CSV or JSON, the exporters of `llmplan
  * size`), Enter makes the selected point the plan.
@@ -80,12 +82,30 @@ static char mark_of(struct zv *v, const char *accel)
     return '*';
 }
 
+static bool serving(const struct plan *p)
+{
+    return p->v[PK_WORKLOAD_KIND].set &&
+           p->v[PK_WORKLOAD_KIND].u == (uint64_t)WORKLOAD_SERVE;
+}
+
+/* The limits size_run gets: a serving fleet has no deadline (the view's
+ * starting deadline is for training runs). */
+static struct size_opts effective(const struct ui *ui, const struct zv *v)
+{
+    struct size_opts o = v->opts;
+
+    if (serving(&ui->plan))
+        o.deadline_days = 0;
+    return o;
+}
+
 static void run(struct ui *ui, struct zv *v)
 {
+    struct size_opts o = effective(ui, v);
     size_t i;
 
     diag_clear(&v->d);
-    v->st = app_size(ui, &v->opts, v->res, &v->d);
+    v->st = app_size(ui, &o, v->res, &v->d);
     v->ran = true;
     v->sized = ui->plan;
     v->sel = 0;
@@ -107,9 +127,23 @@ static const char *money(double x, char *b, size_t n)
         snprintf(b, n, "$%.1fB", x / 1e9);
     else if (x >= 1e6)
         snprintf(b, n, "$%.1fM", x / 1e6);
-    else
+    else if (x >= 1e3)
         snprintf(b, n, "$%.0fK", x / 1e3);
+    else
+        snprintf(b, n, "$%.0f", x);
     return b;
+}
+
+/* The chart's axes: days and cost of a run; a serving fleet's latency
+ * (one request, end to end) and cost a day. */
+static double x_of(const struct zv *v, const struct size_point *p)
+{
+    return v->res->serve ? p->e2e_s : p->days;
+}
+
+static double y_of(const struct zv *v, const struct size_point *p)
+{
+    return v->res->serve ? p->usd_day : p->usd;
 }
 
 /* The scatter: x = days, y = cost, both on log scales. */
@@ -125,10 +159,10 @@ static void draw_chart(struct ui *ui, struct zv *v, struct canvas *c,
     for (i = 0; i < v->res->nfront; i++) {
         const struct size_point *p = pt_at(v, i);
 
-        x0 = fmin(x0, p->days);
-        x1 = fmax(x1, p->days);
-        y0 = fmin(y0, p->usd);
-        y1 = fmax(y1, p->usd);
+        x0 = fmin(x0, x_of(v, p));
+        x1 = fmax(x1, x_of(v, p));
+        y0 = fmin(y0, y_of(v, p));
+        y1 = fmax(y1, y_of(v, p));
     }
     if (!(x0 > 0) || !(y0 > 0) || r.w < 24 || r.h < 6)
         return;
@@ -154,12 +188,13 @@ static void draw_chart(struct ui *ui, struct zv *v, struct canvas *c,
                 1);
     widget_text(c, r.x, ay - 1, lw - 1, money(y0, b, sizeof(b)),
                 THEME_CHART_AXIS, 1);
-    snprintf(b, sizeof(b), "%.0f d", x0);
+    snprintf(b, sizeof(b), v->res->serve ? "%.1f s" : "%.0f d", x0);
     canvas_text(c, ax + 1, ay + 1, -1, b, THEME_CHART_AXIS);
-    snprintf(b, sizeof(b), "%.0f days", x1);
+    snprintf(b, sizeof(b), v->res->serve ? "%.1f s" : "%.0f days", x1);
     canvas_text(c, ax + pw - canvas_text_width(b) + 1, ay + 1, -1, b,
                 THEME_CHART_AXIS);
-    canvas_text(c, ax + pw / 2 - 8, ay + 1, -1, "time (log) ->",
+    canvas_text(c, ax + pw / 2 - 8, ay + 1, -1,
+                v->res->serve ? "latency (log) ->" : "time (log) ->",
                 THEME_CHART_AXIS);
     /* the points, the selected one last so that it shows */
     for (i = 0; i <= v->res->nfront; i++) {
@@ -171,8 +206,8 @@ static void draw_chart(struct ui *ui, struct zv *v, struct canvas *c,
         if (k >= v->res->nfront || (i < v->res->nfront && i == v->sel))
             continue;
         p = pt_at(v, k);
-        fx = log(p->days / x0) / log(x1 / x0);
-        fy = log(p->usd / y0) / log(y1 / y0);
+        fx = log(x_of(v, p) / x0) / log(x1 / x0);
+        fy = log(y_of(v, p) / y0) / log(y1 / y0);
         px = ax + 1 + (int)lround(fx * (pw - 1));
         py = ay - 1 - (int)lround(fy * (ph - 1));
         canvas_put(c, px, py, (uint32_t)mark_of(v, p->accel),
@@ -213,6 +248,12 @@ static const struct table_col cols[C_COUNT] = {
     {"buy", 30, 0}, {"days", 9, 1}, {"cost", 15, 1},        {"MWh", 11, 1},
 };
 
+/* A serving plan's table: the same columns, a fleet's figures. */
+static const struct table_col serve_cols[C_COUNT] = {
+    {"#", 3, 1},    {"", 1, 0},      {"accelerator", 10, 0}, {"gpus", 6, 1},
+    {"buy", 30, 0}, {"e2e s", 6, 1}, {"USD/day", 15, 1},     {"Wh/Mtok", 11, 1},
+};
+
 static const char *cell(void *ctx, size_t row, size_t c, char *buf, size_t n,
                         int *el)
 {
@@ -234,22 +275,36 @@ static const char *cell(void *ctx, size_t row, size_t c, char *buf, size_t n,
         snprintf(buf, n, "%llu", (unsigned long long)p->gpus);
         return buf;
     case C_BUY:
-        if (p->rented)
+        if (p->hybrid)
+            snprintf(buf, n, "own %llu + %s %s",
+                     (unsigned long long)p->owned_gpus, p->offer,
+                     term_name(p->term));
+        else if (p->rented)
             snprintf(buf, n, "%s %s", p->offer, term_name(p->term));
         else
             snprintf(buf, n, "own %s", p->system);
         return buf;
     case C_DAYS:
-        snprintf(buf, n, "%.0f-%.0f", p->days_lo, p->days_hi);
+        if (v->res->serve)
+            snprintf(buf, n, "%.1f", p->e2e_s);
+        else
+            snprintf(buf, n, "%.0f-%.0f", p->days_lo, p->days_hi);
         if (p->overlaps >= 0)
             *el = THEME_VALUE_WARN;
         return buf;
     case C_COST:
-        snprintf(buf, n, "%s-%s", money(p->usd_lo, a, sizeof(a)),
-                 money(p->usd_hi, b, sizeof(b)));
+        if (v->res->serve)
+            snprintf(buf, n, "%s-%s", money(p->usd_day_lo, a, sizeof(a)),
+                     money(p->usd_day_hi, b, sizeof(b)));
+        else
+            snprintf(buf, n, "%s-%s", money(p->usd_lo, a, sizeof(a)),
+                     money(p->usd_hi, b, sizeof(b)));
         return buf;
     case C_MWH:
-        snprintf(buf, n, "%.0f-%.0f", p->mwh_lo, p->mwh_hi);
+        if (v->res->serve)
+            snprintf(buf, n, "%.0f-%.0f", p->wh_mtok_lo, p->wh_mtok_hi);
+        else
+            snprintf(buf, n, "%.0f-%.0f", p->mwh_lo, p->mwh_hi);
         return buf;
     default:
         return "";
@@ -260,9 +315,11 @@ static void zv_draw(struct ui *ui, void *st, struct canvas *c, struct rect r)
 {
     struct zv *v = st;
     char title[256], lim[160];
+    struct size_opts eo = effective(ui, v);
+    const struct table_col *tc = v->res->serve ? serve_cols : cols;
     int cw;
 
-    app_size_limits_text(&v->opts, lim, sizeof(lim));
+    app_size_limits_text(&eo, lim, sizeof(lim));
     snprintf(title, sizeof(title), "What to buy for %s: %s%s", ui->plan.name,
              lim,
              v->ran && !current(ui, v) ? " - plan changed, r to redo" : "");
@@ -285,11 +342,18 @@ static void zv_draw(struct ui *ui, void *st, struct canvas *c, struct rect r)
         if (v->res->nearest >= 0) {
             const struct size_point *p = &v->res->pt[v->res->nearest];
 
-            canvas_printf(c, r.x + 1, r.y + 2, r.w - 2, THEME_NORMAL,
-                          "closest: %s x %llu %s: %s (%.1f days, $%.2fM)",
-                          p->accel, (unsigned long long)p->gpus,
-                          p->rented ? p->offer : "owned", size_why_name(p->why),
-                          p->days, p->usd / 1e6);
+            if (v->res->serve)
+                canvas_printf(c, r.x + 1, r.y + 2, r.w - 2, THEME_NORMAL,
+                              "closest: %s x %llu %s: %s ($%.0f a day)",
+                              p->accel, (unsigned long long)p->gpus,
+                              p->rented || p->hybrid ? p->offer : "owned",
+                              size_why_name(p->why), p->usd_day);
+            else
+                canvas_printf(c, r.x + 1, r.y + 2, r.w - 2, THEME_NORMAL,
+                              "closest: %s x %llu %s: %s (%.1f days, $%.2fM)",
+                              p->accel, (unsigned long long)p->gpus,
+                              p->rented ? p->offer : "owned",
+                              size_why_name(p->why), p->days, p->usd / 1e6);
         }
         return;
     }
@@ -298,7 +362,7 @@ static void zv_draw(struct ui *ui, void *st, struct canvas *c, struct rect r)
         cw = r.w * 2 / 5;
         draw_chart(ui, v, c, (struct rect){r.x + 1, r.y, cw - 2, r.h});
         widget_scroll(v->sel, v->res->nfront, r.h - 1, &v->top);
-        widget_table(c, (struct rect){r.x + cw, r.y, r.w - cw - 1, r.h}, cols,
+        widget_table(c, (struct rect){r.x + cw, r.y, r.w - cw - 1, r.h}, tc,
                      C_COUNT, v->res->nfront, v->top, v->sel, THEME_CURSOR, -1,
                      cell, ui);
         {
@@ -314,9 +378,9 @@ static void zv_draw(struct ui *ui, void *st, struct canvas *c, struct rect r)
 
         draw_chart(ui, v, c, (struct rect){r.x + 1, r.y, r.w - 2, ch});
         widget_scroll(v->sel, v->res->nfront, r.h - ch - 1, &v->top);
-        widget_table(c, (struct rect){r.x + 1, r.y + ch, r.w - 2, r.h - ch},
-                     cols, C_COUNT, v->res->nfront, v->top, v->sel,
-                     THEME_CURSOR, -1, cell, ui);
+        widget_table(c, (struct rect){r.x + 1, r.y + ch, r.w - 2, r.h - ch}, tc,
+                     C_COUNT, v->res->nfront, v->top, v->sel, THEME_CURSOR, -1,
+                     cell, ui);
     }
 }
 
@@ -392,13 +456,19 @@ static unsigned zv_handle(struct ui *ui, void *st, enum action a,
     case ACT_SEARCH_RUN:
         run(ui, v);
         return UI_REDRAW;
-    case ACT_SIZE_LIMITS:
-        app_size_limits_text(&v->opts, lim, sizeof(lim));
+    case ACT_SIZE_LIMITS: {
+        struct size_opts eo = effective(ui, v);
+
+        app_size_limits_text(&eo, lim, sizeof(lim));
         ui_prompt(ui, 0,
-                  "limits: deadline= budget= site_mw= rack_kw= gpus_max= "
-                  "objective= accel=a,b",
+                  serving(&ui->plan)
+                      ? "serving limits: budget=USD/day site_mw= rack_kw= "
+                        "gpus_max= objective= accel=a,b"
+                      : "limits: deadline= budget= site_mw= rack_kw= "
+                        "gpus_max= objective= accel=a,b",
                   lim, limits_done, NULL);
         return UI_REDRAW;
+    }
     case ACT_EXPORT:
         if (!v->ran || v->st) {
             ui_status(ui, true, "export: no answer to export");

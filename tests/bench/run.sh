@@ -88,3 +88,19 @@ print('%d systems, %d GPU counts (%d ruled out by the bound), %d layout searches
       % (s['systems'], s['gpu_counts'], s['skipped_by_bound'], s['layout_searches'], s['full_searches'],
          s['options'], len(d['frontier']), wall, s['elapsed_s']))
 PY
+
+echo "== size, serving: llama3.3-70b for 2e10 tokens/day (peak 2x), TTFT 1 s, TPOT 50 ms (whole catalog: own, rent, hybrid)"
+start=$(date +%s.%N)
+"$bin" --catalog "$cat" size --model llama3.3-70b --set workload.kind=serve \
+    --set serve.tokens_per_day=2e10 --set serve.peak_to_avg=2 \
+    --set serve.ttft_ms=1000 --set serve.tpot_ms=50 \
+    --format json >"$tmp/size-serve.json"
+end=$(date +%s.%N)
+python3 - "$tmp/size-serve.json" "$start" "$end" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = d['search']
+wall = float(sys.argv[3]) - float(sys.argv[2])
+print('%d systems, %d serving layouts, %d options, %d on the frontier: %.3f s wall, %.3f s sizing (target well under 1 s)'
+      % (s['systems'], s['layouts'], s['options'], len(d['frontier']), wall, s['elapsed_s']))
+PY

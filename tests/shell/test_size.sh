@@ -5,7 +5,10 @@
 #    whole (tp*pp*dp*cp = gpus);
 #  * a plan file works as the input (its hardware keys are the search's);
 #  * constraints nothing meets: exit 0, "nearest" names the option;
-#  * a point of the frontier quoted back gives the same time and cost.
+#  * a point of the frontier quoted back gives the same time and cost;
+#  * a serving plan on the whole catalog: the frontier meets the targets,
+#    is sorted by cost a day and non-dominated, its ranges hold;
+#  * quote --vary mfu: days fall as the efficiency rises, MFU stays <= 1.
 # Prints "ok <what>" / "FAIL <what>".
 set -u
 BIN=${BIN:-./llmplan}
@@ -131,4 +134,61 @@ if (cd "$tmp" && env -i LC_ALL=C TZ=UTC HOME="$tmp/home2" PATH=/usr/bin:/bin \
     ok "size: the TUI's Size view exports the CLI's answer byte for byte"
 else
     fail "size: TUI export" "$(head -c 300 "$tmp/out")"
+fi
+
+# Serving (issue 13 item 2): the whole default catalog.
+if run size --model llama3-70b --set workload.kind=serve \
+    --set serve.tokens_per_day=1e10 --set serve.peak_to_avg=2 \
+    --set serve.ttft_ms=1500 --set serve.tpot_ms=60 --format json \
+    >"$tmp/sv.json" && python3 - "$tmp/sv.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d['workload'] == 'serve'
+f = d['frontier']
+assert len(f) >= 3, f
+assert d['search']['systems'] >= 10, d['search']
+assert d['search']['elapsed_s'] < 1, d['search']
+costs = [p['usd_per_day'] for p in f]
+assert costs == sorted(costs), costs
+key = lambda p: (p['e2e_s'], p['usd_per_day'], p['wh_per_mtok'])
+buys = set()
+for a in f:
+    assert a['ttft_ms'] <= 1500 * (1 + 1e-9) and a['tpot_ms'] <= 60 * (1 + 1e-9), a
+    assert a['usd_per_day_low'] <= a['usd_per_day'] <= a['usd_per_day_high'], a
+    assert a['wh_per_mtok_low'] <= a['wh_per_mtok'] <= a['wh_per_mtok_high'], a
+    assert a['status'] == 'meets the constraints'
+    buys.add(a['buy'])
+    for b in f:
+        ka, kb = key(a), key(b)
+        assert not (all(x <= y for x, y in zip(kb, ka)) and kb != ka), (a, b)
+assert 'hybrid' in buys or 'rent' in buys, buys
+PY
+then
+    ok "size serving: the catalog's frontier meets the targets, sorted, non-dominated"
+else
+    fail "size serving json"
+fi
+
+if run quote --model llama3-70b --accel h100-sxm --gpus 1024 --tokens 1T \
+    --tp 8 --pp 4 --dp 32 --microbatch 1 --vary mfu=0.5:1.5 \
+    --vary mfu=1:10 --format json >"$tmp/v.json" &&
+    run quote --model llama3-70b --accel h100-sxm --gpus 1024 --tokens 1T \
+        --tp 8 --pp 4 --dp 32 --microbatch 1 \
+        --set software.efficiency_scale=10 --format json >"$tmp/v10.json" &&
+    python3 - "$tmp/v.json" "$tmp/v10.json" <<'PY'
+import json, sys
+v = json.load(open(sys.argv[1]))
+rows = v['vary']
+assert all(r['key'] == 'mfu' for r in rows), rows
+for r in rows:
+    assert r['low']['days'] > r['high']['days'], r
+    assert r['low']['energy_mwh'] > r['high']['energy_mwh'], r
+    assert r['low']['build_run_usd'] > r['high']['build_run_usd'], r
+q = json.load(open(sys.argv[2]))
+assert 0 < q['time']['mfu'] <= 1, q['time']['mfu']
+PY
+then
+    ok "quote --vary mfu: days fall as the efficiency rises; MFU <= 1 at 10x"
+else
+    fail "quote --vary mfu"
 fi

@@ -5,6 +5,7 @@
  * shown, no non-dominated point lost; constraints nothing meets.
  */
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -333,6 +334,341 @@ START_TEST(test_ranges_and_errors)
 }
 END_TEST
 
+/* ---- serving: the brute force ------------------------------------------- */
+
+#define SBRUTE_MAX 8192
+
+struct sopt {
+    char system[CP_ID_MAX];
+    uint64_t tp, pp, cap, gpus, owned;
+    int buy; /* 0 own, 1 rent, 2 hybrid */
+    char offer[CP_ID_MAX];
+    int term;
+    double e2e, usd, wh, ttft, tpot;
+    bool ok;
+};
+
+static bool sdominates(const struct sopt *a, const struct sopt *b)
+{
+    return a->e2e <= b->e2e && a->usd <= b->usd && a->wh <= b->wh &&
+           (a->e2e < b->e2e || a->usd < b->usd || a->wh < b->wh);
+}
+
+static struct sopt *snew(struct sopt *out, size_t *n, const char *sys,
+                         uint64_t tp, uint64_t pp, uint64_t cap,
+                         const struct result *r)
+{
+    struct sopt *o;
+
+    ck_assert(*n < SBRUTE_MAX);
+    o = &out[(*n)++];
+    memset(o, 0, sizeof(*o));
+    snprintf(o->system, CP_ID_MAX, "%s", sys);
+    o->tp = tp;
+    o->pp = pp;
+    o->cap = cap;
+    o->gpus = (uint64_t)(r->serve.gpus + 0.5);
+    o->e2e = r->serve.e2e_s;
+    o->wh = r->serve.wh_per_mtok;
+    o->ttft = r->serve.ttft_ms;
+    o->tpot = r->serve.tpot_ms;
+    o->ok = o->gpus <= SIZE_DEFAULT_GPUS_MAX;
+    return o;
+}
+
+/* Every serving replica of system sys (tp over the divisors of the heads
+ * within the node, pp only at full tp, the engine's batch cap auto or a
+ * binding power of two: the serving search's candidates), each sized for
+ * the peak by plan_evaluate, priced owned, on every offer and term, and
+ * hybrid (on-demand and spot, an owned base for the average load). */
+static size_t sbrute(const char *accel, const char *sys, uint64_t domain,
+                     struct sopt *out, size_t n)
+{
+    static const uint64_t tps[] = {1, 2, 4, 8};
+    struct plan_outcome *oc = calloc(1, sizeof(*oc));
+    struct result *r = calloc(1, sizeof(*r));
+    struct offers of;
+    struct diag d;
+    size_t it, i;
+    uint64_t pp, cap;
+    char buf[80];
+
+    ck_assert_ptr_nonnull(oc);
+    ck_assert_ptr_nonnull(r);
+    memset(&of, 0, sizeof(of));
+    of.accel = accel;
+    ck_assert(catalog_foreach(cat, CATALOG_CLOUD, NULL, on_cloud, &of, &d) ==
+              CP_OK);
+    for (it = 0; it < 4; it++) {
+        for (pp = 1; pp <= 8; pp *= 2) {
+            if (pp > 1 && tps[it] < domain)
+                continue;
+            for (cap = 0; cap <= 1024; cap = cap ? cap * 2 : 1) {
+                struct plan p = plan;
+                struct scenario sc;
+                double ratio, need;
+                uint64_t gpr = tps[it] * pp, owned, gpus;
+                bool own;
+                struct sopt *o;
+
+                snprintf(buf, sizeof(buf), "hardware.accelerator=%s", accel);
+                set(&p, buf);
+                snprintf(buf, sizeof(buf), "hardware.system=%s", sys);
+                set(&p, buf);
+                set(&p, "hardware.gpus=auto");
+                snprintf(buf, sizeof(buf), "parallel.tp=%llu",
+                         (unsigned long long)tps[it]);
+                set(&p, buf);
+                snprintf(buf, sizeof(buf), "parallel.pp=%llu",
+                         (unsigned long long)pp);
+                set(&p, buf);
+                if (cap) {
+                    snprintf(buf, sizeof(buf), "serve.max_batch=%llu",
+                             (unsigned long long)cap);
+                    set(&p, buf);
+                }
+                if (plan_evaluate(&p, cat, OBJECTIVE_COST, oc, &d) != CP_OK ||
+                    !oc->result.serve.fits)
+                    continue;
+                /* a cap that does not bind is the auto replica again */
+                if (cap && (oc->result.serve.max_batch < (double)cap ||
+                            oc->result.serve.batch < (double)cap - 0.5))
+                    continue;
+                sc = oc->res.sc;
+                own = sc.system.node_price_usd > 0 &&
+                      !(oc->result.cost.unpriced & COST_UNPRICED_BUILD);
+                if (own) {
+                    o = snew(out, &n, sys, tps[it], pp, cap, &oc->result);
+                    o->usd = oc->result.serve.usd_per_day_build;
+                }
+                ratio = sc.serve.peak_to_avg > 1 ? sc.serve.peak_to_avg : 1;
+                for (i = 0; i < of.n; i++) {
+                    struct cloud_offer co;
+                    enum cloud_term t = (enum cloud_term)of.term[i];
+
+                    ck_assert(catalog_get_cloud(cat, of.id[i], t, &co, NULL,
+                                                &d) == CP_OK);
+                    if (!(co.usd_per_gpu_hour[t] > 0))
+                        continue;
+                    sc.cloud = co;
+                    sc.cloud_term = t;
+                    sc.cloud_usd_per_gpu_hour = co.usd_per_gpu_hour[t];
+                    sc.serve.owned_gpus = 0;
+                    scenario_eval(&sc, r);
+                    o = snew(out, &n, sys, tps[it], pp, cap, r);
+                    o->buy = 1;
+                    snprintf(o->offer, CP_ID_MAX, "%s", of.id[i]);
+                    o->term = of.term[i];
+                    o->usd = r->serve.usd_per_day_cloud;
+                    gpus = o->gpus;
+                    if (co.capacity_gpus > 0 && gpus > co.capacity_gpus)
+                        o->ok = false;
+                    if (!(t == TERM_ON_DEMAND || t == TERM_SPOT) ||
+                        !(ratio > 1) || !(sc.system.node_price_usd > 0))
+                        continue;
+                    need = r->serve.gpus * r->serve.utilization / ratio;
+                    owned = (uint64_t)ceil(need / (double)gpr - 1e-9) * gpr;
+                    if (owned < gpr)
+                        owned = gpr;
+                    if (owned >= gpus)
+                        continue;
+                    sc.serve.owned_gpus = owned;
+                    scenario_eval(&sc, r);
+                    sc.serve.owned_gpus = 0;
+                    if (r->cost.unpriced & COST_UNPRICED_BUILD)
+                        continue;
+                    o = snew(out, &n, sys, tps[it], pp, cap, r);
+                    o->buy = 2;
+                    o->owned = owned;
+                    snprintf(o->offer, CP_ID_MAX, "%s", of.id[i]);
+                    o->term = of.term[i];
+                    o->usd = r->serve.usd_per_day_hybrid;
+                    if (co.capacity_gpus > 0 && gpus - owned > co.capacity_gpus)
+                        o->ok = false;
+                }
+            }
+        }
+    }
+    free(r);
+    free(oc);
+    return n;
+}
+
+static void serving_plan(void)
+{
+    set(&plan, "model.preset=llama3-8b");
+    set(&plan, "workload.kind=serve");
+    set(&plan, "serve.tokens_per_day=3e9");
+    set(&plan, "serve.peak_to_avg=2");
+    set(&plan, "serve.ttft_ms=1000");
+    set(&plan, "serve.tpot_ms=40");
+}
+
+/* The serving frontier of size_run equals the brute force's Pareto set
+ * (latency, cost a day, energy per token), and every point on it meets
+ * the targets. */
+START_TEST(test_serve_frontier_brute)
+{
+    struct sopt *bf = calloc(SBRUTE_MAX, sizeof(*bf));
+    struct size_opts o;
+    struct diag d;
+    size_t n = 0, i, j, nbf = 0, hybrids = 0;
+
+    ck_assert_ptr_nonnull(bf);
+    serving_plan();
+    memset(&o, 0, sizeof(o));
+    o.obj = OBJECTIVE_COST;
+    o.nids = 2;
+    snprintf(o.ids[0], CP_ID_MAX, "dgx-h100");
+    snprintf(o.ids[1], CP_ID_MAX, "dgx-a100");
+    ck_assert_msg(size_run(&plan, cat, &o, res, &d) == CP_OK, "%s: %s", d.where,
+                  d.msg);
+    ck_assert(res->serve);
+    n = sbrute("h100-sxm", "dgx-h100", 8, bf, n);
+    n = sbrute("a100-80gb", "dgx-a100", 8, bf, n);
+    ck_assert_uint_gt(n, 50);
+    for (i = 0; i < res->nfront; i++) {
+        const struct size_point *p = &res->pt[res->front[i]];
+        struct sopt me;
+
+        /* the targets at the peak */
+        ck_assert_msg(
+            p->ttft_ms <= 1000 * (1 + 1e-9) && p->tpot_ms <= 40 * (1 + 1e-9),
+            "%s: TTFT %g, TPOT %g", p->system, p->ttft_ms, p->tpot_ms);
+        ck_assert(p->why == SIZE_OK);
+        hybrids += p->hybrid;
+        memset(&me, 0, sizeof(me));
+        me.e2e = p->e2e_s;
+        me.usd = p->usd_day;
+        me.wh = p->wh_mtok;
+        for (j = 0; j < n; j++)
+            ck_assert_msg(!(bf[j].ok && sdominates(&bf[j], &me)),
+                          "%s x %llu %s dominated by %s tp%llu cap %llu %s",
+                          p->system, (unsigned long long)p->gpus, p->offer,
+                          bf[j].system, (unsigned long long)bf[j].tp,
+                          (unsigned long long)bf[j].cap, bf[j].offer);
+        /* the point is what its plan says: the fleet quoted back */
+        {
+            struct plan *q = calloc(1, sizeof(*q));
+            struct plan_outcome *oc = calloc(1, sizeof(*oc));
+            double usd;
+
+            ck_assert(size_point_plan(&plan, p, q, &d) == CP_OK);
+            ck_assert_msg(plan_evaluate(q, cat, OBJECTIVE_COST, oc, &d) ==
+                              CP_OK,
+                          "%s: %s", d.where, d.msg);
+            usd = p->hybrid   ? oc->result.serve.usd_per_day_hybrid
+                  : p->rented ? oc->result.serve.usd_per_day_cloud
+                              : oc->result.serve.usd_per_day_build;
+            ck_assert_rel(oc->result.serve.gpus, (double)p->gpus, 1e-12);
+            ck_assert_rel(usd, p->usd_day, 1e-9);
+            ck_assert_rel(oc->result.serve.e2e_s, p->e2e_s, 1e-9);
+            free(oc);
+            free(q);
+        }
+    }
+    /* every non-dominated option is shown, with the same figures */
+    for (i = 0; i < n; i++) {
+        bool dom = false;
+
+        if (!bf[i].ok)
+            continue;
+        for (j = 0; j < n && !dom; j++)
+            dom = bf[j].ok && sdominates(&bf[j], &bf[i]);
+        if (dom)
+            continue;
+        /* the same fleet bought the same way with the same figures (a
+         * cap binding exactly where the engine's limit does) counts once */
+        for (j = 0; j < i && !dom; j++)
+            dom = bf[j].ok && bf[j].e2e == bf[i].e2e &&
+                  bf[j].usd == bf[i].usd && bf[j].wh == bf[i].wh &&
+                  strcmp(bf[j].system, bf[i].system) == 0 &&
+                  bf[j].gpus == bf[i].gpus && bf[j].buy == bf[i].buy &&
+                  bf[j].owned == bf[i].owned && bf[j].term == bf[i].term &&
+                  strcmp(bf[j].offer, bf[i].offer) == 0;
+        if (dom)
+            continue;
+        nbf++;
+        for (j = 0; j < res->nfront; j++) {
+            const struct size_point *p = &res->pt[res->front[j]];
+
+            if (p->e2e_s == bf[i].e2e && p->usd_day == bf[i].usd &&
+                p->wh_mtok == bf[i].wh)
+                break;
+        }
+        ck_assert_msg(j < res->nfront, "lost %s tp%llu pp%llu cap %llu %d %s",
+                      bf[i].system, (unsigned long long)bf[i].tp,
+                      (unsigned long long)bf[i].pp,
+                      (unsigned long long)bf[i].cap, bf[i].buy, bf[i].offer);
+    }
+    ck_assert_uint_gt(nbf, 2);
+    ck_assert_uint_eq(nbf, res->nfront);
+    ck_assert_uint_gt(hybrids, 0);
+    /* best by the objective first; ranges hold the figures */
+    for (i = 1; i < res->nfront; i++)
+        ck_assert(res->pt[res->front[i - 1]].usd_day <=
+                  res->pt[res->front[i]].usd_day);
+    for (i = 0; i < res->n; i++) {
+        const struct size_point *p = &res->pt[i];
+
+        ck_assert(p->usd_day_lo <= p->usd_day && p->usd_day <= p->usd_day_hi);
+        ck_assert(p->wh_mtok_lo <= p->wh_mtok && p->wh_mtok <= p->wh_mtok_hi);
+        ck_assert_rel(p->err, size_serve_error(p->stack), 1e-12);
+    }
+    free(bf);
+}
+END_TEST
+
+/* Constraints nothing meets are an answer naming the closest option and
+ * the constraint it breaks; a deadline is refused for serving. */
+START_TEST(test_serve_nothing_meets)
+{
+    struct size_opts o;
+    struct diag d;
+    const struct size_point *p;
+
+    serving_plan();
+    memset(&o, 0, sizeof(o));
+    o.obj = OBJECTIVE_COST;
+    o.nids = 1;
+    snprintf(o.ids[0], CP_ID_MAX, "dgx-h100");
+    o.budget_usd = 1; /* a dollar a day */
+    ck_assert(size_run(&plan, cat, &o, res, &d) == CP_OK);
+    ck_assert_uint_eq(res->nfront, 0);
+    ck_assert_int_ge(res->nearest, 0);
+    p = &res->pt[res->nearest];
+    ck_assert_int_eq(p->why, SIZE_OVER_BUDGET);
+    ck_assert(p->usd_day > 1);
+    /* the cheapest option is the closest to a budget */
+    ck_assert_int_eq(res->closest[SIZE_OVER_BUDGET], res->nearest);
+    /* too few GPUs allowed: the smallest fleet is named */
+    o.budget_usd = 0;
+    o.gpus_max = 1;
+    set(&plan, "serve.tokens_per_day=3e10");
+    ck_assert(size_run(&plan, cat, &o, res, &d) == CP_OK);
+    ck_assert_uint_eq(res->nfront, 0);
+    ck_assert_int_eq(res->pt[res->nearest].why, SIZE_OVER_GPUS);
+    /* a first token faster than any prefill */
+    o.gpus_max = 0;
+    set(&plan, "serve.ttft_ms=0.5");
+    ck_assert(size_run(&plan, cat, &o, res, &d) == CP_OK);
+    ck_assert_uint_eq(res->nfront, 0);
+    ck_assert_int_eq(res->pt[res->nearest].why, SIZE_MISSES_TTFT);
+    ck_assert(res->pt[res->nearest].ttft_ms > 0.5);
+    /* a deadline: a usage error naming it */
+    o.deadline_days = 30;
+    ck_assert(size_run(&plan, cat, &o, res, &d) == CP_ERR_USAGE);
+    ck_assert_str_eq(d.where, "--deadline");
+    /* no demand: a usage error naming the key */
+    plan_init(&plan, NULL);
+    set(&plan, "model.preset=llama3-8b");
+    set(&plan, "workload.kind=serve");
+    o.deadline_days = 0;
+    ck_assert(size_run(&plan, cat, &o, res, &d) != CP_OK);
+    ck_assert_str_eq(d.where, "serve.tokens_per_day");
+}
+END_TEST
+
 Suite *suite_size(void)
 {
     Suite *s = suite_create("size");
@@ -344,6 +680,8 @@ Suite *suite_size(void)
     tcase_add_test(tc, test_frontier_brute_deadline);
     tcase_add_test(tc, test_nothing_meets);
     tcase_add_test(tc, test_ranges_and_errors);
+    tcase_add_test(tc, test_serve_frontier_brute);
+    tcase_add_test(tc, test_serve_nothing_meets);
     suite_add_tcase(s, tc);
     return s;
 }

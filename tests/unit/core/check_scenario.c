@@ -1,5 +1,6 @@
 /* check_scenario.c - validation names the field; absurd plans stay finite. */
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -250,6 +251,84 @@ START_TEST(test_mfu_never_above_peak)
 }
 END_TEST
 
+/* software.efficiency_scale (quote --vary mfu=LO:HI): a larger scale
+ * never slows a step, it moves the step time within the physics, MFU
+ * stays <= 1 even far past the peak (the scaled efficiency is capped),
+ * and serving's prefill follows; out-of-range scales are refused. */
+START_TEST(test_efficiency_scale)
+{
+    static const double scales[] = {0.5, 0.8, 1, 1.2, 2, 10};
+    double prev = HUGE_VAL, at1 = 0, prefill_lo = 0, prefill_hi = 0;
+    struct scenario sc;
+    struct result r;
+    size_t i;
+
+    for (i = 0; i < sizeof(scales) / sizeof(scales[0]); i++) {
+        fixture_scenario(&sc, "h100-sxm");
+        fixture_gpt(&sc, 32, 4096, 32, 32000);
+        sc.train.global_batch = 64;
+        sc.gpus = 8;
+        sc.layout.tp = 2;
+        sc.layout.dp = 4;
+        sc.layout.microbatch = 1;
+        sc.stack.gemm_eff = 1; /* the cap binds from scale ~1.3 */
+        sc.stack.attn_eff = 1;
+        sc.efficiency_scale = scales[i];
+        ck_assert_int_eq(scenario_validate(&sc, NULL), CP_OK);
+        scenario_eval(&sc, &r);
+        ck_assert_msg(r.time.step_s <= prev * (1 + 1e-12),
+                      "scale %g: step %g after %g", scales[i], r.time.step_s,
+                      prev);
+        ck_assert_msg(r.time.mfu > 0 && r.time.mfu <= 1 && r.time.hfu <= 1,
+                      "scale %g: mfu %g", scales[i], r.time.mfu);
+        if (scales[i] == 1)
+            at1 = r.time.step_s;
+        prev = r.time.step_s;
+    }
+    /* 0.5 is slower than 1 by more than nothing and at most 2x */
+    fixture_scenario(&sc, "h100-sxm");
+    fixture_gpt(&sc, 32, 4096, 32, 32000);
+    sc.train.global_batch = 64;
+    sc.gpus = 8;
+    sc.layout.tp = 2;
+    sc.layout.dp = 4;
+    sc.layout.microbatch = 1;
+    sc.stack.gemm_eff = 1;
+    sc.stack.attn_eff = 1;
+    sc.efficiency_scale = 0.5;
+    scenario_eval(&sc, &r);
+    ck_assert(r.time.step_s > at1 * 1.05 && r.time.step_s <= at1 * 2.0001);
+    /* serving: a prompt's prefill is compute-bound and follows the scale */
+    for (i = 0; i < 2; i++) {
+        fixture_scenario(&sc, "h100-sxm");
+        fixture_gpt(&sc, 32, 4096, 32, 32000);
+        sc.workload = WORKLOAD_SERVE;
+        sc.serve.mode = SERVE_ONLINE;
+        sc.serve.input_tokens = 2048;
+        sc.serve.output_tokens = 128;
+        sc.serve.concurrency = 1;
+        sc.serve.percentile = 50;
+        sc.stack.mbu = 0.8;
+        sc.stack.kv_mem_frac = 0.9;
+        sc.stack.prefill_chunk = 8192;
+        sc.efficiency_scale = i ? 1.2 : 0.8;
+        ck_assert_int_eq(scenario_validate(&sc, NULL), CP_OK);
+        scenario_eval(&sc, &r);
+        if (i)
+            prefill_hi = r.serve.prefill_ms;
+        else
+            prefill_lo = r.serve.prefill_ms;
+    }
+    ck_assert_msg(prefill_hi < prefill_lo * 0.95, "prefill %g vs %g",
+                  prefill_hi, prefill_lo);
+    /* the plan key's bounds, in core too */
+    sc.efficiency_scale = 11;
+    ck_assert_int_eq(scenario_validate(&sc, NULL), CP_ERR_RANGE);
+    sc.efficiency_scale = -1;
+    ck_assert_int_eq(scenario_validate(&sc, NULL), CP_ERR_RANGE);
+}
+END_TEST
+
 Suite *suite_scenario(void)
 {
     Suite *s = suite_create("scenario");
@@ -262,6 +341,7 @@ Suite *suite_scenario(void)
     tcase_add_test(tc, test_absurd_plans);
     tcase_add_test(tc, test_own_chunk_head);
     tcase_add_test(tc, test_mfu_never_above_peak);
+    tcase_add_test(tc, test_efficiency_scale);
     suite_add_tcase(s, tc);
     return s;
 }

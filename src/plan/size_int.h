@@ -1,0 +1,62 @@
+/*
+ * size_int.h - what size.c (training) and size_serve.c (serving) share:
+ * the catalog's systems and offers, the plan for one system, the frontier
+ * and its summary, and a small thread pool.  Internal to src/plan.
+ */
+#ifndef LLMPLAN_PLAN_SIZE_INT_H
+#define LLMPLAN_PLAN_SIZE_INT_H
+
+#include "plan/size.h"
+
+#define SIZE_OFFERS_MAX 256
+#define SIZE_SYSTEMS_MAX 128
+
+struct size_sys_row {
+    char id[CP_ID_MAX];
+    char accel[CP_ID_MAX];
+};
+
+struct size_offer_row {
+    char id[CP_ID_MAX];
+    char accel[CP_ID_MAX];
+    enum cloud_term term;
+};
+
+/* Every system and every (offer, term) of the catalog. */
+struct size_rows {
+    enum catalog_kind kind;
+    int c_id, c_accel, c_term;
+    size_t nsys, noff;
+    struct size_sys_row sys[SIZE_SYSTEMS_MAX];
+    struct size_offer_row off[SIZE_OFFERS_MAX];
+};
+
+enum cp_status size_load_rows(struct catalog *cat,
+                              struct size_rows *r /* OUT */, struct diag *d);
+
+/* Whether opts asks for system s (by its id or its accelerator's). */
+bool size_wanted(const struct size_opts *o, const struct size_sys_row *s);
+
+/* p with the accelerator, the system and hardware.gpus = gpus ("1024" or
+ * "auto") set, the keys the size search chooses cleared. */
+enum cp_status size_system_plan(const struct plan *p, const char *accel,
+                                const char *system, const char *gpus,
+                                struct plan *out /* OUT */, struct diag *d);
+
+/* Flag the frontier of the met points, sort it by the objective, count
+ * the exclusions and find the closest option per reason (and, when
+ * nothing is met, the nearest) and the overlapping ranges. */
+void size_summarise(struct size_result *out);
+
+/* fn(ctx, i) for i in [0, n), on up to a few threads (the calling thread
+ * does them all when threads cannot start).  fn must be pure of shared
+ * state but its own i. */
+void size_pool_run(size_t n, void (*fn)(void *ctx, size_t i), void *ctx);
+
+/* Serving plans: size_run's pipeline for workload.kind = serve. */
+enum cp_status size_serve_run(const struct plan *p, struct catalog *cat,
+                              const struct size_opts *opts,
+                              struct size_result *out /* OUT */,
+                              struct diag *d);
+
+#endif

@@ -1,0 +1,465 @@
+/*
+ * size_serve.c - `llmplan size` for a serving plan: for every system of
+ * the catalog (or --accel), the fleets that meet the plan's TTFT and TPOT
+ * targets at the peak, owned, rented on every offer and term, or hybrid,
+ * and the Pareto frontier of latency x cost a day x energy per token.
+ * See size.h.
+ *
+ * Nothing here models serving: the fleet for the peak, its latency, its
+ * energy and its money are serve.c's (scenario_eval with hardware.gpus =
+ * auto), and the layouts (tp x pp x the engine's batch cap) are the
+ * serving layout search's (plan_search).  Each layout that meets the
+ * targets is one fleet; each fleet is priced
+ *   - owned: serve.usd_per_day_build (the system's node price),
+ *   - rented: serve.usd_per_day_cloud on every offer and term of the
+ *     accelerator (on demand and spot follow the daily profile, reserved
+ *     terms pay for the fleet all day),
+ *   - hybrid, for on-demand and spot offers when serve.peak_to_avg > 1:
+ *     an owned base sized for the average load (the fleet's busy GPUs at
+ *     the peak over peak_to_avg, rounded up to whole replicas), the hours
+ *     above it burst to the offer: serve.usd_per_day_hybrid.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/resolve.h"
+#include "plan/serve_errors.h"
+#include "plan/size_int.h"
+#include "util/xalloc.h"
+
+/* The measured relative error of a serving engine's throughput on rows it
+ * was never fitted to, written by `make validate` (README "Serving", "Held
+ * out": tests/data/serving_published.csv); the fitted rows would
+ * understate it.  An engine without held-out rows (vLLM, SGLang,
+ * FasterTransformer today) takes the figure over all of them.  The fleet
+ * for a demand, and so its cost and energy, scale with 1 over the
+ * throughput. */
+static const struct {
+    const char *stack;
+    double mape;
+    int rows;
+} serve_errors[] = {SIZE_SERVE_ERRORS};
+
+double size_serve_error(const char *stack_id)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(serve_errors) / sizeof(serve_errors[0]); i++)
+        if (strcmp(serve_errors[i].stack, stack_id) == 0)
+            return serve_errors[i].mape;
+    return SIZE_SERVE_ERROR;
+}
+
+struct s_offer {
+    struct cloud_offer row;
+    enum cloud_term term;
+    double price;
+};
+
+/* One system: resolved serially (the catalog), searched and priced on a
+ * worker thread (pure), its points merged in order. */
+struct s_sys {
+    struct plan_resolved res;
+    struct s_offer *offers;
+    size_t noffers;
+    bool own_priced;
+    double err;
+    /* the worker's answer */
+    struct size_point *pts;
+    size_t n;
+    uint64_t layouts;
+    bool no_layout;
+    bool cut; /* more replicas met the targets than the search keeps */
+};
+
+struct s_state {
+    const struct size_opts *o;
+    struct s_sys *sys;
+    size_t nsys;
+};
+
+static enum size_why judge(const struct size_opts *o,
+                           const struct size_point *p)
+{
+    if (o->gpus_max > 0 && p->gpus > o->gpus_max)
+        return SIZE_OVER_GPUS;
+    if (!p->rented && ((o->site_mw > 0 && p->facility_mw > o->site_mw) ||
+                       (o->rack_kw > 0 && p->rack_kw > o->rack_kw)))
+        return SIZE_OVER_POWER;
+    if (o->budget_usd > 0 && p->usd_day > o->budget_usd)
+        return SIZE_OVER_BUDGET;
+    return SIZE_OK;
+}
+
+/* Why a layout that serve.c could not make meet the plan fails: memory
+ * (weights and one request's KV), else the target serve.c named. */
+static enum size_why miss_of(const struct result *r, const struct scenario *sc)
+{
+    const struct serve_result *s = &r->serve;
+
+    if (!r->memory.fits)
+        return SIZE_NO_FIT;
+    if (strstr(s->reason, "serve.ttft_ms"))
+        return SIZE_MISSES_TTFT;
+    if (strstr(s->reason, "serve.tpot_ms"))
+        return SIZE_MISSES_TPOT;
+    if (sc->serve.ttft_ms > 0 && s->ttft_ms > sc->serve.ttft_ms)
+        return SIZE_MISSES_TTFT;
+    return SIZE_MISSES_TPOT;
+}
+
+/* The figures every option of one evaluated fleet shares. */
+static void fill_fleet(struct size_point *p, const struct scenario *sc,
+                       const struct result *r, double err)
+{
+    const struct serve_result *s = &r->serve;
+    double tokens_day = r->load.tokens;
+
+    p->gpus = (uint64_t)(s->gpus + 0.5);
+    p->layout = sc->layout;
+    p->max_batch = sc->serve.max_batch;
+    p->replicas = s->replicas;
+    p->utilization = s->utilization;
+    p->ttft_ms = s->ttft_ms;
+    p->tpot_ms = s->tpot_ms;
+    p->e2e_s = s->e2e_s;
+    p->wh_mtok = s->wh_per_mtok;
+    p->facility_mw = r->energy.nameplate_it_kw * r->energy.pue / 1000;
+    p->rack_kw = r->energy.rack_kw;
+    p->usd_mtok = tokens_day > 0 ? p->usd_day / tokens_day * 1e6 : 0;
+    p->err = err;
+    p->usd_day_lo = p->usd_day * (1 - err);
+    p->usd_day_hi = p->usd_day * (1 + err);
+    p->wh_mtok_lo = p->wh_mtok * (1 - err);
+    p->wh_mtok_hi = p->wh_mtok * (1 + err);
+    p->overlaps = -1;
+    p->full = true;
+}
+
+static struct size_point *add(struct s_sys *sy, size_t cap,
+                              const struct size_point *base)
+{
+    struct size_point *p;
+
+    if (sy->n >= cap)
+        return NULL;
+    p = &sy->pts[sy->n++];
+    *p = *base;
+    return p;
+}
+
+/* Owned, every offer, and hybrid for one layout hit. */
+static void price_hit(const struct s_state *st, struct s_sys *sy, size_t cap,
+                      const struct search_hit *h, struct scenario *sc,
+                      struct result *r, const struct size_point *base)
+{
+    const struct plan_resolved *res = &sy->res;
+    double ratio =
+        res->sc.serve.peak_to_avg >= 1 ? res->sc.serve.peak_to_avg : 1;
+    struct size_point *p;
+    size_t i;
+
+    *sc = res->sc;
+    sc->layout = h->layout;
+    sc->train.attention = h->attention;
+    sc->serve.max_batch = h->max_batch;
+    sc->serve.owned_gpus = 0;
+    if (sc->serve.gpus_auto)
+        sc->gpus = h->layout.tp * h->layout.pp;
+    scenario_eval_flags(sc, EVAL_QUIET, r);
+    if (!r->serve.fits)
+        return; /* the search keeps only fleets that meet the targets */
+    /* A fleet over --gpus-max is out however it is bought: one option
+     * says so (owned, or rented when the system has no node price). */
+    if (st->o->gpus_max > 0 && r->serve.gpus > (double)st->o->gpus_max) {
+        bool own = sy->own_priced && !(r->cost.unpriced & COST_UNPRICED_BUILD);
+
+        if (!own && !sy->noffers)
+            return;
+        p = add(sy, cap, base);
+        if (!p)
+            return;
+        if (!own) {
+            sc->cloud = sy->offers[0].row;
+            sc->cloud_term = sy->offers[0].term;
+            sc->cloud_usd_per_gpu_hour = sy->offers[0].price;
+            scenario_eval_flags(sc, EVAL_QUIET, r);
+            p->rented = true;
+            snprintf(p->offer, CP_ID_MAX, "%s", sy->offers[0].row.id);
+            p->term = sy->offers[0].term;
+        }
+        p->usd_day =
+            own ? r->serve.usd_per_day_build : r->serve.usd_per_day_cloud;
+        fill_fleet(p, sc, r, sy->err);
+        p->why = SIZE_OVER_GPUS;
+        return;
+    }
+    if (sy->own_priced && !(r->cost.unpriced & COST_UNPRICED_BUILD)) {
+        p = add(sy, cap, base);
+        if (!p)
+            return;
+        p->usd_day = r->serve.usd_per_day_build;
+        fill_fleet(p, sc, r, sy->err);
+        p->why = judge(st->o, p);
+    }
+    for (i = 0; i < sy->noffers; i++) {
+        const struct s_offer *of = &sy->offers[i];
+        uint64_t gpus, gpr = h->layout.tp * h->layout.pp, owned;
+        bool elastic = of->term == TERM_ON_DEMAND || of->term == TERM_SPOT;
+        double need_avg;
+
+        sc->cloud = of->row;
+        sc->cloud_term = of->term;
+        sc->cloud_usd_per_gpu_hour = of->price;
+        sc->serve.owned_gpus = 0;
+        scenario_eval_flags(sc, EVAL_QUIET, r);
+        p = add(sy, cap, base);
+        if (!p)
+            return;
+        p->rented = true;
+        snprintf(p->offer, CP_ID_MAX, "%s", of->row.id);
+        p->term = of->term;
+        p->usd_day = r->serve.usd_per_day_cloud;
+        fill_fleet(p, sc, r, sy->err);
+        gpus = p->gpus;
+        p->why = judge(st->o, p);
+        if (p->why == SIZE_OK && of->row.capacity_gpus > 0 &&
+            gpus > of->row.capacity_gpus)
+            p->why = SIZE_CAPACITY;
+        /* Hybrid: an owned base for the average load, the rest burst. */
+        if (!elastic || !(ratio > 1) || !sy->own_priced || gpr < 1)
+            continue;
+        need_avg = r->serve.gpus * r->serve.utilization / ratio;
+        owned = (uint64_t)ceil(need_avg / (double)gpr - 1e-9) * gpr;
+        if (owned < gpr)
+            owned = gpr;
+        if (owned >= gpus)
+            continue; /* the base is the whole fleet: that is owning */
+        sc->serve.owned_gpus = owned;
+        scenario_eval_flags(sc, EVAL_QUIET, r);
+        sc->serve.owned_gpus = 0;
+        if (r->cost.unpriced & COST_UNPRICED_BUILD)
+            continue;
+        p = add(sy, cap, base);
+        if (!p)
+            return;
+        p->hybrid = true;
+        p->owned_gpus = owned;
+        snprintf(p->offer, CP_ID_MAX, "%s", of->row.id);
+        p->term = of->term;
+        p->usd_day = r->serve.usd_per_day_hybrid;
+        fill_fleet(p, sc, r, sy->err);
+        p->why = judge(st->o, p);
+        if (p->why == SIZE_OK && of->row.capacity_gpus > 0 &&
+            gpus - owned > of->row.capacity_gpus)
+            p->why = SIZE_CAPACITY;
+    }
+}
+
+/* The worker: one system's serving layout search and its options. */
+static void serve_system(void *ctx, size_t i)
+{
+    const struct s_state *st = ctx;
+    struct s_sys *sy = &st->sys[i];
+    struct search_result *sr = xcalloc(1, sizeof(*sr));
+    struct scenario *sc = xcalloc(1, sizeof(*sc));
+    struct result *r = xcalloc(1, sizeof(*r));
+    struct size_point base;
+    struct diag d;
+    size_t k, cap;
+
+    memset(&base, 0, sizeof(base));
+    snprintf(base.accel, CP_ID_MAX, "%s", sy->res.sc.accel.id);
+    snprintf(base.system, CP_ID_MAX, "%s", sy->res.sc.system.id);
+    snprintf(base.stack, CP_ID_MAX, "%s", sy->res.sc.stack.id);
+    base.overlaps = -1;
+    if (plan_search(&sy->res.sc, &sy->res.space, OBJECTIVE_COST, SEARCH_TOP_MAX,
+                    sr, NULL, NULL, NULL, &d) != CP_OK ||
+        !sr->n) {
+        sy->no_layout = true;
+        goto out;
+    }
+    sy->layouts = sr->evaluated;
+    sy->cut = sr->evaluated > sr->n;
+    cap = sr->n * (1 + 2 * sy->noffers) + 1;
+    sy->pts = xcalloc(cap, sizeof(*sy->pts));
+    if (!sr->fits) {
+        /* No layout meets memory and the targets: the least-memory one
+         * says why (one excluded option for the system). */
+        const struct search_hit *h = &sr->hits[0];
+        struct size_point *p = add(sy, cap, &base);
+
+        *sc = sy->res.sc;
+        sc->layout = h->layout;
+        sc->serve.max_batch = h->max_batch;
+        if (sc->serve.gpus_auto)
+            sc->gpus = h->layout.tp * h->layout.pp;
+        scenario_eval_flags(sc, EVAL_QUIET, r);
+        fill_fleet(p, sc, r, sy->err);
+        p->why = miss_of(r, sc);
+        if (p->why == SIZE_MISSES_TTFT)
+            p->ttft_ms = r->serve.prefill_ms;
+        else if (p->why == SIZE_MISSES_TPOT && r->serve.curve_n > 0 &&
+                 r->serve.curve_user_tok_s[0] > 0)
+            p->tpot_ms = 1e3 / r->serve.curve_user_tok_s[0];
+        goto out;
+    }
+    for (k = 0; k < sr->n; k++)
+        price_hit(st, sy, cap, &sr->hits[k], sc, r, &base);
+out:
+    free(r);
+    free(sc);
+    free(sr);
+}
+
+/* Resolve one system for a serving fleet sized to the peak (hardware.gpus
+ * = auto) and its offers.  Not CP_OK: the resolver refused it. */
+static enum cp_status setup(struct s_sys *sy, const struct plan *p,
+                            struct catalog *cat, const struct size_rows *rw,
+                            const struct size_sys_row *row, struct plan *tmp,
+                            struct diag *d)
+{
+    size_t i;
+    enum cp_status st;
+
+    st = size_system_plan(p, row->accel, row->id, "auto", tmp, d);
+    if (st)
+        return st;
+    /* the hybrid's owned base is the search's to choose */
+    memset(&tmp->v[PK_SERVE_OWNED_GPUS], 0, sizeof(tmp->v[0]));
+    st = plan_resolve(tmp, cat, 0, &sy->res, d);
+    if (!st)
+        st = plan_validate_inputs(&sy->res.sc, d);
+    if (st)
+        return st;
+    sy->err = size_serve_error(sy->res.sc.stack.id);
+    sy->own_priced = sy->res.sc.system.node_price_usd > 0;
+    sy->noffers = 0;
+    for (i = 0; i < rw->noff && sy->noffers < SIZE_OFFERS_MAX; i++) {
+        struct s_offer *of = &sy->offers[sy->noffers];
+
+        if (strcmp(rw->off[i].accel, sy->res.sc.accel.id) != 0)
+            continue;
+        if (catalog_get_cloud(cat, rw->off[i].id, rw->off[i].term, &of->row,
+                              NULL, NULL) != CP_OK)
+            continue;
+        of->term = rw->off[i].term;
+        of->price = of->row.usd_per_gpu_hour[of->term];
+        if (of->price > 0)
+            sy->noffers++;
+    }
+    return CP_OK;
+}
+
+enum cp_status size_serve_run(const struct plan *p, struct catalog *cat,
+                              const struct size_opts *opts,
+                              struct size_result *out, struct diag *d)
+{
+    struct size_rows *rw = NULL;
+    struct plan *tmp = NULL;
+    struct s_state s;
+    struct diag first, dd;
+    enum cp_status st = CP_OK, first_st = CP_OK;
+    const struct serve_spec *sv;
+    size_t i, k;
+    bool any = false;
+
+    memset(&s, 0, sizeof(s));
+    out->serve = true;
+    if (opts->deadline_days > 0)
+        return diag_set(d, CP_ERR_USAGE, "--deadline",
+                        "a serving fleet has no run to finish; its limits "
+                        "are serve.ttft_ms and serve.tpot_ms (and --budget, "
+                        "USD a day)");
+    rw = xcalloc(1, sizeof(*rw));
+    tmp = xcalloc(1, sizeof(*tmp));
+    diag_clear(&first);
+    st = size_load_rows(cat, rw, d);
+    if (st)
+        goto done;
+    s.o = &out->opts;
+    s.sys = xcalloc(rw->nsys ? rw->nsys : 1, sizeof(*s.sys));
+    for (i = 0; i < rw->nsys; i++) {
+        struct s_sys *sy = &s.sys[s.nsys];
+
+        if (!size_wanted(opts, &rw->sys[i]))
+            continue;
+        any = true;
+        diag_clear(&dd);
+        sy->offers = xcalloc(SIZE_OFFERS_MAX, sizeof(*sy->offers));
+        st = setup(sy, p, cat, rw, &rw->sys[i], tmp, &dd);
+        if (st) {
+            free(sy->offers);
+            sy->offers = NULL;
+            if (!first_st) {
+                first = dd;
+                first_st = st;
+            }
+            continue;
+        }
+        s.nsys++;
+    }
+    out->systems = s.nsys;
+    if (!any) {
+        st = diag_set(d, CP_ERR_NOT_FOUND, "--accel",
+                      "no system in the catalog is built from %s%s "
+                      "(see 'llmplan catalog list systems')",
+                      opts->nids ? opts->ids[0] : "any accelerator",
+                      opts->nids > 1 ? " or the others named" : "");
+        goto done;
+    }
+    if (!s.nsys) {
+        if (d)
+            *d = first;
+        st = first_st ? first_st : CP_ERR_USAGE;
+        goto done;
+    }
+    sv = &s.sys[0].res.sc.serve;
+    /* (a plan without demand was refused by plan_validate_inputs: a fleet
+     * sized to the peak needs one) */
+    out->concurrency = sv->concurrency;
+    out->ttft_ms = sv->ttft_ms;
+    out->tpot_ms = sv->tpot_ms;
+    out->percentile = sv->percentile;
+    out->peak_to_avg = sv->peak_to_avg >= 1 ? sv->peak_to_avg : 1;
+    out->demand_rps = sv->requests_per_s > 0 ? sv->requests_per_s
+                      : sv->tokens_per_day > 0 && sv->output_tokens > 0
+                          ? sv->tokens_per_day / (double)sv->output_tokens /
+                                86400 * out->peak_to_avg
+                          : 0;
+    size_pool_run(s.nsys, serve_system, &s);
+    /* merge in catalog order: the answer does not depend on the threads */
+    for (i = 0; i < s.nsys; i++) {
+        struct s_sys *sy = &s.sys[i];
+
+        out->searches++;
+        out->full_searches++;
+        out->counts++;
+        out->layouts += sy->layouts;
+        out->layouts_cut += sy->cut;
+        if (sy->no_layout)
+            out->no_layout++;
+        else if (!sy->n)
+            out->no_price++;
+        for (k = 0; k < sy->n; k++) {
+            if (out->n >= SIZE_POINTS_MAX) {
+                out->stopped_early = true;
+                break;
+            }
+            out->pt[out->n++] = sy->pts[k];
+        }
+    }
+    size_summarise(out);
+    st = CP_OK;
+done:
+    for (i = 0; i < s.nsys; i++) {
+        free(s.sys[i].pts);
+        free(s.sys[i].offers);
+    }
+    free(s.sys);
+    free(tmp);
+    free(rw);
+    return st;
+}
