@@ -42,6 +42,7 @@ static const struct {
     {"src/catalog/schema/0002_stacks.sql", "PRAGMA user_version = 2"},
     {"src/catalog/schema/0003_finance.sql", "PRAGMA user_version = 3"},
     {"src/catalog/schema/0004_serve.sql", "PRAGMA user_version = 4"},
+    {"src/catalog/schema/0005_moe.sql", "PRAGMA user_version = 5"},
 };
 #define SCHEMA_VERSION ((int)(sizeof(migrations) / sizeof(migrations[0])))
 

@@ -368,7 +368,10 @@
       prefill_chunk, 1, 8192, DF,                                              \
       "serving: tokens per forward pass (max_num_tokens)")                     \
     STACK_FRAC(C, "decode_overlap", decode_overlap, 0.5,                       \
-               "serving: share of compute/memory overlapped in a step")
+               "serving: share of compute/memory overlapped in a step")      \
+    C(stack_spec, "moe_imbalance", CATCOL_REAL, 0, 0, 16, NULL, FT_DBL,        \
+      moe_imbalance, 1, 1, DF,                                                 \
+      "dropless MoE: busiest EP rank's routed tokens over the even share")
 
 #define PUBLIC_COL(T, name, type, flags, min, max, choices, ft, member, scale, \
                    dflt, pf, help)                                             \

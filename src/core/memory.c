@@ -52,9 +52,15 @@ double memory_layer_activation_bytes(const struct scenario *sc,
     /* FFN internals per token: 4f (2f gated: gate and up outputs plus the
      * product, 6f) in bytes per hidden unit of sbh, scaled by width. */
     if (moe) {
-        ffn_width = (m->top_k + m->shared) * m->f_expert;
+        /* the busiest expert-parallel rank holds its load factor times the
+         * even share of the routed copies (dropless imbalance, or the
+         * padding of token drop) */
+        double load =
+            spec_moe_load(sc->train.moe_capacity, sc->stack.moe_imbalance);
+
+        ffn_width = (load * m->top_k + m->shared) * m->f_expert;
         /* k routed copies of the token before and after the experts */
-        split += 4 * m->top_k;
+        split += 4 * load * m->top_k;
     } else {
         ffn_width = m->f;
     }

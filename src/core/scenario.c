@@ -45,6 +45,7 @@ void scenario_defaults(struct scenario *sc)
     sc->stack.mem_reserve_bytes = 1073741824.0;
     sc->stack.mem_frag_frac = 0.05;
     sc->stack.selective_keep = 1;
+    sc->stack.moe_imbalance = 1;
     sc->stack.mbu = 1;
     sc->stack.kv_mem_frac = 0.9;
     sc->stack.prefill_chunk = 8192;
@@ -367,7 +368,9 @@ static enum cp_status validate_stack(const struct stack_spec *s, struct diag *d)
         !(s->mem_reserve_bytes >= 0 && s->mem_reserve_bytes < 1e13) ||
         !(s->mem_frag_frac >= 0 && s->mem_frag_frac <= 1) ||
         !(s->selective_keep >= 0 && s->selective_keep <= 1) ||
-        !(s->ep_overlap >= 0 && s->ep_overlap <= 1))
+        !(s->ep_overlap >= 0 && s->ep_overlap <= 1) ||
+        !(s->moe_imbalance == 0 ||
+          (s->moe_imbalance >= 1 && s->moe_imbalance <= 16)))
         return diag_set(d, CP_ERR_RANGE, "software.stack",
                         "'%s' has values out of range", s->id);
     return CP_OK;
@@ -573,6 +576,10 @@ enum cp_status scenario_validate(const struct scenario *sc, struct diag *d)
         st = real_in(d, "train.tokens", sc->train.tokens, 0, MAX_TOKENS);
     if (!st)
         st = real_in(d, "train.gpu_hours", sc->train.gpu_hours, 0, MAX_TOKENS);
+    if (!st && !(sc->train.moe_capacity == 0 ||
+                 (sc->train.moe_capacity >= 1 && sc->train.moe_capacity <= 16)))
+        st = diag_set(d, CP_ERR_RANGE, "train.moe_capacity",
+                      "must be 0 (dropless) or a capacity factor from 1 to 16");
     if (!st)
         st = count_in(d, "train.seq_len", sc->train.seq_len, 1, MAX_SEQ);
     if (!st)

@@ -164,6 +164,8 @@ struct stack_spec {
     double mem_frag_frac;     /* allocator slack, fraction of what it holds */
     double selective_keep;    /* activations kept by selective recompute,
                                  of what Megatron's keeps (1: Megatron) */
+    double moe_imbalance;     /* dropless MoE: routed tokens of the busiest
+                                 expert-parallel rank over the even share */
     /* Serving engines (0 on training rows; serve.c).  Fitted once on the
      * published serving results (README, Calibration). */
     double mbu;            /* decode: share of the measured HBM ceiling */
@@ -304,8 +306,12 @@ struct train_spec {
     enum optimizer optimizer;
     enum precision grad_dtype; /* FP32, BF16 or FP16 */
     enum attention attention;
-    double gpu_hours; /* known wall-clock GPU-hours of the run (e.g. a
-                         published figure); 0: modelled */
+    double gpu_hours;    /* known wall-clock GPU-hours of the run (e.g. a
+                            published figure); 0: modelled */
+    double moe_capacity; /* MoE token drop: each expert takes at most this
+                            times its even share, padded to it; 0: dropless
+                            (every token routed, the busiest rank sets the
+                            pace: stack moe_imbalance) */
 };
 
 /* The parallel layout.  Every degree is >= 1 once resolved. */
@@ -344,6 +350,16 @@ static inline double spec_scaled_eff(double frac, double scale)
     double x = frac * (scale > 0 ? scale : 1);
 
     return x < 1 ? x : 1;
+}
+
+/* The routed-token load of the busiest expert-parallel rank over its even
+ * share: the capacity factor under token drop (each expert is padded to
+ * it), else the stack's dropless imbalance (0: balanced). */
+static inline double spec_moe_load(double capacity, double imbalance)
+{
+    if (capacity > 0)
+        return capacity;
+    return imbalance > 1 ? imbalance : 1;
 }
 
 struct scenario {

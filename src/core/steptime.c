@@ -357,7 +357,13 @@ static void layer_time(const struct scenario *sc, const struct model_shape *m,
          * (sequence parallel).  Grouped GEMMs, one per local expert. */
         double etp = layout_expert_tp(lay), local = m->experts / e;
         double T_moe = T * etp / t;
-        double per_expert = T_moe * m->top_k * e / m->experts;
+        /* the busiest rank sets the pace: dropless routing gives it the
+         * stack's imbalance times the even share, token drop pads every
+         * expert to its capacity (Megatron-Core --moe-expert-capacity-
+         * factor with --moe-pad-expert-input-to-capacity) */
+        double load =
+            spec_moe_load(sc->train.moe_capacity, sc->stack.moe_imbalance);
+        double per_expert = load * T_moe * m->top_k * e / m->experts;
         double shared_up = (m->gated ? 2 : 1) * m->f_expert * m->shared / t;
 
         f_width = m->f_expert;
@@ -371,10 +377,10 @@ static void layer_time(const struct scenario *sc, const struct model_shape *m,
         }
         /* activation on k routed copies, permute and unpermute copies */
         ew_f = (m->gated ? 3 : 2) *
-                   (T_moe * m->top_k * f_width / etp +
+                   (load * T_moe * m->top_k * f_width / etp +
                     T * m->shared * f_width / t) *
                    elem +
-               4 * T_moe * m->top_k * h * elem;
+               4 * load * T_moe * m->top_k * h * elem;
         /* dispatch and combine: each rank sends its sequence-parallel
          * share of the routed tokens (T/t of them, k copies) to ep ranks
          * etp apart (t*c apart when the experts split like the dense
@@ -382,7 +388,8 @@ static void layer_time(const struct scenario *sc, const struct model_shape *m,
          * domain); a stack that overlaps one microbatch's all-to-all with
          * another's compute hides its share ep_overlap */
         group_init(hw, e, etp == t ? t * c : etp, &gr);
-        lt->ep_f = 2 * group_all_to_all(&gr, T / t * m->top_k * h * elem);
+        lt->ep_f =
+            2 * group_all_to_all(&gr, load * T / t * m->top_k * h * elem);
         if (etp > 1) {
             struct group tpg;
 

@@ -152,6 +152,10 @@ static const struct plan_key_info keys[PLAN_KEY_COUNT] = {
         {"train.gpu_hours", "train", "gpu_hours", PT_COUNT, 0, 0, 9e15, NULL,
          NULL, 0, "0 (modelled)", PS_F64, OFF(train.gpu_hours),
          "known GPU-hours of the run, replacing the model's"},
+    [PK_TRAIN_MOE_CAPACITY] =
+        {"train.moe_capacity", "train", "moe_capacity", PT_NUMBER, 0, 0, 16,
+         NULL, NULL, 0, "0 (dropless)", PS_F64, OFF(train.moe_capacity),
+         "MoE token drop: expert capacity factor (0: dropless)"},
     [PK_SERVE_MODE] = {"serve.mode", "serve", "mode", PT_ENUM, 0, 0, 0,
                        "online|offline", NULL, 0, "online", PS_INT,
                        OFF(serve.mode),

@@ -46,6 +46,7 @@
     X(TRAIN_GRAD_DTYPE, "train.grad_dtype")                                    \
     X(TRAIN_ATTENTION, "train.attention")                                      \
     X(TRAIN_GPU_HOURS, "train.gpu_hours")                                      \
+    X(TRAIN_MOE_CAPACITY, "train.moe_capacity")                                \
     X(SERVE_MODE, "serve.mode")                                                \
     X(SERVE_INPUT_TOKENS, "serve.input_tokens")                                \
     X(SERVE_OUTPUT_TOKENS, "serve.output_tokens")                              \

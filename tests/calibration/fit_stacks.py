@@ -40,8 +40,20 @@ KNOBS = {
     'kernel_us': (0.0, 20.0, 0.0),  # host dispatch: eager PyTorch ~10-20 us
     'selective_keep': (0.20, 1.00, 1.00),
     'ep_overlap': (0.0, 1.00, 0.0),
+    'moe_imbalance': (1.0, 3.0, 1.0),  # dropless: busiest EP rank / even share
     'mem_reserve_gib': (0.25, 8.0, 1.0),
 }
+
+
+# Fewest MoE runs of a stack that may tell its dropless routing imbalance.
+MOE_RUNS_MIN = 3
+
+
+def is_moe(case):
+    for kv in case['sets'].split():
+        if kv.startswith('model.experts='):
+            return int(kv.split('=', 1)[1]) > 1
+    return False
 
 
 def load_validate(shared):
@@ -126,9 +138,12 @@ def fit_stack(run, sid, cases, start):
     best = score(errors(cases, run.predict(cases, sid, knobs)))
     active = []
     measured_memory = any(c['metric'] == 'total_gib' for c in cases)
+    moe_runs = sum(1 for c in cases if is_moe(c))
     for k, (lo, hi, _) in KNOBS.items():
         if k == 'mem_reserve_gib' and not measured_memory:
             continue  # only a measured peak can tell the reserve
+        if k == 'moe_imbalance' and moe_runs < MOE_RUNS_MIN:
+            continue  # one or two MoE runs would make it a per-case fit
         trial = dict(knobs)
         trial[k] = lo if abs(knobs[k] - lo) > abs(knobs[k] - hi) else hi
         if score(errors(cases, run.predict(cases, sid, trial))) != best:

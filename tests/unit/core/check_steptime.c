@@ -162,6 +162,61 @@ START_TEST(test_overlap_not_free)
 }
 END_TEST
 
+/* MoE routing load: token drop pads every expert to its capacity, dropless
+ * routing leaves the busiest expert-parallel rank its stack's imbalance;
+ * either way the rank with more tokens sets the pace and holds more
+ * activations, while the model FLOPs (and so what MFU counts) stay. */
+START_TEST(test_moe_load)
+{
+    struct scenario sc;
+    struct result even, drop, dropless, pad;
+    struct diag d;
+
+    fixture_scenario(&sc, "h100-sxm");
+    fixture_gpt(&sc, 16, 4096, 32, 32000);
+    sc.model.experts = 64;
+    sc.model.experts_active = 8;
+    sc.model.expert_ffn = 1024;
+    sc.layout.tp = 1;
+    sc.layout.dp = 8;
+    sc.layout.ep = 8;
+    sc.layout.microbatch = 1;
+    sc.train.global_batch = 64;
+    sc.train.moe_capacity = 1;
+    ck_assert_msg(scenario_validate(&sc, &d) == CP_OK, "%s: %s", d.where,
+                  d.msg);
+    scenario_eval(&sc, &drop);
+    sc.train.moe_capacity = 0;
+    sc.stack.moe_imbalance = 1;
+    scenario_eval(&sc, &even);
+    sc.stack.moe_imbalance = 1.5;
+    scenario_eval(&sc, &dropless);
+    sc.train.moe_capacity = 1.5;
+    sc.stack.moe_imbalance = 3;
+    scenario_eval(&sc, &pad);
+
+    /* capacity 1 is the even split; the capacity overrides the stack */
+    ck_assert_rel(drop.time.step_s, even.time.step_s, 1e-12);
+    ck_assert_rel(pad.time.step_s, dropless.time.step_s, 1e-12);
+    ck_assert(dropless.time.step_s > even.time.step_s * 1.05);
+    ck_assert(dropless.time.ep_comm_s > even.time.ep_comm_s);
+    ck_assert(dropless.memory.activations_bytes >
+              even.memory.activations_bytes);
+    ck_assert_rel(dropless.model.flops_per_token, even.model.flops_per_token,
+                  1e-12);
+    ck_assert(dropless.time.mfu < even.time.mfu);
+
+    /* a capacity below the even share would drop tokens the model counts */
+    sc.train.moe_capacity = 0.5;
+    ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_RANGE);
+    ck_assert_str_eq(d.where, "train.moe_capacity");
+    sc.train.moe_capacity = 0;
+    sc.stack.moe_imbalance = 0.5;
+    ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_RANGE);
+    ck_assert_str_eq(d.where, "software.stack");
+}
+END_TEST
+
 Suite *suite_steptime(void)
 {
     Suite *s = suite_create("steptime");
@@ -172,6 +227,7 @@ Suite *suite_steptime(void)
     tcase_add_test(tc, test_linear_in_tokens);
     tcase_add_test(tc, test_recompute_order);
     tcase_add_test(tc, test_overlap_not_free);
+    tcase_add_test(tc, test_moe_load);
     suite_add_tcase(s, tc);
     tc = tcase_create("invariants");
     tcase_add_test(tc, test_layout_grid);
