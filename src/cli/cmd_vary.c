@@ -239,6 +239,12 @@ int cmd_vary(const struct cli_args *a, struct catalog *cat,
         st = parse_vary(a->vary[i], &rows[i], &d);
     if (!st)
         st = plan_evaluate(p, cat, a->objective, oc, &d);
+    /* the tornado's columns are a training run's (days, run cost, the
+     * build-or-rent margin): a serving plan would print zeros for them */
+    if (!st && oc->result.workload == WORKLOAD_SERVE)
+        st = diag_set(&d, CP_ERR_USAGE, "--vary",
+                      "the tornado is for training plans; for a serving plan "
+                      "compare the demands or run `llmplan size`");
     if (!st) {
         *held = *p;
         hold_layout(held, oc);
