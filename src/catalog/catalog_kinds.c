@@ -53,7 +53,7 @@
       PF_BRIEF, "catalog id")                                                  \
     C(accel_spec, "name", CATCOL_TEXT, REQ, 0, 0, NULL, FT_STR, name, 1, 0,    \
       PF_BRIEF, "display name")                                                \
-    C(accel_spec, "vendor", CATCOL_TEXT, 0, 0, 0, NULL, FT_NONE, id, 1, 0, 0,  \
+    C(accel_spec, "vendor", CATCOL_TEXT, 0, 0, 0, NULL, FT_STR, vendor, 1, 0, 0,\
       "vendor")                                                                \
     TFLOPS_COL(C, "fp32_tflops", FP32, 0, "dense FP32 peak, TFLOP/s")          \
     TFLOPS_COL(C, "tf32_tflops", TF32, 0, "dense TF32 peak, TFLOP/s")          \
@@ -369,7 +369,7 @@
       "serving: tokens per forward pass (max_num_tokens)")                     \
     STACK_FRAC(C, "decode_overlap", decode_overlap, 0.5,                       \
                "serving: share of compute/memory overlapped in a step")      \
-    C(stack_spec, "moe_imbalance", CATCOL_REAL, 0, 0, 16, NULL, FT_DBL,        \
+    C(stack_spec, "moe_imbalance", CATCOL_REAL, 0, 1, 16, NULL, FT_DBL,        \
       moe_imbalance, 1, 1, DF,                                                 \
       "dropless MoE: busiest EP rank's routed tokens over the even share")
 

@@ -357,22 +357,37 @@ static enum cp_status validate_hardware(const struct scenario *sc,
 
 static enum cp_status validate_stack(const struct stack_spec *s, struct diag *d)
 {
-    if (!(s->gemm_eff > 0 && s->gemm_eff <= 1) ||
-        !(s->attn_eff > 0 && s->attn_eff <= 1) ||
-        !(s->fp8_eff > 0 && s->fp8_eff <= 1) ||
-        !(s->tp_overlap >= 0 && s->tp_overlap <= 1) ||
-        !(s->dp_overlap >= 0 && s->dp_overlap <= 1) ||
-        !(s->zero3_prefetch >= 0 && s->zero3_prefetch <= 64) ||
-        !(s->kernel_s >= 0 && s->kernel_s < 1) ||
-        !(s->step_overhead_s >= 0 && s->step_overhead_s < 1e3) ||
-        !(s->mem_reserve_bytes >= 0 && s->mem_reserve_bytes < 1e13) ||
-        !(s->mem_frag_frac >= 0 && s->mem_frag_frac <= 1) ||
-        !(s->selective_keep >= 0 && s->selective_keep <= 1) ||
-        !(s->ep_overlap >= 0 && s->ep_overlap <= 1) ||
-        !(s->moe_imbalance == 0 ||
-          (s->moe_imbalance >= 1 && s->moe_imbalance <= 16)))
-        return diag_set(d, CP_ERR_RANGE, "software.stack",
-                        "'%s' has values out of range", s->id);
+    /* each knob in its range (0 < x for efficiencies); the first that is
+     * not is named, as a catalog import names its column */
+    const struct {
+        const char *name;
+        double x, lo, hi;
+        bool open_lo;
+    } k[] = {
+        {"gemm_eff", s->gemm_eff, 0, 1, true},
+        {"attn_eff", s->attn_eff, 0, 1, true},
+        {"fp8_eff", s->fp8_eff, 0, 1, true},
+        {"tp_overlap", s->tp_overlap, 0, 1, false},
+        {"dp_overlap", s->dp_overlap, 0, 1, false},
+        {"zero3_prefetch", s->zero3_prefetch, 0, 64, false},
+        {"kernel_us", s->kernel_s * 1e6, 0, 1e6, false},
+        {"step_overhead_ms", s->step_overhead_s * 1e3, 0, 1e6, false},
+        {"mem_reserve_gib", s->mem_reserve_bytes / 1073741824.0, 0, 1e4, false},
+        {"mem_frag_frac", s->mem_frag_frac, 0, 1, false},
+        {"selective_keep", s->selective_keep, 0, 1, false},
+        {"ep_overlap", s->ep_overlap, 0, 1, false},
+        /* 0: not set (a scenario built without scenario_defaults) */
+        {"moe_imbalance", s->moe_imbalance == 0 ? 1 : s->moe_imbalance, 1, 16,
+         false},
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof(k) / sizeof(k[0]); i++)
+        if (!(k[i].open_lo ? k[i].x > k[i].lo : k[i].x >= k[i].lo) ||
+            !(k[i].x <= k[i].hi))
+            return diag_set(d, CP_ERR_RANGE, "software.stack",
+                            "'%s': %s %g is out of range", s->id, k[i].name,
+                            k[i].x);
     return CP_OK;
 }
 

@@ -116,6 +116,7 @@ struct model_spec {
 struct accel_spec {
     char id[CP_ID_MAX];
     char name[CP_NAME_MAX];
+    char vendor[CP_ID_MAX];
     double peak_flops[PREC_COUNT]; /* FLOP/s; 0 = precision unsupported */
     double hbm_bytes;              /* usable capacity */
     double hbm_bps;                /* HBM bandwidth, bytes/s */
@@ -353,13 +354,29 @@ static inline double spec_scaled_eff(double frac, double scale)
 }
 
 /* The routed-token load of the busiest expert-parallel rank over its even
- * share: the capacity factor under token drop (each expert is padded to
- * it), else the stack's dropless imbalance (0: balanced). */
-static inline double spec_moe_load(double capacity, double imbalance)
+ * share, for `experts` experts of which each token picks `top_k`, over
+ * `ep` ranks.  Token drop pads every expert to its capacity factor (on
+ * any number of ranks), but never beyond every token.  Dropless routing
+ * leaves the busiest rank the stack's imbalance (0: balanced) when the
+ * experts are spread over ranks (with ep 1 every rank has every routed
+ * token), and no rank can receive more than its experts' share of every
+ * token: ep min(E/ep, k) / k. */
+static inline double spec_moe_load(double capacity, double imbalance,
+                                   double experts, double top_k, double ep)
 {
-    if (capacity > 0)
-        return capacity;
-    return imbalance > 1 ? imbalance : 1;
+    double local = ep > 0 ? experts / ep : experts;
+    double most;
+
+    if (!(experts > 0 && top_k > 0))
+        return 1;
+    if (capacity > 0) {
+        most = experts / top_k;
+        return capacity < most ? capacity : most;
+    }
+    if (!(ep > 1 && imbalance > 1))
+        return 1;
+    most = ep * (local < top_k ? local : top_k) / top_k;
+    return imbalance < most ? imbalance : most;
 }
 
 struct scenario {

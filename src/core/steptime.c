@@ -140,7 +140,8 @@ static void hw_init(const struct scenario *sc, struct hw *hw)
          * take every layout, so one 8-bit copy will do, while MX formats
          * scale along the reduction axis and need a second quantization
          * (Transformer Engine docs, "Handling transposes"; Blackwell is
-         * the generation with MX tensor cores).  Weights are cast once per
+         * NVIDIA's generation with MX tensor cores: other vendors keep the
+         * transpose, for want of a source).  Weights are cast once per
          * step (fp8 weight caching), not per microbatch. */
         double frac = a->fp8_gemm_frac > 0 ? a->fp8_gemm_frac : a->gemm_frac;
 
@@ -150,10 +151,12 @@ static void hw_init(const struct scenario *sc, struct hw *hw)
             hw->peak16 = a->peak_flops[PREC_BF16];
             hw->eta16 = spec_scaled_eff(a->gemm_frac * sc->stack.gemm_eff, k);
         }
-        hw->cast = p == PREC_FP4                   ? 1.0 + 2.0 / 16
-                   : p == PREC_MXFP8               ? 2.0 + 2.0 / 32
-                   : a->peak_flops[PREC_MXFP8] > 0 ? 1.0
-                                                   : 2.0;
+        hw->cast =
+            p == PREC_FP4     ? 1.0 + 2.0 / 16
+            : p == PREC_MXFP8 ? 2.0 + 2.0 / 32
+            : strcmp(a->vendor, "NVIDIA") == 0 && a->peak_flops[PREC_MXFP8] > 0
+                ? 1.0
+                : 2.0;
     }
     /* FlashAttention-2 has no Hopper or Blackwell code path (TMA, wgmma,
      * tcgen05): on those it reaches its own, lower ceiling (FA3 README:
@@ -362,7 +365,8 @@ static void layer_time(const struct scenario *sc, const struct model_shape *m,
          * expert to its capacity (Megatron-Core --moe-expert-capacity-
          * factor with --moe-pad-expert-input-to-capacity) */
         double load =
-            spec_moe_load(sc->train.moe_capacity, sc->stack.moe_imbalance);
+            spec_moe_load(sc->train.moe_capacity, sc->stack.moe_imbalance,
+                          m->experts, m->top_k, e);
         double per_expert = load * T_moe * m->top_k * e / m->experts;
         double shared_up = (m->gated ? 2 : 1) * m->f_expert * m->shared / t;
 

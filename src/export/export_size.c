@@ -636,7 +636,7 @@ static enum cp_status serve_text(FILE *out, const struct size_result *s,
             snprintf(usd, sizeof(usd), "%s-%s",
                      money(p->usd_day_lo, a, sizeof(a)),
                      money(p->usd_day_hi, b, sizeof(b)));
-            snprintf(wh, sizeof(wh), "%.0f-%.0f", p->wh_mtok_lo, p->wh_mtok_hi);
+            snprintf(wh, sizeof(wh), "%.4g-%.4g", p->wh_mtok_lo, p->wh_mtok_hi);
             fprintf(out,
                     "%3zu  %-10s %-15s %6llu  %-*s %15s %8.3f %13s %7.0f "
                     "%7.1f %6.1f  %s",

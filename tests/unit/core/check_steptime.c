@@ -1,5 +1,6 @@
 /* check_steptime.c - collectives, roofline and step-time invariants. */
 #include <check.h>
+#include <string.h>
 
 #include "check_helpers.h"
 #include "core/model.h"
@@ -206,6 +207,28 @@ START_TEST(test_moe_load)
                   1e-12);
     ck_assert(dropless.time.mfu < even.time.mfu);
 
+    /* no routing makes a rank busier when every rank holds every expert;
+     * no capacity pads an expert beyond every token (E/k = 8 here) */
+    {
+        struct result a, b;
+
+        sc.train.moe_capacity = 0;
+        sc.stack.moe_imbalance = 1.5;
+        sc.layout.ep = 1;
+        scenario_eval(&sc, &a);
+        sc.stack.moe_imbalance = 1;
+        scenario_eval(&sc, &b);
+        ck_assert_rel(a.time.step_s, b.time.step_s, 1e-12);
+        sc.layout.ep = 8;
+        sc.train.moe_capacity = 16;
+        scenario_eval(&sc, &a);
+        sc.train.moe_capacity = 8;
+        scenario_eval(&sc, &b);
+        ck_assert_rel(a.time.step_s, b.time.step_s, 1e-12);
+        ck_assert_rel(spec_moe_load(0, 100, 64, 8, 8), 8, 1e-12);
+        ck_assert_rel(spec_moe_load(0, 100, 8, 2, 8), 4, 1e-12);
+    }
+
     /* a capacity below the even share would drop tokens the model counts */
     sc.train.moe_capacity = 0.5;
     ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_RANGE);
@@ -214,6 +237,7 @@ START_TEST(test_moe_load)
     sc.stack.moe_imbalance = 0.5;
     ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_RANGE);
     ck_assert_str_eq(d.where, "software.stack");
+    ck_assert_ptr_nonnull(strstr(d.msg, "moe_imbalance"));
 }
 END_TEST
 
