@@ -287,13 +287,59 @@ static json_t *point_json(const struct size_point *p)
     return o;
 }
 
+/* The end both JSON documents share: the frontier, the exclusions with
+ * their closest option, the nearest option; then written out.  `enc`
+ * encodes one option (training or serving); root owns front and ex. */
+static enum cp_status json_finish(FILE *out, const struct size_result *s,
+                                  json_t *root, json_t *front, json_t *ex,
+                                  json_t *(*enc)(const struct size_point *),
+                                  struct diag *d)
+{
+    size_t i, w;
+    int rc;
+
+    for (i = 0; i < s->nfront; i++) {
+        json_t *p = enc(&s->pt[s->front[i]]);
+
+        if (p && s->pt[s->front[i]].overlaps >= 0)
+            json_object_set_new(p, "overlaps",
+                                json_integer(s->pt[s->front[i]].overlaps + 1));
+        json_array_append_new(front, p);
+    }
+    json_object_set_new(root, "frontier", front);
+    for (w = 1; w < SIZE_WHY_COUNT; w++) {
+        json_t *e = json_object();
+
+        if (!s->why_count[w] || !e) {
+            json_decref(e);
+            continue;
+        }
+        json_object_set_new(e, "reason",
+                            json_string(size_why_name((enum size_why)w)));
+        json_object_set_new(e, "options",
+                            json_integer((json_int_t)s->why_count[w]));
+        json_object_set_new(e, "closest",
+                            s->closest[w] >= 0
+                                ? enc(&s->pt[s->closest[w]])
+                                : json_null());
+        json_array_append_new(ex, e);
+    }
+    json_object_set_new(root, "excluded", ex);
+    json_object_set_new(root, "nearest",
+                        s->nearest >= 0 ? enc(&s->pt[s->nearest])
+                                        : json_null());
+    rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(root);
+    if (rc != 0 || fputc('\n', out) == EOF)
+        return diag_set(d, CP_ERR_IO, "json", "cannot write output");
+    return CP_OK;
+}
+
 enum cp_status export_json_size(FILE *out, const struct size_result *s,
                                 struct diag *d)
 {
     json_t *root = json_object(), *search = json_object(),
            *front = json_array(), *ex = json_array(), *c = json_object();
-    size_t i, w;
-    int rc;
 
     if (s->serve) {
         json_decref(root);
@@ -339,41 +385,7 @@ enum cp_status export_json_size(FILE *out, const struct size_result *s,
     json_object_set_new(search, "stopped_early",
                         json_boolean(s->stopped_early));
     json_object_set_new(root, "search", search);
-    for (i = 0; i < s->nfront; i++) {
-        json_t *p = point_json(&s->pt[s->front[i]]);
-
-        if (p && s->pt[s->front[i]].overlaps >= 0)
-            json_object_set_new(p, "overlaps",
-                                json_integer(s->pt[s->front[i]].overlaps + 1));
-        json_array_append_new(front, p);
-    }
-    json_object_set_new(root, "frontier", front);
-    for (w = 1; w < SIZE_WHY_COUNT; w++) {
-        json_t *e = json_object();
-
-        if (!s->why_count[w] || !e) {
-            json_decref(e);
-            continue;
-        }
-        json_object_set_new(e, "reason",
-                            json_string(size_why_name((enum size_why)w)));
-        json_object_set_new(e, "options",
-                            json_integer((json_int_t)s->why_count[w]));
-        json_object_set_new(e, "closest",
-                            s->closest[w] >= 0
-                                ? point_json(&s->pt[s->closest[w]])
-                                : json_null());
-        json_array_append_new(ex, e);
-    }
-    json_object_set_new(root, "excluded", ex);
-    json_object_set_new(root, "nearest",
-                        s->nearest >= 0 ? point_json(&s->pt[s->nearest])
-                                        : json_null());
-    rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    json_decref(root);
-    if (rc != 0 || fputc('\n', out) == EOF)
-        return diag_set(d, CP_ERR_IO, "json", "cannot write output");
-    return CP_OK;
+    return json_finish(out, s, root, front, ex, point_json, d);
 }
 
 /* ---- CSV ----------------------------------------------------------------- */
@@ -735,8 +747,6 @@ static enum cp_status serve_json(FILE *out, const struct size_result *s,
     json_t *root = json_object(), *search = json_object(),
            *front = json_array(), *ex = json_array(), *c = json_object(),
            *sv = json_object();
-    size_t i, w;
-    int rc;
 
     if (!root || !search || !front || !ex || !c || !sv) {
         json_decref(root);
@@ -779,41 +789,7 @@ static enum cp_status serve_json(FILE *out, const struct size_result *s,
     json_object_set_new(search, "stopped_early",
                         json_boolean(s->stopped_early));
     json_object_set_new(root, "search", search);
-    for (i = 0; i < s->nfront; i++) {
-        json_t *p = serve_point_json(&s->pt[s->front[i]]);
-
-        if (p && s->pt[s->front[i]].overlaps >= 0)
-            json_object_set_new(p, "overlaps",
-                                json_integer(s->pt[s->front[i]].overlaps + 1));
-        json_array_append_new(front, p);
-    }
-    json_object_set_new(root, "frontier", front);
-    for (w = 1; w < SIZE_WHY_COUNT; w++) {
-        json_t *e = json_object();
-
-        if (!s->why_count[w] || !e) {
-            json_decref(e);
-            continue;
-        }
-        json_object_set_new(e, "reason",
-                            json_string(size_why_name((enum size_why)w)));
-        json_object_set_new(e, "options",
-                            json_integer((json_int_t)s->why_count[w]));
-        json_object_set_new(e, "closest",
-                            s->closest[w] >= 0
-                                ? serve_point_json(&s->pt[s->closest[w]])
-                                : json_null());
-        json_array_append_new(ex, e);
-    }
-    json_object_set_new(root, "excluded", ex);
-    json_object_set_new(root, "nearest",
-                        s->nearest >= 0 ? serve_point_json(&s->pt[s->nearest])
-                                        : json_null());
-    rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    json_decref(root);
-    if (rc != 0 || fputc('\n', out) == EOF)
-        return diag_set(d, CP_ERR_IO, "json", "cannot write output");
-    return CP_OK;
+    return json_finish(out, s, root, front, ex, serve_point_json, d);
 }
 
 static void serve_csv_row(FILE *out, const struct size_point *p, size_t rank)
