@@ -9,6 +9,7 @@
 #   make valgrind            the unit runners and corpus replays under valgrind
 #   make bench               evaluations per second and search wall time
 #   make validate            calibration table (README) from the cases
+#   make readme              README output and screen blocks from the binary
 #   make fuzz | fuzz-run FUZZ=name SECS=n     libFuzzer targets (clang)
 #   make lint                clang-format, cppcheck, layer rules
 #   make deps                install the Debian packages that are missing
@@ -117,7 +118,7 @@ SECS ?= 60
 
 .PHONY: all run check check-unit check-golden check-shell check-themes \
         check-fuzz-corpus golden-update asan ubsan valgrind coverage bench \
-        validate fuzz fuzz-build fuzz-run lint deps install uninstall clean
+        validate readme fuzz fuzz-build fuzz-run lint deps install uninstall clean
 
 all: $(DEPS_STAMP) llmplan
 
@@ -249,6 +250,12 @@ bench: all
 
 validate: all
 	$(Q)python3 tests/validate_table.py --bin ./llmplan --shared $(SHARED) --loso
+	$(Q)README_UPDATE=1 sh tests/shell/test_readme_screens.sh | grep -v '^ok '; true
+
+# Every block between <!-- begin output: CMD --> / <!-- begin screen: KEYS -->
+# and its end marker in README.md, rewritten from what ./llmplan prints.
+readme: all
+	$(Q)README_UPDATE=1 sh tests/shell/test_readme_screens.sh
 
 # ---- lint ---------------------------------------------------------------
 lint:
