@@ -550,7 +550,7 @@ static enum cp_status serve_text(FILE *out, const struct size_result *s,
     const struct size_opts *o = &s->opts;
     size_t i, w;
     char buf[200], rep[64];
-    int bw = 4;
+    int bw = 4, uw = 7, ww = 7;
 
     if (s->demand_rps > 0 || !s->concurrency)
         fprintf(out, "serving: peak %.4g requests/s", s->demand_rps);
@@ -637,10 +637,24 @@ static enum cp_status serve_text(FILE *out, const struct size_result *s,
             if ((int)len > bw)
                 bw = (int)len;
         }
+        /* and the ranges as wide as theirs: a number is never cut */
+        for (i = 0; i < s->nfront; i++) {
+            const struct size_point *p = &s->pt[s->front[i]];
+            char a[24], b[24];
+            int len = snprintf(buf, sizeof(buf), "%s-%s",
+                               money(p->usd_day_lo, a, sizeof(a)),
+                               money(p->usd_day_hi, b, sizeof(b)));
+
+            uw = len > uw ? len : uw;
+            len = snprintf(buf, sizeof(buf), "%.0f-%.0f", p->wh_mtok_lo,
+                           p->wh_mtok_hi);
+            ww = len > ww ? len : ww;
+        }
         fprintf(out,
-                "%3s  %-10s %-15s %6s  %-*s %15s %8s %13s %7s %7s %6s  %s\n",
-                "#", "accel", "system", "gpus", bw, "buy", "USD/day", "$/Mtok",
-                "Wh/Mtok", "TTFT ms", "TPOT ms", "e2e s", "replicas");
+                "%3s  %-10s %-15s %6s  %-*s %*s %8s %*s %7s %7s %6s  %s\n",
+                "#", "accel", "system", "gpus", bw, "buy", uw, "USD/day",
+                "$/Mtok", ww, "Wh/Mtok", "TTFT ms", "TPOT ms", "e2e s",
+                "replicas");
         for (i = 0; i < s->nfront; i++) {
             const struct size_point *p = &s->pt[s->front[i]];
             char usd[48], a[24], b[24], wh[40];
@@ -648,12 +662,12 @@ static enum cp_status serve_text(FILE *out, const struct size_result *s,
             snprintf(usd, sizeof(usd), "%s-%s",
                      money(p->usd_day_lo, a, sizeof(a)),
                      money(p->usd_day_hi, b, sizeof(b)));
-            snprintf(wh, sizeof(wh), "%.4g-%.4g", p->wh_mtok_lo, p->wh_mtok_hi);
+            snprintf(wh, sizeof(wh), "%.0f-%.0f", p->wh_mtok_lo, p->wh_mtok_hi);
             fprintf(out,
-                    "%3zu  %-10s %-15s %6llu  %-*s %15s %8.3f %13s %7.0f "
+                    "%3zu  %-10s %-15s %6llu  %-*s %*s %8.3f %*s %7.0f "
                     "%7.1f %6.1f  %s",
                     i + 1, p->accel, p->system, (unsigned long long)p->gpus, bw,
-                    serve_buy(p, buf, sizeof(buf)), usd, p->usd_mtok, wh,
+                    serve_buy(p, buf, sizeof(buf)), uw, usd, p->usd_mtok, ww, wh,
                     p->ttft_ms, p->tpot_ms, p->e2e_s,
                     replica_text(p, rep, sizeof(rep)));
             if (p->overlaps >= 0)

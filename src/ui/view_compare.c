@@ -61,7 +61,6 @@ static const char *const serve_rows[][2] = {
 };
 
 #define NSERVE (sizeof(serve_rows) / sizeof(serve_rows[0]))
-#define LABEL_W 30
 
 struct cv {
     const struct metric *rows[NKEY + 256];
@@ -268,16 +267,32 @@ static void cv_draw(struct ui *ui, void *st, struct canvas *c, struct rect r)
 {
     struct cv *v = st;
     int th = r.h >= 40 ? r.h - r.h * 2 / 5 : r.h - 10;
-    int cw, row, x, y;
+    int cw, row, x, y, lw = 0, need = 10;
     size_t i, j;
     char b[64];
     const char *last = "";
 
     if (th > (int)v->nrows + 2)
         th = (int)v->nrows + 2;
-    cw = ui->ncmp ? (r.w - LABEL_W) / (int)ui->ncmp : 20;
-    if (cw > 30)
-        cw = 30;
+    /* columns as wide as their numbers; the labels take what is left */
+    for (i = 0; i < v->nrows; i++) {
+        int w = canvas_text_width(v->rows[i]->section) + 1 +
+                canvas_text_width(v->rows[i]->key) + 1 +
+                canvas_text_width(v->rows[i]->unit);
+
+        lw = w + 2 > lw ? w + 2 : lw;
+        for (j = 0; j < ui->ncmp; j++) {
+            w = canvas_text_width(cell(ui, v->rows[i], j, b, sizeof(b))) + 2;
+            need = w > need ? w : need;
+        }
+    }
+    if (ui->ncmp && lw > r.w - need * (int)ui->ncmp)
+        lw = r.w - need * (int)ui->ncmp;
+    if (lw < 12)
+        lw = 12;
+    cw = ui->ncmp ? (r.w - lw) / (int)ui->ncmp : 20;
+    if (cw > 30 && cw > need)
+        cw = need > 30 ? need : 30;
     widget_heading(c, (struct rect){r.x, r.y, r.w, 1},
                    "Compare (a add, Del remove, Enter change, Left/Right "
                    "chart)",
@@ -285,13 +300,13 @@ static void cv_draw(struct ui *ui, void *st, struct canvas *c, struct rect r)
     /* header */
     y = r.y + 1;
     canvas_fill(c, (struct rect){r.x, y, r.w, 1}, ' ', THEME_TABLE_HEADER);
-    canvas_text(c, r.x + 1, y, LABEL_W - 2, "metric", THEME_TABLE_HEADER);
+    canvas_text(c, r.x + 1, y, lw - 2, "metric", THEME_TABLE_HEADER);
     for (i = 0; i < ui->ncmp; i++) {
         char t[64], h[80];
 
         col_title(ui, i, t, sizeof(t));
         snprintf(h, sizeof(h), "#%zu %s", i + 1, t);
-        x = r.x + LABEL_W + (int)i * cw;
+        x = r.x + lw + (int)i * cw;
         widget_text(c, x, y, cw - 1, h,
                     i == v->col ? THEME_SORTED : THEME_TABLE_HEADER, 1);
         ui_hit(ui, (struct rect){x, y, cw, 1}, ACT_NONE, 10000 + (int)i);
@@ -308,13 +323,13 @@ static void cv_draw(struct ui *ui, void *st, struct canvas *c, struct rect r)
             canvas_fill(c, (struct rect){r.x, y, r.w, 1}, ' ', base);
         if (i == NKEY)
             last = "";
-        snprintf(label, sizeof(label), "%s%s%s %s",
+        snprintf(label, sizeof(label), "%s%s%s",
                  strcmp(m->section, last) != 0 || i == v->top ? m->section : "",
                  strcmp(m->section, last) != 0 || i == v->top ? "." : " ",
-                 m->key, m->unit);
+                 m->key);
         last = m->section;
-        widget_text(c, r.x + 1, y, LABEL_W - 2, label,
-                    i == v->sel ? base : THEME_LABEL, 0);
+        widget_label_unit(c, r.x + 1, y, lw - 2, label, m->unit,
+                          i == v->sel ? base : THEME_LABEL);
         for (j = 0; j < ui->ncmp; j++) {
             int el = best(ui, m, j)  ? THEME_BEST
                      : ui->cmp[j].st ? THEME_VALUE_BAD
@@ -322,7 +337,7 @@ static void cv_draw(struct ui *ui, void *st, struct canvas *c, struct rect r)
 
             if (i == v->sel && el != THEME_BEST)
                 el = base;
-            widget_text(c, r.x + LABEL_W + (int)j * cw, y, cw - 1,
+            widget_text(c, r.x + lw + (int)j * cw, y, cw - 1,
                         cell(ui, m, j, b, sizeof(b)), el, 1);
         }
         ui_hit(ui, (struct rect){r.x, y, r.w, 1}, ACT_NONE, (int)i);

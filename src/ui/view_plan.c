@@ -678,12 +678,30 @@ static void copy_rows(struct canvas *dst, struct rect r,
         }
 }
 
+/* A metric's value as the All metrics pane shows it, into b. */
+static const char *metric_shown(const struct metric *m, const struct result *r,
+                                char *b, size_t n)
+{
+    const char *t = metric_text(m, r);
+
+    if (m->kind == MK_BOOL)
+        t = metric_value(m, r) ? "yes" : "no";
+    if (!t[0])
+        t = ui_num(metric_value(m, r), b, n);
+    return t;
+}
+
+/* Every metric: the value and unit columns as wide as the widest value
+ * and unit shown, so no number is cut; the name takes the rest (cut with
+ * an ellipsis when the pane is narrow). */
 static void draw_metrics(struct ui *ui, struct pv *pv, struct canvas *c,
                          struct rect r)
 {
     size_t i, n, row = 0, total = 0;
     const struct metric *m = metrics_table(&n);
+    const struct result *res = &ui->oc->result;
     const char *last = "";
+    int vw = 1, uw = 0;
 
     widget_heading(c, (struct rect){r.x, r.y, r.w, 1}, "All metrics",
                    pv->focus == 2);
@@ -692,17 +710,25 @@ static void draw_metrics(struct ui *ui, struct pv *pv, struct canvas *c,
     if (!ui->have_result)
         return;
     for (i = 0; i < n; i++)
-        if (metric_section_applies(m[i].section, ui->oc->result.workload))
+        if (metric_section_applies(m[i].section, res->workload)) {
+            char b[64];
+            int w = canvas_text_width(metric_shown(&m[i], res, b, sizeof(b)));
+
             total += 1 + (strcmp(m[i].section, last) != 0);
+            last = m[i].section;
+            if (!metric_text(&m[i], res)[0]) /* numbers; words may be cut */
+                vw = w > vw ? w : vw;
+            w = canvas_text_width(m[i].unit);
+            uw = w > uw ? w : uw;
+        }
     last = "";
     if (pv->mtop + (size_t)r.h > total)
         pv->mtop = total > (size_t)r.h ? total - (size_t)r.h : 0;
     for (i = 0; i < n; i++) {
         char b[64];
-        const char *t;
-        int y;
+        int y, vx = r.w - 1 - uw - (uw ? 1 : 0) - vw;
 
-        if (!metric_section_applies(m[i].section, ui->oc->result.workload))
+        if (!metric_section_applies(m[i].section, res->workload))
             continue;
         if (strcmp(m[i].section, last) != 0) {
             last = m[i].section;
@@ -712,16 +738,20 @@ static void draw_metrics(struct ui *ui, struct pv *pv, struct canvas *c,
             row++;
         }
         if (row >= pv->mtop && row - pv->mtop < (size_t)r.h) {
+            const char *t = metric_shown(&m[i], res, b, sizeof(b));
+            int lw;
+
             y = r.y + (int)(row - pv->mtop);
-            widget_text(c, r.x + 2, y, r.w - 22, m[i].key, THEME_LABEL, 0);
-            t = metric_text(&m[i], &ui->oc->result);
-            if (m[i].kind == MK_BOOL)
-                t = metric_value(&m[i], &ui->oc->result) ? "yes" : "no";
-            if (!t[0])
-                t = ui_num(metric_value(&m[i], &ui->oc->result), b, sizeof(b));
-            widget_text(c, r.x + r.w - 21, y, 14, t,
-                        ui_results_stale(ui) ? THEME_DIM : THEME_VALUE, 1);
-            widget_text(c, r.x + r.w - 6, y, 6, m[i].unit, THEME_DIM, 0);
+            lw = widget_text(c, r.x + 2, y, vx - 3, m[i].key, THEME_LABEL, 0);
+
+            /* a word (an offer id) may use the room the name leaves */
+            if (metric_text(&m[i], res)[0] && canvas_text_width(t) > vw)
+                widget_text(c, r.x + 3 + lw, y, vx + vw - 3 - lw, t,
+                            ui_results_stale(ui) ? THEME_DIM : THEME_VALUE, 1);
+            else
+                widget_text(c, r.x + vx, y, vw, t,
+                            ui_results_stale(ui) ? THEME_DIM : THEME_VALUE, 1);
+            widget_text(c, r.x + vx + vw + 1, y, uw, m[i].unit, THEME_DIM, 0);
         }
         row++;
     }

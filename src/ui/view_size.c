@@ -316,7 +316,7 @@ static void zv_draw(struct ui *ui, void *st, struct canvas *c, struct rect r)
     struct zv *v = st;
     char title[256], lim[160];
     struct size_opts eo = effective(ui, v);
-    const struct table_col *tc = v->res->serve ? serve_cols : cols;
+    struct table_col tc[C_COUNT];
     int cw;
 
     app_size_limits_text(&eo, lim, sizeof(lim));
@@ -357,9 +357,12 @@ static void zv_draw(struct ui *ui, void *st, struct canvas *c, struct rect r)
         }
         return;
     }
-    /* the chart on the left, the table on the right (stacked when narrow) */
-    if (r.w >= 110) {
-        cw = r.w * 2 / 5;
+    /* the chart on the left, the table on the right (stacked when narrow);
+     * the columns as wide as their figures */
+    cw = r.w >= 110 ? r.w * 2 / 5 : 0;
+    widget_table_fit(tc, v->res->serve ? serve_cols : cols, C_COUNT,
+                     v->res->nfront, cell, ui, cw ? r.w - cw - 1 : r.w - 2);
+    if (cw) {
         draw_chart(ui, v, c, (struct rect){r.x + 1, r.y, cw - 2, r.h});
         widget_scroll(v->sel, v->res->nfront, r.h - 1, &v->top);
         widget_table(c, (struct rect){r.x + cw, r.y, r.w - cw - 1, r.h}, tc,

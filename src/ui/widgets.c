@@ -39,6 +39,20 @@ int widget_text(struct canvas *c, int x, int y, int w, const char *s, int el,
     return w;
 }
 
+int widget_label_unit(struct canvas *c, int x, int y, int w, const char *label,
+                      const char *unit, int el)
+{
+    int uw = unit && unit[0] ? canvas_text_width(unit) + 1 : 0;
+    int lw;
+
+    if (uw >= w)
+        return widget_text(c, x, y, w, label, el, 0);
+    lw = widget_text(c, x, y, w - uw, label, el, 0);
+    if (uw)
+        canvas_text(c, x + lw + 1, y, uw - 1, unit, el);
+    return lw + uw;
+}
+
 void widget_heading(struct canvas *c, struct rect r, const char *title,
                     int active)
 {
@@ -227,6 +241,53 @@ void widget_table_xs(struct rect r, const struct table_col *cols, size_t ncols,
             x = r.x + r.w + 1;
     }
     xs[ncols] = x;
+}
+
+void widget_table_fit(struct table_col *out, const struct table_col *cols,
+                      size_t ncols, size_t nrows, table_cell_fn cell,
+                      void *ctx, int w)
+{
+    int cellw[64], total = 0;
+    size_t i, j;
+
+    if (ncols > 63)
+        ncols = 63;
+    for (j = 0; j < ncols; j++) {
+        out[j] = cols[j];
+        cellw[j] = 1;
+        for (i = 0; i < nrows; i++) {
+            char buf[256];
+            int el = 0, cw;
+            const char *t;
+
+            buf[0] = '\0';
+            t = cell(ctx, i, j, buf, sizeof(buf), &el);
+            cw = t ? canvas_text_width(t) : 0;
+            cellw[j] = cw > cellw[j] ? cw : cellw[j];
+        }
+        out[j].width = cellw[j];
+        if (canvas_text_width(cols[j].title) > out[j].width)
+            out[j].width = canvas_text_width(cols[j].title);
+        total += out[j].width + 1;
+    }
+    /* titles give way */
+    for (j = 0; j < ncols && total > w; j++) {
+        total -= out[j].width - cellw[j];
+        out[j].width = cellw[j];
+    }
+    /* then the words, the widest first, down to their given width */
+    while (total > w) {
+        size_t k = ncols;
+
+        for (j = 0; j < ncols; j++)
+            if (!cols[j].align && out[j].width > cols[j].width &&
+                (k == ncols || out[j].width > out[k].width))
+                k = j;
+        if (k == ncols)
+            break;
+        out[k].width--;
+        total--;
+    }
 }
 
 int widget_table(struct canvas *c, struct rect r, const struct table_col *cols,

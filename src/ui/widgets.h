@@ -38,6 +38,12 @@ uint32_t widget_glyph(const struct canvas *c, enum glyph g);
 int widget_text(struct canvas *c, int x, int y, int w, const char *s, int el,
                 int align);
 
+/* A label and its unit ("step_s" "s") in w columns: the label is cut with
+ * an ellipsis before the unit is, so "effective_train_d~ d" keeps it.
+ * Returns the columns used. */
+int widget_label_unit(struct canvas *c, int x, int y, int w, const char *label,
+                      const char *unit, int el);
+
 /* A pane heading: " title " over the rectangle's first row, the rest of
  * the row a line.  active picks PANE_ACTIVE over PANE_TITLE. */
 void widget_heading(struct canvas *c, struct rect r, const char *title,
@@ -103,6 +109,16 @@ typedef const char *(*table_cell_fn)(void *ctx, size_t i, size_t j, char *buf,
 int widget_table(struct canvas *c, struct rect r, const struct table_col *cols,
                  size_t ncols, size_t nrows, size_t top, size_t sel,
                  int cursor_el, int sort, table_cell_fn cell, void *ctx);
+
+/* Columns fitted to their content, into out[ncols]: each as wide as its
+ * widest cell over the nrows rows and its title.  When that exceeds w
+ * (with a blank between columns) the titles give way first (abbreviated),
+ * then the left-aligned (word) columns narrow down to their given width;
+ * a right-aligned column (a number) keeps its widest cell, so no number
+ * is cut by the fit.  The last column is never 0 wide in out. */
+void widget_table_fit(struct table_col *out, const struct table_col *cols,
+                      size_t ncols, size_t nrows, table_cell_fn cell,
+                      void *ctx, int w);
 
 /* The x positions of the columns of widget_table (for clicks): writes
  * ncols+1 starts. */

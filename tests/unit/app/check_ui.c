@@ -435,6 +435,41 @@ START_TEST(test_widget_funcbar)
 }
 END_TEST
 
+static const char *fit_cell(void *ctx, size_t i, size_t j, char *buf,
+                            size_t n, int *el)
+{
+    static const char *const rows[2][3] = {
+        {"1,234,567", "own 96 + coreweave-hgx-b200 spot", "$2.7M-$3.9M"},
+        {"8", "own", "$20.4M-$28.8M"},
+    };
+
+    (void)ctx, (void)buf, (void)n, (void)el;
+    return rows[i][j];
+}
+
+/* Issue 20 item 3: a column is as wide as its numbers; the words and the
+ * titles give way, never a number. */
+START_TEST(test_widget_table_fit)
+{
+    static const struct table_col cols[3] = {
+        {"accelerators", 4, 1}, {"buy", 10, 0}, {"cost", 6, 1}};
+    struct table_col out[3];
+
+    widget_table_fit(out, cols, 3, 2, fit_cell, NULL, 200);
+    ck_assert_int_eq(out[0].width, 12); /* the title fits */
+    ck_assert_int_eq(out[1].width, 32);
+    ck_assert_int_eq(out[2].width, 13);
+    widget_table_fit(out, cols, 3, 2, fit_cell, NULL, 40);
+    ck_assert_int_eq(out[0].width, 9); /* the title gives way */
+    ck_assert_int_eq(out[1].width, 40 - 3 - 9 - 13);
+    ck_assert_int_eq(out[2].width, 13);
+    widget_table_fit(out, cols, 3, 2, fit_cell, NULL, 10);
+    ck_assert_int_eq(out[0].width, 9); /* numbers whole, words to their floor */
+    ck_assert_int_eq(out[1].width, 10);
+    ck_assert_int_eq(out[2].width, 13);
+}
+END_TEST
+
 Suite *suite_ui(void)
 {
     Suite *s = suite_create("ui");
@@ -457,6 +492,7 @@ Suite *suite_ui(void)
     tcase_add_test(core, test_widget_text_and_scroll);
     tcase_add_test(inv, test_widget_chart_inside);
     tcase_add_test(core, test_widget_funcbar);
+    tcase_add_test(core, test_widget_table_fit);
     tcase_add_test(errors, test_bind_errors);
     tcase_add_test(errors, test_theme_errors);
     suite_add_tcase(s, core);
