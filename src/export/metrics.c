@@ -51,6 +51,19 @@ static bool cloud_known(const struct result *r)
     return !(r->cost.unpriced & COST_UNPRICED_CLOUD);
 }
 
+/* Per million training tokens: a serving plan's per-token costs are
+ * serve.usd_per_mtok_build and _cloud (one name, one meaning), so these
+ * are null there. */
+static bool build_train_known(const struct result *r)
+{
+    return build_known(r) && r->workload == WORKLOAD_TRAIN;
+}
+
+static bool cloud_train_known(const struct result *r)
+{
+    return cloud_known(r) && r->workload == WORKLOAD_TRAIN;
+}
+
 static bool nodes_known(const struct result *r)
 {
     return !(r->cost.unpriced & COST_UNPRICED_NODES);
@@ -172,7 +185,9 @@ static const struct metric table[] = {
       "s b h L/pp x (34 + 5 a s/h) / tp, less with recompute/SP "
       "(Korthikanti 2022)"),
     F("memory", "overhead_gib", "GiB", memory.overhead_bytes, GIB, MB_LOWER,
-      "CUDA context, communication buffers, fragmentation"),
+      "CUDA context, communication buffers, fragmentation; serving: the "
+      "runtime reserve + the KV the largest batch uses (serve.kv_gib is the "
+      "pool) + the free memory the engine keeps back"),
     F("memory", "total_gib", "GiB", memory.total_bytes, GIB, MB_LOWER,
       "sum of the five above, on the busiest accelerator"),
     F("memory", "capacity_gib", "GiB", memory.capacity_bytes, GIB, MB_NONE,
@@ -447,7 +462,8 @@ static const struct metric table[] = {
        cost.build.colocation_usd_per_year, MB_LOWER, NULL,
        "nameplate IT kW x colocation USD/kW-month x 12"),
     FK("cost.build", "usd_per_mtok", "USD/Mtok", cost.build.usd_per_mtok, MB_LOWER,
-       build_known, "run_usd / (tokens / 1e6)"),
+       build_train_known,
+       "run_usd / (train.tokens / 1e6); serving: serve.usd_per_mtok_build"),
     FK("cost.build", "npv_usd", "USD", cost.build.npv_usd, MB_LOWER,
        build_known,
        "present cost over the IT life at cost_of_capital, net of residual"),
@@ -461,7 +477,8 @@ static const struct metric table[] = {
        cloud_known,
        "billed GPUs x run hours x rate; reserved: whole terms x commitment"),
     FK("cost.cloud", "usd_per_mtok", "USD/Mtok", cost.cloud.usd_per_mtok, MB_LOWER,
-       cloud_known, "run_usd / (tokens / 1e6)"),
+       cloud_train_known,
+       "run_usd / (train.tokens / 1e6); serving: serve.usd_per_mtok_cloud"),
     U("cost.cloud", "billed_gpus", "", cost.cloud.billed_gpus, MB_LOWER,
       "whole instances: ceil(gpus / gpus_per_instance) x gpus_per_instance"),
     FK("cost.cloud", "usd_per_used_gpu_hour", "USD",

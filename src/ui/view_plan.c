@@ -417,8 +417,11 @@ static int draw_serve_results(struct ui *ui, struct canvas *c, int w,
     metric_item(f, r, "weights", "serve", "weights_gib", "", THEME_BAR_WEIGHTS);
     metric_item(f, r, "activations", "memory", "activations_gib", "",
                 THEME_BAR_ACTIVATIONS);
-    metric_item(f, r, "KV + reserve", "memory", "overhead_gib", "GiB",
-                THEME_BAR_OVERHEAD);
+    /* overhead_gib holds the KV the largest batch uses, not the pool the
+     * engine allocates (kv_gib): each named as the metric it shows */
+    metric_item(f, r, "overhead (KV in use + reserve)", "memory",
+                "overhead_gib", "GiB", THEME_BAR_OVERHEAD);
+    metric_item(f, r, "KV pool", "serve", "kv_gib", "GiB", -1);
     metric_item(f, r, "max batch", "serve", "max_batch", "", -1);
     flow_newline(f);
     if (!v->fits && v->reason[0]) {
