@@ -51,8 +51,9 @@ static const struct cli_opt opts[] = {
     {"--rack-kw", "KW", OPT_RACK_KW, -1, SZ,
      "size: the most power one rack may draw (owned builds)"},
     {"--recompute", "MODE", OPT_SHORTCUT, PK_PAR_RECOMPUTE, PLANS | SZ, NULL},
-    {"--schedule", NULL, OPT_SCHEDULE, -1, CMD_QUOTE | CMD_COMPARE,
-     "csv: add sources, the yearly finance schedule and monthly series"},
+    {"--schedule", "[long|wide]", OPT_SCHEDULE, -1, CMD_QUOTE | CMD_COMPARE,
+     "csv: long (default) adds sources, the yearly schedule and monthly "
+     "series; wide: the yearly schedule, a row a year, a column an item"},
     {"--seq-len", "N", OPT_SHORTCUT, PK_TRAIN_SEQ_LEN, PLANS | SZ, NULL},
     {"--set", "SECTION.KEY=VALUE", OPT_SET, -1, PLANS | SZ,
      "any plan key (repeatable; see the keys below)"},
@@ -85,6 +86,25 @@ static const struct cli_opt *find_opt(const char *name, size_t len)
             strncmp(opts[i].name, name, len) == 0)
             return &opts[i];
     return NULL;
+}
+
+/* Whether word is one of the alternatives of an optional metavar
+ * "[A|B]". */
+static bool optional_word(const char *metavar, const char *word)
+{
+    size_t len = strlen(word);
+    const char *p = metavar + 1;
+
+    while (len > 0 && *p) {
+        size_t n = strcspn(p, "|]");
+
+        if (n == len && strncmp(p, word, len) == 0)
+            return true;
+        p += n;
+        if (*p)
+            p++;
+    }
+    return false;
 }
 
 static enum cp_status apply(const struct cli_opt *o, const char *value,
@@ -140,6 +160,11 @@ static enum cp_status apply(const struct cli_opt *o, const char *value,
         a->explain = true;
         return CP_OK;
     case OPT_SCHEDULE:
+        if (value && strcmp(value, "wide") == 0)
+            a->schedule_wide = true;
+        else if (value && strcmp(value, "long") != 0)
+            return diag_set(d, CP_ERR_USAGE, o->name,
+                            "'%s' is not long or wide", value);
         a->schedule = true;
         return CP_OK;
     case OPT_HELP:
@@ -212,7 +237,13 @@ enum cp_status cli_parse(unsigned cmd, int argc, char **argv,
         if (!o || !(o->cmds & cmd))
             return diag_set(d, CP_ERR_USAGE, "", "%.*s: unknown option",
                             (int)(len > 60 ? 60 : len), arg);
-        if (o->arg) {
+        if (o->arg && o->arg[0] == '[') {
+            /* an optional word: "--schedule wide", "--schedule=wide" */
+            if (eq)
+                value = eq + 1;
+            else if (i + 1 < argc && optional_word(o->arg, argv[i + 1]))
+                value = argv[++i];
+        } else if (o->arg) {
             if (eq) {
                 value = eq + 1;
             } else if (i + 1 < argc) {

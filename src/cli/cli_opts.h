@@ -49,7 +49,9 @@ enum cli_opt_id {
 
 struct cli_opt {
     const char *name; /* "--gpus" */
-    const char *arg;  /* metavar, NULL for flags */
+    const char *arg;  /* metavar, NULL for flags; "[A|B]": an optional
+                         value, taken from the next argument only when it
+                         is one of the words */
     enum cli_opt_id id;
     int key;       /* enum plan_key for OPT_SHORTCUT, else -1 */
     unsigned cmds; /* enum cli_cmd_mask */
@@ -72,7 +74,8 @@ struct cli_args {
     enum objective objective;
     bool objective_set; /* --objective given (size: serving defaults to cost) */
     bool explain;
-    bool schedule; /* --schedule: the finance CSV */
+    bool schedule;      /* --schedule: the finance CSV */
+    bool schedule_wide; /* --schedule wide: one row per year */
     bool help;
     unsigned cmd; /* the command being parsed (enum cli_cmd_mask) */
     /* size: constraints (0: none) and --accel as a list of ids */

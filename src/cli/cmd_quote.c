@@ -50,7 +50,9 @@ int cli_emit_metrics(const struct cli_args *a, const struct export_item *items,
                       : export_json_compare(o.fp, items, n, &d);
         break;
     case FMT_CSV:
-        if (a->schedule) {
+        if (a->schedule_wide) {
+            st = export_csv_schedule_wide(o.fp, items, n, &d);
+        } else if (a->schedule) {
             snprintf(by, sizeof(by), "llmplan %s", LLMPLAN_VERSION);
             today(date, sizeof(date));
             st = export_csv_finance(o.fp, items, n, by, date, &d);

@@ -66,7 +66,8 @@ enum cp_status export_csv_metrics(FILE *out, const struct export_item *items,
                                   size_t n, struct diag *d);
 /* quote/compare --format csv --schedule: a generated-by row (version) and
  * date, the metrics as export_csv_metrics, the catalog source and as-of
- * date of every row used (prices included), the year-by-year finance
+ * date of every row used (prices included; as-of dates written as
+ * YYYY-MM-DD, a year or month as its first day), the year-by-year finance
  * schedule (section schedule.year_N: capex, depreciation, energy, other
  * OpEx, residual, build and cloud cash, cumulative and NPV) and the
  * monthly cumulative series the TUI draws (series.month_N).  Cells a
@@ -74,6 +75,13 @@ enum cp_status export_csv_metrics(FILE *out, const struct export_item *items,
 enum cp_status export_csv_finance(FILE *out, const struct export_item *items,
                                   size_t n, const char *generated_by,
                                   const char *date, struct diag *d);
+/* quote/compare --format csv --schedule wide: the yearly schedule as a
+ * finance sheet lays it out, a header "plan,year,capex_usd,..." and one
+ * row per plan and year (0 .. IT life), one column per line item (USD).
+ * Cells a missing price leaves without a value are empty. */
+enum cp_status export_csv_schedule_wide(FILE *out,
+                                        const struct export_item *items,
+                                        size_t n, struct diag *d);
 /* search --format csv: a header of metric names, one row per layout. */
 enum cp_status export_csv_search(FILE *out, const struct export_item *items,
                                  size_t n, struct diag *d);

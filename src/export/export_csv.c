@@ -68,7 +68,7 @@ static const char *plan_unit(const struct plan_key_info *ki)
     static const struct {
         const char *suffix, *unit;
     } by_name[] = {
-        {"usd_per_gpu_hour", "USD/GPU-h"},
+        {"usd_per_gpu_hour", "USD/GPU h"},
         {"usd_per_kwh", "USD/kWh"},
         {"kgco2_per_kwh", "kgCO2e/kWh"},
         {"usd_per_mw_year", "USD/MW-y"},
@@ -80,7 +80,7 @@ static const char *plan_unit(const struct plan_key_info *ki)
         {"_min", "min"},
         {"_h", "h"},
         {"_tb", "TB"},
-        {"gpu_hours", "GPU-h"},
+        {"gpu_hours", "GPU h"},
     };
     size_t i, len = strlen(ki->name), sl;
 
@@ -298,6 +298,27 @@ static const struct sched_col sched_cols[] = {
     SCHED("cloud_npv_usd", cloud_npv_usd),
 };
 
+/* An as_of cell as one ISO 8601 date, YYYY-MM-DD, so a spreadsheet types
+ * every row alike (a bare year reads as a number, a month as text or a
+ * date): a row dated by year or month gives its first day.  Anything else
+ * (empty, free text) is written as it is. */
+static const char *iso_date(const char *v, char *buf, size_t n)
+{
+    size_t len = strlen(v), i;
+
+    if (len != 4 && len != 7 && len != 10)
+        return v;
+    for (i = 0; i < len; i++) {
+        bool dash = i == 4 || i == 7;
+
+        if (dash ? v[i] != '-' : (v[i] < '0' || v[i] > '9'))
+            return v;
+    }
+    snprintf(buf, n, "%.4s-%.2s-%.2s", v, len >= 7 ? v + 5 : "01",
+             len == 10 ? v + 8 : "01");
+    return buf;
+}
+
 enum cp_status export_csv_finance(FILE *out, const struct export_item *items,
                                   size_t n, const char *generated_by,
                                   const char *date, struct diag *d)
@@ -336,7 +357,7 @@ enum cp_status export_csv_finance(FILE *out, const struct export_item *items,
                         : f == 1 ? src->meta.as_of
                         : f == 2 ? src->meta.price_source
                                  : src->meta.price_as_of;
-                cells[3 + i] = v;
+                cells[3 + i] = f % 2 ? iso_date(v, bufs[i], CELL_MAX) : v;
             }
             st = row(out, cells, n + 3, d);
         }
@@ -393,6 +414,51 @@ enum cp_status export_csv_finance(FILE *out, const struct export_item *items,
             }
             st = row(out, cells, n + 3, d);
         }
+    free(bufs);
+    free(cells);
+    return st;
+}
+
+enum cp_status export_csv_schedule_wide(FILE *out,
+                                        const struct export_item *items,
+                                        size_t n, struct diag *d)
+{
+    const size_t ncol = sizeof(sched_cols) / sizeof(sched_cols[0]);
+    const char **cells = xcalloc(ncol + 2, sizeof(*cells));
+    char(*bufs)[CELL_MAX] = xcalloc(ncol, CELL_MAX);
+    char year[24];
+    size_t i, k;
+    uint64_t y;
+    enum cp_status st;
+
+    cells[0] = "plan";
+    cells[1] = "year";
+    for (k = 0; k < ncol; k++)
+        cells[2 + k] = sched_cols[k].metric;
+    st = row(out, cells, ncol + 2, d);
+    for (i = 0; !st && i < n; i++) {
+        const struct cost_result *c = &items[i].r->cost;
+
+        for (y = 0; !st && y < c->schedule_years; y++) {
+            snprintf(year, sizeof(year), "%llu", (unsigned long long)y);
+            cells[0] = items[i].name;
+            cells[1] = year;
+            for (k = 0; k < ncol; k++) {
+                bool cloud_col = strncmp(sched_cols[k].metric, "cloud", 5) == 0;
+                unsigned need =
+                    cloud_col ? COST_UNPRICED_CLOUD : COST_UNPRICED_BUILD;
+                double v;
+
+                cells[2 + k] = "";
+                if (c->unpriced & need)
+                    continue;
+                memcpy(&v, (const char *)&c->schedule[y] + sched_cols[k].offset,
+                       sizeof(v));
+                cells[2 + k] = csv_number(v, bufs[k], CELL_MAX);
+            }
+            st = row(out, cells, ncol + 2, d);
+        }
+    }
     free(bufs);
     free(cells);
     return st;

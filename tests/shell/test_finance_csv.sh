@@ -46,6 +46,16 @@ for need in [('sources', 'hardware.system.price_source'),
              ('schedule.year_5', 'cloud_npv_usd'), ('series.month_60', 'build_cumulative_usd'),
              ('cost', 'breakeven_reason'), ('cost.cloud', 'commitment_usd')]:
     assert need in keys, need
+# issue 20: as-of dates are one ISO shape; one spelling per unit
+iso = re.compile(r'^[0-9]{4}-[0-9]{2}-[0-9]{2}$')
+for r in body:
+    if r[0] == 'sources' and r[2] == 'date':
+        assert all(c == '' or iso.match(c) for c in r[3:]), ('as_of shape', r)
+    assert 'GPU-h' not in r[2], ('GPU hour spelling', r)
+    if '_per_day' in r[1] and r[1].startswith(('usd', 'burst_usd')):
+        assert r[2] == 'USD/day', ('per-day unit', r)
+    if 'usd_per_mtok' in r[1]:
+        assert r[2] == 'USD/Mtok', ('per-Mtok unit', r)
 # the last year's NPV is the quote's NPV
 v = {(r[0], r[1]): r[3:] for r in body}
 for i in range(2):
@@ -53,6 +63,29 @@ for i in range(2):
 PY
 then ok "finance CSV: units, plain decimals, sources, schedule, series"
 else fail "finance CSV" "$(cat "$tmp/err")"; fi
+
+# issue 20: the wide schedule, one row per year, one column per line item
+run compare "$tmp/=1+1.ini" data/plans/azure-nd-h100-v5.ini \
+    --format csv --schedule wide --output "$tmp/wide.csv" 2>"$tmp/err"
+if [ $? -eq 0 ] && python3 - "$tmp/fin.csv" "$tmp/wide.csv" <<'PY'
+import csv, sys
+long_rows = list(csv.reader(open(sys.argv[1], newline='')))
+wide = list(csv.reader(open(sys.argv[2], newline='')))
+assert wide[0][:3] == ['plan', 'year', 'capex_usd'], wide[0]
+names = long_rows[0][3:]
+body = wide[1:]
+for i, name in enumerate(names):
+    mine = [r for r in body if r[0] == name]
+    assert [r[1] for r in mine] == [str(y) for y in range(len(mine))], mine
+    assert len(mine) == 6, (name, len(mine))
+    for r in mine:
+        for c, col in enumerate(wide[0][2:]):
+            want = [l for l in long_rows
+                    if l[0] == 'schedule.year_' + r[1] and l[1] == col][0][3 + i]
+            assert r[2 + c] == want, (name, r[1], col, r[2 + c], want)
+PY
+then ok "--schedule wide: one row per plan and year, the long schedule's values"
+else fail "--schedule wide" "$(cat "$tmp/err")"; fi
 
 if run quote data/plans/hybrid-owned.ini --format table --schedule >/dev/null 2>"$tmp/err"; then
     fail "--schedule without csv is refused"
@@ -119,6 +152,14 @@ for ri, row in enumerate(rows):
 assert checked > 300, checked
 t, v = cells['D1']
 assert t == 's' and shared[int(v)] == "'=1+1", (t, v)
+# issue 20: every as-of cell gets the same type in the sheet
+types = set()
+for ri, row in enumerate(rows):
+    if len(row) > 3 and row[0] == 'sources' and row[2] == 'date':
+        for ci in range(3, len(row)):
+            if row[ci]:
+                types.add(cells.get('%s%d' % (col(ci), ri + 1), (None,))[0])
+assert len(types) == 1, ('as_of typed differently', types)
 PY
     then ok "LibreOffice reads the finance CSV: numbers as numbers, no formula (${secs}s)"
     else fail "LibreOffice reads the finance CSV"; fi

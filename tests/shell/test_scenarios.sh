@@ -59,7 +59,7 @@ if run compare data/plans/serve-llama70b.ini data/plans/hybrid-train-serve.ini \
     --format csv >"$tmp/cmp.csv" 2>"$tmp/err" &&
     grep -q '^serve,usd_per_day_build,' "$tmp/cmp.csv" &&
     grep -q '^serve,usd_per_day_cloud,' "$tmp/cmp.csv" &&
-    grep -q '^serve,usd_per_day_hybrid,USD,0,[1-9]' "$tmp/cmp.csv" &&
+    grep -q '^serve,usd_per_day_hybrid,USD/day,0,[1-9]' "$tmp/cmp.csv" &&
     ! grep -q '^time,' "$tmp/cmp.csv"; then
     ok "all-owned, all-cloud and hybrid serving compare"
 else
