@@ -196,12 +196,19 @@ unsigned app_layout_auto(struct ui *ui)
 {
     int k;
 
-    for (k = 0; k < PLAN_KEY_COUNT; k++)
-        if (plan_key_info((enum plan_key)k)->flags & PKF_AUTO)
+    /* The layout only: hardware.gpus (auto sizes a serving fleet, and a
+     * training plan refuses it) and serve.max_batch are not layout keys. */
+    for (k = 0; k < PLAN_KEY_COUNT; k++) {
+        const struct plan_key_info *ki = plan_key_info((enum plan_key)k);
+
+        if ((ki->flags & PKF_AUTO) && strcmp(ki->section, "parallel") == 0)
             plan_set_key(&ui->plan, (enum plan_key)k, "auto", NULL, NULL);
+    }
     plan_set_key(&ui->plan, PK_TRAIN_ATTENTION, "auto", NULL, NULL);
     if (ui->bad_key >= 0 &&
-        (plan_key_info((enum plan_key)ui->bad_key)->flags & PKF_AUTO)) {
+        (plan_key_info((enum plan_key)ui->bad_key)->flags & PKF_AUTO) &&
+        strcmp(plan_key_info((enum plan_key)ui->bad_key)->section,
+               "parallel") == 0) {
         ui->bad_key = -1;
         ui->bad_text[0] = '\0';
     }

@@ -111,7 +111,7 @@ enum view_id {
     X(FIELD_AUTO, "field-auto", "Auto",                                        \
       "Let the layout search choose the field")                                \
     X(LAYOUT_AUTO, "layout-auto", "AllAuto",                                   \
-      "Set every layout key (parallel.*, train.attention) to auto")            \
+      "Set the layout keys (parallel.*, train.attention) to auto")             \
     X(UNDO, "undo", "Undo", "Undo the last edit of the plan")                  \
     X(EXPLAIN, "explain", "Explain",                                           \
       "Explain a number: its formula, and the sources of the plan")           \

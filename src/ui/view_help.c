@@ -94,7 +94,7 @@ static void hv_draw(struct ui *ui, void *st, struct canvas *c, struct rect r)
     char title[128], keys[ACT_COUNT][64];
     int lines[ACT_COUNT * 2]; /* > 0: an action; <= 0: -group heading */
     size_t nlines = 0, g, i, k, head;
-    int a, cols = r.w >= 160 ? 2 : 1, cw = r.w / cols;
+    int a, cols, cw, help_w = 0;
 
     snprintf(title, sizeof(title),
              "Keys of the %s view (bind lines in $XDG_CONFIG_HOME/llmplan/"
@@ -125,6 +125,13 @@ static void hv_draw(struct ui *ui, void *st, struct canvas *c, struct rect r)
         if (nlines == head + 1)
             nlines = head;
     }
+    /* Two columns only when each holds the longest help line whole. */
+    for (i = 0; i < nlines; i++)
+        if (lines[i] > 0 &&
+            canvas_text_width(action_help((enum action)lines[i])) > help_w)
+            help_w = canvas_text_width(action_help((enum action)lines[i]));
+    cols = r.w / 2 >= 34 + help_w ? 2 : 1;
+    cw = r.w / cols;
     if (hv->top + (size_t)(r.h * cols) > nlines)
         hv->top =
             nlines > (size_t)(r.h * cols) ? nlines - (size_t)(r.h * cols) : 0;
