@@ -395,6 +395,45 @@ static const enum action tab_actions[] = {
     ACT_VIEW_PLAN, ACT_VIEW_COMPARE, ACT_VIEW_SEARCH,
     ACT_VIEW_SIZE, ACT_VIEW_CATALOG, ACT_HELP};
 
+/* The width of the tab bar: " k Label " and a space per tab. */
+static int tabs_width(const struct ui *ui)
+{
+    size_t i;
+    int w = 0;
+    char key[16], label[32];
+
+    for (i = 0; i < sizeof(tabs) / sizeof(tabs[0]); i++) {
+        keymap_key_name(keymap_key_for(&ui->km, VIEW_GLOBAL, tab_actions[i]),
+                        key, sizeof(key));
+        snprintf(label, sizeof(label), " %s %s ", key,
+                 action_label(tab_actions[i]));
+        w += canvas_text_width(label) + 1;
+    }
+    return w;
+}
+
+/* The title's right end in at most avail columns: "plan (modified)
+ * theme: default ", without the theme when it does not fit, the name cut
+ * with '~' when even that does not. */
+static void title_right(const struct ui *ui, int avail, char *out, size_t n)
+{
+    const char *mod = app_plan_modified(ui) ? " (modified)" : "";
+    int name_w;
+
+    snprintf(out, n, "%s%s  theme: %s ", ui->plan.name, mod,
+             ui->colors ? ui->theme.name : "none (no colours)");
+    if (canvas_text_width(out) + 9 <= avail)
+        return;
+    snprintf(out, n, "%s%s ", ui->plan.name, mod);
+    if (canvas_text_width(out) <= avail)
+        return;
+    name_w = avail - canvas_text_width(mod) - 2;
+    if (name_w < 1)
+        name_w = 1;
+    snprintf(out, n, "%.*s~%s ", name_w - 1 > 0 ? name_w - 1 : 0,
+             ui->plan.name, mod);
+}
+
 static void draw_title(struct ui *ui)
 {
     struct canvas *c = &ui->cv;
@@ -403,7 +442,13 @@ static void draw_title(struct ui *ui)
     char right[200];
 
     canvas_fill(c, (struct rect){0, 0, c->w, 1}, ' ', THEME_TITLE);
-    x = canvas_text(c, 1, 0, -1, "llmplan", THEME_TITLE) + 2;
+    /* The plan's name and state come before the program's name and the
+     * theme: the theme gives way first, then "llmplan" (80 columns), then
+     * the name is cut (with '~'), never "(modified)". */
+    title_right(ui, c->w - tabs_width(ui) - 1, right, sizeof(right));
+    x = 1;
+    if (tabs_width(ui) + 9 + canvas_text_width(right) < c->w)
+        x = canvas_text(c, 1, 0, -1, "llmplan", THEME_TITLE) + 2;
     for (i = 0; i < sizeof(tabs) / sizeof(tabs[0]); i++) {
         enum view_id v = tabs[i];
         char key[16], label[32];
@@ -418,12 +463,6 @@ static void draw_title(struct ui *ui)
         ui_hit(ui, (struct rect){x, 0, w, 1}, tab_actions[i], -1);
         x += w + 1;
     }
-    snprintf(right, sizeof(right), "%s%s  [%s] ", ui->plan.name,
-             app_plan_modified(ui) ? " (modified)" : "",
-             ui->colors ? ui->theme.name : "no colours");
-    if (x + canvas_text_width(right) >= c->w) /* the theme can go */
-        snprintf(right, sizeof(right), "%s%s ", ui->plan.name,
-                 app_plan_modified(ui) ? " (modified)" : "");
     if (x + canvas_text_width(right) < c->w)
         canvas_text(c, c->w - canvas_text_width(right), 0, -1, right,
                     THEME_TITLE);

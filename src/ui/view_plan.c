@@ -79,11 +79,12 @@ static void *pv_open(struct ui *ui)
 
     rows_build(ui, pv);
     pv->sel = 1;
-    /* start on hardware.gpus: the field people change first */
+    /* start at the top, on the model: what the plan is about comes first
+     * (model, workload, tokens), not a section half-way down */
     for (s = 0; s < pv->nrows; s++)
-        if (pv->rows[s] == PK_HW_GPUS)
+        if (pv->rows[s] == PK_MODEL_PRESET)
             pv->sel = s;
-    pv->top = pv->sel - 2; /* the HARDWARE heading on top */
+    pv->top = 0;
     canvas_init(&pv->off, 40, RESULTS_H, false);
     return pv;
 }

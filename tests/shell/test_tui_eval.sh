@@ -27,10 +27,10 @@ check() { # check NAME GOT WANT
 }
 # start: 1; typing 2, 20, 204, 2048: 4 more; Enter: none
 check "Enter after typing does not evaluate again" \
-    "$(evals Enter C-u text:2048 Enter)" 5
+    "$(evals / text:hardware.gpus Enter Enter C-u text:2048 Enter)" 5
 # start: 1; 2, 20: 2 more; Esc back to 1024 (evaluated at the start): 1
 check "Esc evaluates the plan as it was once more" \
-    "$(evals Enter C-u text:20 Esc)" 4
+    "$(evals / text:hardware.gpus Enter Enter C-u text:20 Esc)" 4
 # start 1; moving about and opening help: none
 check "moving and switching views do not evaluate" \
     "$(evals Down Down Up '?' Escape)" 1

@@ -94,7 +94,7 @@ run 2 "unknown --theme" --catalog "$tmp/c.db" --theme nosuch tui \
 printf '# no keys\n' >"$tmp/none.keys"
 run 0 "--theme PATH" --catalog "$tmp/c.db" --theme "$(pwd)/themes/light.theme" \
     tui --ui-script "$tmp/none.keys" --ui-size 100x24 --ui-dump "$tmp/s" &&
-    if grep -q '\[light\]' "$tmp/s"; then
+    if grep -q 'theme: light' "$tmp/s"; then
         echo "ok --theme PATH"
     else
         echo "FAIL --theme PATH (title: $(sed -n 2p "$tmp/s"))"

@@ -68,7 +68,7 @@ keys() { $T send-keys -t "$S" "$@"; }
 $T new-session -d -s t -x 120 -y 40 "$tmp/run.sh"
 check "opens on the plan view" "MEMORY PER GPU"
 before=$(screen | grep -E 'STEP TIME|MEMORY PER GPU')
-keys Enter
+keys / hardware.gpus Enter Enter
 wait_for "hardware.gpus \(" >/dev/null
 keys C-u 2048 Enter
 check "GPU count edited" "gpus +2,048"
@@ -86,7 +86,7 @@ if screen | grep -q "(modified)"; then
 else
     echo "ok tmux: after the undo the plan is as loaded"
 fi
-keys Enter
+keys / hardware.gpus Enter Enter
 wait_for "hardware.gpus \(" >/dev/null
 keys C-u 2048 Enter
 wait_for "gpus +2,048" >/dev/null
@@ -150,7 +150,7 @@ rm -f "$tmp/rc" "$tmp/pid"
 S=t3
 $T new-session -d -s "$S" -x 100 -y 30 "$tmp/run.sh"
 wait_for "MEMORY PER GPU" >/dev/null
-keys Enter
+keys / hardware.gpus Enter Enter
 wait_for "hardware.gpus \(" >/dev/null
 keys C-c
 i=0
@@ -238,7 +238,7 @@ rm -f "$tmp/rc" "$tmp/pid" "$tmp/err"
 S=t5
 $T new-session -d -s "$S" -x 120 -y 40 "$tmp/run.sh tui $tmp/ds.ini"
 wait_for "MEMORY PER GPU" >/dev/null
-keys Enter
+keys / hardware.gpus Enter Enter
 wait_for "hardware.gpus \(" >/dev/null
 keys C-u 1 2 2 8 8 BSpace BSpace BSpace BSpace BSpace 8 1 9 2 Enter
 check "a burst of keys on a big plan" "gpus +8,192"
