@@ -139,7 +139,15 @@
     NOTE_COLS(C, system_spec)                                                  \
     C(system_spec, "nics_included", CATCOL_BOOL, 0, 0, 0, NULL, FT_BOOL,       \
       nics_included, 1, 1, DF,                                                 \
-      "the node price includes its scale-out NICs (yes/no)")
+      "the node price includes its scale-out NICs (yes/no)")                   \
+    C(system_spec, "sale", CATCOL_ENUM, 0, 0, 0, "both|own|rent", FT_ENUM,     \
+      sale, 1, 0, PF_BRIEF,                                                    \
+      "how it can be had: both, own (bought only), rent (a cloud's only)")     \
+    C(system_spec, "unit_gpus", CATCOL_COUNT, 0, 1, 1e6, NULL, FT_U64,         \
+      unit_gpus, 1, 0, 0,                                                      \
+      "accelerators per purchasable unit (server, rack); empty = a node")      \
+    C(system_spec, "sale_source", CATCOL_TEXT, 0, 0, 0, NULL, FT_NONE, id, 1,  \
+      0, 0, "where sale and unit_gpus come from")
 
 #define FABRIC_USD(C, name, member, help)                                      \
     C(fabric_spec, name, CATCOL_REAL, 0, 0, 1e8, NULL, FT_DBL, member, 1, 0,   \

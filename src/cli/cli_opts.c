@@ -23,7 +23,11 @@ static const struct cli_opt opts[] = {
     {"--accel", "ID", OPT_SHORTCUT, PK_HW_ACCELERATOR, PLANS | SZ, NULL},
     {"--batch", "N", OPT_SHORTCUT, PK_TRAIN_GLOBAL_BATCH, PLANS | SZ, NULL},
     {"--budget", "USD", OPT_BUDGET, -1, SZ,
-     "size: the most the run may cost (serving: USD a day)"},
+     "size: the most cash an option may commit (owned: the capex; "
+     "reserved: the whole term; on demand: the bill)"},
+    {"--budget-run", "USD", OPT_BUDGET_RUN, -1, SZ,
+     "size: the most the run may cost (its share at the planned "
+     "utilization; serving: USD a day)"},
     {"--cloud", "ID", OPT_SHORTCUT, PK_CLOUD_OFFER, PLANS, NULL},
     {"--cp", "N", OPT_SHORTCUT, PK_PAR_CP, PLANS | SZ, NULL},
     {"--deadline", "DAYS", OPT_DEADLINE, -1, SZ,
@@ -42,8 +46,9 @@ static const struct cli_opt opts[] = {
     {"--microbatch", "N", OPT_SHORTCUT, PK_PAR_MICROBATCH, PLANS | SZ, NULL},
     {"--model", "ID", OPT_SHORTCUT, PK_MODEL_PRESET, PLANS | SZ, NULL},
     {"--objective", "OBJ", OPT_OBJECTIVE, -1, EVALS | SZ,
-     "what auto layouts minimise: time, cost or energy (default time; "
-     "size of a serving plan: cost, and time is latency)"},
+     "what auto layouts minimise: time, cost, energy or cash (default "
+     "time; size of a serving plan: cost, and time is latency; cash: the "
+     "cash committed)"},
     {"--output", "FILE", OPT_OUTPUT, -1, EVALS | SZ,
      "write there instead of stdout (atomically)"},
     {"--pp", "N", OPT_SHORTCUT, PK_PAR_PP, PLANS | SZ, NULL},
@@ -185,6 +190,7 @@ static enum cp_status apply(const struct cli_opt *o, const char *value,
         return CP_OK;
     case OPT_DEADLINE:
     case OPT_BUDGET:
+    case OPT_BUDGET_RUN:
     case OPT_SITE_MW:
     case OPT_RACK_KW:
         if (number_parse(value, 1, &x) != CP_OK || !(x > 0) || x > 1e15)
@@ -194,6 +200,8 @@ static enum cp_status apply(const struct cli_opt *o, const char *value,
             a->deadline_days = x;
         else if (o->id == OPT_BUDGET)
             a->budget_usd = x;
+        else if (o->id == OPT_BUDGET_RUN)
+            a->budget_run_usd = x;
         else if (o->id == OPT_SITE_MW)
             a->site_mw = x;
         else

@@ -41,6 +41,7 @@ enum cli_opt_id {
     OPT_SCHEDULE,
     OPT_DEADLINE, /* size: constraints */
     OPT_BUDGET,
+    OPT_BUDGET_RUN,
     OPT_SITE_MW,
     OPT_RACK_KW,
     OPT_GPUS_MAX,
@@ -79,7 +80,7 @@ struct cli_args {
     bool help;
     unsigned cmd; /* the command being parsed (enum cli_cmd_mask) */
     /* size: constraints (0: none) and --accel as a list of ids */
-    double deadline_days, budget_usd, site_mw, rack_kw;
+    double deadline_days, budget_usd, budget_run_usd, site_mw, rack_kw;
     uint64_t gpus_max;
     const char *accels;
     /* quote --vary KEY=LO:HI (repeatable) */

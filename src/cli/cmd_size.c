@@ -86,6 +86,7 @@ int cmd_size(const struct global_opts *g, int argc, char **argv)
                     : a->objective;
         o.deadline_days = a->deadline_days;
         o.budget_usd = a->budget_usd;
+        o.budget_run_usd = a->budget_run_usd;
         o.site_mw = a->site_mw;
         o.rack_kw = a->rack_kw;
         o.gpus_max = a->gpus_max;
@@ -117,6 +118,7 @@ int cmd_size(const struct global_opts *g, int argc, char **argv)
 done:
     if (cat)
         catalog_close(cat);
+    size_result_release(r);
     free(r);
     free(p);
     free(a);

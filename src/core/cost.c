@@ -94,7 +94,20 @@ static void build_side(const struct scenario *sc, const struct result *r,
     double pue = r->energy.pue > 0 ? r->energy.pue : sc->site.pue;
     double tb = storage_provisioned_tb(sc, r);
     double spares = 0, busy_kw, idle_kw, res_it, res_fac, years, fac_years;
+    /* Hardware is bought in whole units: a server, or a whole NVL72 rack
+     * where the system is sold by the rack (system.unit_gpus). */
+    double unit = sc->system.unit_gpus >= 1 ? (double)sc->system.unit_gpus
+                                            : gpn;
+    double units = ceil(mo->gpus / unit - 1e-9);
 
+    if (units < 1)
+        units = 1;
+    if (ceil(units * unit / gpn) > nodes)
+        nodes = ceil(units * unit / gpn);
+    b->units = units < 1e18 ? (uint64_t)units : (uint64_t)1e18;
+    b->unit_gpus = (uint64_t)unit;
+    if (sc->system.sale == SALE_RENT)
+        *unpriced |= COST_UNPRICED_UNSOLD;
     plate_kw = clamp_pos(plate_kw);
     /* Spare nodes are bought with the cluster (reference 7.2: keep 5-10%
      * spare nodes; NCSA Delta ~5% overprovisioning). */
@@ -138,6 +151,8 @@ static void build_side(const struct scenario *sc, const struct result *r,
                              b->capex_network_usd + b->capex_storage_usd);
     mo->capex_fac = clamp_pos(b->capex_facility_usd + b->capex_cooling_usd);
     b->capex_usd = clamp_pos(mo->capex_it + mo->capex_fac);
+    /* Owning commits all of it before the first step. */
+    b->cash_usd = b->capex_usd;
 
     /* Lives in months: IT over depreciation_years, the hall over its own
      * life, never shorter than the IT it houses. */
@@ -231,6 +246,8 @@ static void cloud_side(const struct scenario *sc, struct result *r,
     cl->term = sc->cloud_term;
     cl->usd_per_gpu_hour = c;
     cl->billed_gpus = billed < 1e18 ? (uint64_t)billed : (uint64_t)1e18;
+    cl->instances = billed / gpi < 1e18 ? (uint64_t)(billed / gpi)
+                                        : (uint64_t)1e18;
     cl->goodput = own;
     /* Spot capacity is reclaimed: each preemption is an interruption
      * like a node failure (lost work since the checkpoint + restart), so
@@ -267,9 +284,16 @@ static void cloud_side(const struct scenario *sc, struct result *r,
         terms = hours > 0 ? ceil(hours / term_h - 1e-9) : 0;
         if (hours > 0 && terms < 1)
             terms = 1;
-        cl->run_usd = clamp_pos(terms * cl->commitment_usd);
+        /* The cash is every term started, in full; the run's cost is
+         * its share of them at the plan's utilization, as for owned
+         * hardware: the rest of the term is reused. */
+        cl->cash_usd = clamp_pos(terms * cl->commitment_usd);
+        cl->run_usd = clamp_pos(billed * hours * c / mo->u);
+        if (cl->run_usd > cl->cash_usd)
+            cl->run_usd = cl->cash_usd;
     } else {
         cl->run_usd = clamp_pos(billed * hours * c);
+        cl->cash_usd = cl->run_usd;
     }
     if (sc->cloud.capacity_gpus > 0 && billed > (double)sc->cloud.capacity_gpus)
         result_warn(r,
@@ -431,6 +455,9 @@ static void warn_unpriced(const struct scenario *sc, struct result *r)
                     "site '%s' has no colocation or build price: build "
                     "cost not computed",
                     sc->site.id);
+    if (u & COST_UNPRICED_UNSOLD)
+        result_warn(r, "system '%s' is not sold (sale = rent): no build side",
+                    sc->system.id);
     if (u & COST_UNPRICED_CLOUD)
         result_warn(r, "no cloud price for the term; build vs cloud not "
                        "compared");
@@ -481,6 +508,14 @@ void cost_estimate(const struct scenario *sc, struct result *r)
     schedule(&mo, cr);
 
     warn_unpriced(sc, r);
+    if ((cr->unpriced & COST_UNPRICED_UNSOLD) &&
+        !(cr->unpriced & COST_UNPRICED_CLOUD)) {
+        /* What cannot be bought can only be rented. */
+        cr->verdict = VERDICT_CLOUD;
+        snprintf(cr->breakeven_reason, sizeof(cr->breakeven_reason),
+                 "system '%s' is not sold: rent only", sc->system.id);
+        return;
+    }
     if (cr->unpriced) {
         /* A missing price is no verdict. */
         cr->verdict = VERDICT_NONE;

@@ -123,6 +123,9 @@ struct energy_result {
 
 struct build_cost {
     double capex_usd; /* everything bought up front, the sum of the lines */
+    double cash_usd;  /* the cash the build commits: capex_usd */
+    uint64_t units;   /* whole purchasable units bought (servers, racks) */
+    uint64_t unit_gpus; /* accelerators per unit (system.unit_gpus) */
     double capex_nodes_usd;
     double capex_spares_usd; /* spare nodes */
     double capex_network_usd;
@@ -140,7 +143,8 @@ struct build_cost {
     double staff_usd_per_year;
     double software_usd_per_year;
     double usd_per_gpu_hour; /* per busy GPU-hour */
-    double run_usd;
+    double run_usd; /* the run's share: capital recovery and running
+                       costs of its busy hours at finance.utilization */
     double usd_per_mtok; /* per million training tokens */
     double npv_usd;      /* present cost over the IT life */
 };
@@ -149,12 +153,18 @@ struct cloud_cost {
     char offer[CP_ID_MAX];
     enum cloud_term term;
     double usd_per_gpu_hour;      /* the list rate for the term */
-    uint64_t billed_gpus;         /* whole instances */
+    uint64_t billed_gpus;         /* whole instances x gpus_per_instance */
+    uint64_t instances;           /* whole instances rented */
     double usd_per_used_gpu_hour; /* what a busy GPU-hour costs at the
                                      plan's utilization */
     double commitment_usd;        /* one reserved term, used or not */
     double goodput;               /* spot: preemptions included */
-    double run_usd;
+    double cash_usd; /* the cash it commits: reserved, every term the run
+                        starts in full; on demand and spot, the bill */
+    double run_usd;  /* on demand, spot: the bill; reserved: the
+                        commitment's share the run uses at
+                        finance.utilization (the rest of the term is
+                        reused), at most cash_usd */
     double usd_per_mtok;
     double usd_per_year; /* at finance.utilization */
     double npv_usd;      /* present cost over the IT life */
@@ -167,10 +177,11 @@ enum cost_unpriced {
     COST_UNPRICED_STORAGE = 1 << 2,
     COST_UNPRICED_FACILITY = 1 << 3,
     COST_UNPRICED_CLOUD = 1 << 4,
+    COST_UNPRICED_UNSOLD = 1 << 5, /* the system is rented only (sale) */
 };
 #define COST_UNPRICED_BUILD                                                    \
     (COST_UNPRICED_NODES | COST_UNPRICED_NETWORK | COST_UNPRICED_STORAGE |     \
-     COST_UNPRICED_FACILITY)
+     COST_UNPRICED_FACILITY | COST_UNPRICED_UNSOLD)
 
 /* Verdict of the build-vs-cloud comparison. */
 enum cost_verdict { VERDICT_NONE, VERDICT_BUILD, VERDICT_CLOUD };
@@ -279,6 +290,14 @@ struct serve_result {
     double owned_idle_gpu_hours_per_day; /* owned base left idle */
     double burst_usd_per_day;            /* burst x cloud price */
     double usd_per_day_hybrid;           /* owned base + burst */
+    /* Whole units: the owned fleet in purchasable units (cost.build.units
+     * x unit_gpus GPUs are priced), the rented one in instances. */
+    double instances;              /* ceil(gpus / gpus_per_instance) */
+    double billed_gpu_hours_per_day; /* the cloud's, whole instances */
+    /* Cash committed: owned, the capex; reserved, the whole commitment
+     * of the fleet for one term; on demand and spot, a day's bill;
+     * hybrid, the base's capex and a day's burst bill. */
+    double cash_usd_build, cash_usd_cloud, cash_usd_hybrid;
     char reason[RESULT_WARNING_MAX]; /* why it does not fit; "" if it does */
     /* The throughput-latency curve of one replica: closed-loop batches
      * 1, 2, 4 ... up to max_batch, output tokens/s per GPU against one

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/cost.h"
 #include "core/load.h"
 #include "core/serve.h"
 
@@ -836,9 +837,14 @@ static void daily(const struct scenario *sc, struct serve_result *s)
     double f[SERVE_PROFILE_STEPS];
     double r = sc->serve.peak_to_avg >= 1 ? sc->serve.peak_to_avg : 1;
     double dt = 24.0 / SERVE_PROFILE_STEPS, need_peak, owned = s->owned_gpus;
+    double gpi = sc->cloud.gpus_per_instance >= 1
+                     ? (double)sc->cloud.gpus_per_instance
+                     : 1;
     int i;
 
+    s->instances = clamp_pos(ceil(s->gpus / gpi - 1e-9));
     s->fleet_gpu_hours_per_day = clamp_pos(s->gpus * 24);
+    s->billed_gpu_hours_per_day = clamp_pos(s->instances * gpi * 24);
     if (!(s->demand_requests_per_s > 0) || !(s->utilization > 0))
         return;
     /* The GPUs the peak needs at full capacity; the profile scales them
@@ -846,18 +852,23 @@ static void daily(const struct scenario *sc, struct serve_result *s)
     need_peak = s->gpus * s->utilization;
     serve_daily_profile(r, f, SERVE_PROFILE_STEPS);
     s->fleet_gpu_hours_per_day = 0;
+    s->billed_gpu_hours_per_day = 0;
     for (i = 0; i < SERVE_PROFILE_STEPS; i++) {
         double need = need_peak * f[i] / r;
 
         s->fleet_gpu_hours_per_day += need * dt;
+        /* rented elastically: whole instances each step */
+        s->billed_gpu_hours_per_day += ceil(need / gpi - 1e-9) * gpi * dt;
         if (owned > 0) {
             s->burst_gpu_hours_per_day +=
-                need > owned ? (need - owned) * dt : 0;
+                need > owned ? ceil((need - owned) / gpi - 1e-9) * gpi * dt
+                             : 0;
             s->owned_idle_gpu_hours_per_day +=
                 owned > need ? (owned - need) * dt : 0;
         }
     }
     s->fleet_gpu_hours_per_day = clamp_pos(s->fleet_gpu_hours_per_day);
+    s->billed_gpu_hours_per_day = clamp_pos(s->billed_gpu_hours_per_day);
     s->burst_gpu_hours_per_day = clamp_pos(s->burst_gpu_hours_per_day);
     s->owned_idle_gpu_hours_per_day =
         clamp_pos(s->owned_idle_gpu_hours_per_day);
@@ -892,16 +903,25 @@ void serve_money(const struct scenario *sc, struct result *r)
     double tokens_day = r->load.tokens;
     double in_day, out_share = 1 - s->prefill_time_frac;
     double cloud_gpu_h;
+    double gpi = sc->cloud.gpus_per_instance >= 1
+                     ? (double)sc->cloud.gpus_per_instance
+                     : 1;
     bool elastic =
         sc->cloud_term == TERM_ON_DEMAND || sc->cloud_term == TERM_SPOT;
 
     /* The owned fleet costs its GPU-hour price at the planned utilization
      * all day: (capital recovery + OpEx) / 365. */
     s->usd_per_day_build = clamp_pos(own_h * s->gpus * 24 * u);
-    /* Rented: on demand and spot follow the profile; reserved terms pay
-     * for the fleet all day. */
-    cloud_gpu_h = elastic ? s->fleet_gpu_hours_per_day : s->gpus * 24;
+    /* Rented in whole instances: on demand and spot follow the profile;
+     * reserved terms pay for the fleet all day. */
+    cloud_gpu_h = elastic ? s->billed_gpu_hours_per_day
+                          : s->instances * gpi * 24;
     s->usd_per_day_cloud = clamp_pos(cloud_h * cloud_gpu_h);
+    s->cash_usd_build = r->cost.build.cash_usd;
+    s->cash_usd_cloud =
+        elastic ? s->usd_per_day_cloud
+                : clamp_pos(cloud_h * s->instances * gpi *
+                            cost_term_hours(sc->cloud_term));
     in_day = s->output_tokens_per_s > 0
                  ? tokens_day * s->input_tokens_per_s / s->output_tokens_per_s
                  : 0;
@@ -924,5 +944,7 @@ void serve_money(const struct scenario *sc, struct result *r)
         s->burst_usd_per_day = clamp_pos(s->burst_gpu_hours_per_day * cloud_h);
         s->usd_per_day_hybrid =
             clamp_pos(own_h * s->owned_gpus * 24 * u + s->burst_usd_per_day);
+        s->cash_usd_hybrid =
+            clamp_pos(r->cost.build.cash_usd + s->burst_usd_per_day);
     }
 }

@@ -64,6 +64,11 @@ enum recompute { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL };
  */
 enum attention { ATTN_AUTO, ATTN_FLASH, ATTN_STANDARD };
 
+/* How a system can be had (systems.sale): bought and rented, only bought,
+ * or only rented from the cloud that runs it (TPU pods, Trainium).  The
+ * order is the catalog column's choices, "both|own|rent"; empty is both. */
+enum system_sale { SALE_BOTH, SALE_OWN, SALE_RENT };
+
 /* Cloud pricing terms; the order indexes cloud_offer.usd_per_gpu_hour. */
 #define TERM_LIST(X)                                                           \
     X(ON_DEMAND, "on_demand")                                                  \
@@ -236,6 +241,9 @@ struct system_spec {
     uint64_t nodes_per_rack;
     double node_mtbf_h; /* mean time between node interruptions */
     bool nics_included; /* node_price_usd includes the scale-out NICs */
+    enum system_sale sale; /* whether it can be owned */
+    uint64_t unit_gpus;    /* accelerators per purchasable unit (a server,
+                              a whole NVL72 rack); 0 = gpus_per_node */
 };
 
 /* Scale-out fabric. */

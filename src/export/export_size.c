@@ -24,13 +24,53 @@ static const char *money(double v, char *buf, size_t n)
     return buf;
 }
 
+/* "16x8": whole units (servers, racks, instances) of so many GPUs. */
+static const char *units_text(const struct size_point *p, char *buf, size_t n)
+{
+    snprintf(buf, n, "%llux%llu", (unsigned long long)p->units,
+             (unsigned long long)p->unit_gpus);
+    return buf;
+}
+
+/* A rented option's capacity: the offer's, or "?" when it is not known
+ * (then nothing says the provider can supply the fleet). */
+static const char *capacity_text(const struct size_point *p, char *buf,
+                                 size_t n)
+{
+    if (!p->rented && !p->hybrid)
+        snprintf(buf, n, "-");
+    else if (p->capacity_gpus > 0)
+        snprintf(buf, n, "%llu", (unsigned long long)p->capacity_gpus);
+    else
+        snprintf(buf, n, "?");
+    return buf;
+}
+
 static const char *buy_text(const struct size_point *p, char *buf, size_t n)
 {
+    char u[48];
+
     if (p->rented)
-        snprintf(buf, n, "rent %s %s", p->offer, term_name(p->term));
+        snprintf(buf, n, "rent %s %s %s", units_text(p, u, sizeof(u)),
+                 p->offer, term_name(p->term));
     else
-        snprintf(buf, n, "own");
+        snprintf(buf, n, "own %s", units_text(p, u, sizeof(u)));
     return buf;
+}
+
+/* The budget an option breaks: the cash it commits, else its run cost. */
+static void budget_text(const struct size_opts *o, double cash, double run,
+                        const char *per, char *buf, size_t n)
+{
+    char a[32], b[32];
+
+    if (o->budget_usd > 0 && cash > o->budget_usd)
+        snprintf(buf, n, "cash %s (budget %s)", money(cash, a, sizeof(a)),
+                 money(o->budget_usd, b, sizeof(b)));
+    else
+        snprintf(buf, n, "run cost %s%s (--budget-run %s%s)",
+                 money(run, a, sizeof(a)), per,
+                 money(o->budget_run_usd, b, sizeof(b)), per);
 }
 
 static const char *layout_text(const struct size_point *p, char *buf, size_t n)
@@ -62,13 +102,9 @@ static void breach_text(const struct size_result *s, const struct size_point *p,
         snprintf(buf, n, "%.1f days (deadline %.4g)", p->days,
                  o->deadline_days);
         break;
-    case SIZE_OVER_BUDGET: {
-        char a[32], b[32];
-
-        snprintf(buf, n, "%s (budget %s)", money(p->usd, a, sizeof(a)),
-                 money(o->budget_usd, b, sizeof(b)));
+    case SIZE_OVER_BUDGET:
+        budget_text(o, p->cash, p->usd, "", buf, n);
         break;
-    }
     case SIZE_OVER_POWER:
         if (o->site_mw > 0 && p->facility_mw > o->site_mw)
             snprintf(buf, n, "%.2f MW (site %.4g MW)", p->facility_mw,
@@ -78,8 +114,9 @@ static void breach_text(const struct size_result *s, const struct size_point *p,
                      o->rack_kw);
         break;
     case SIZE_CAPACITY:
-        snprintf(buf, n, "%llu GPUs (more than the offer lists)",
-                 (unsigned long long)p->gpus);
+        snprintf(buf, n, "%llu GPUs (the offer supplies %llu)",
+                 (unsigned long long)(p->units * p->unit_gpus),
+                 (unsigned long long)p->capacity_gpus);
         break;
     case SIZE_NO_FIT:
         snprintf(buf, n, "no layout fits in memory");
@@ -92,7 +129,7 @@ static void breach_text(const struct size_result *s, const struct size_point *p,
 
 static int option_line(FILE *out, const struct size_point *p)
 {
-    char buy[96];
+    char buy[128];
 
     return fprintf(out, "%s x %llu (%s) %s", p->accel,
                    (unsigned long long)p->gpus, p->system,
@@ -111,7 +148,8 @@ enum cp_status export_text_size(FILE *out, const struct size_result *s,
 {
     const struct size_opts *o = &s->opts;
     size_t i, w;
-    char buf[160], lay[96];
+    char buf[160], lay[96], cash[32], cap[32];
+    int bw = 4;
 
     if (s->serve)
         return serve_text(out, s, d);
@@ -119,7 +157,11 @@ enum cp_status export_text_size(FILE *out, const struct size_result *s,
     if (o->deadline_days > 0)
         fprintf(out, "; deadline %.4g days", o->deadline_days);
     if (o->budget_usd > 0)
-        fprintf(out, "; budget %s", money(o->budget_usd, buf, sizeof(buf)));
+        fprintf(out, "; budget %s cash",
+                money(o->budget_usd, buf, sizeof(buf)));
+    if (o->budget_run_usd > 0)
+        fprintf(out, "; run cost at most %s",
+                money(o->budget_run_usd, buf, sizeof(buf)));
     if (o->site_mw > 0)
         fprintf(out, "; site %.4g MW", o->site_mw);
     if (o->rack_kw > 0)
@@ -132,11 +174,6 @@ enum cp_status export_text_size(FILE *out, const struct size_result *s,
             (unsigned long long)s->systems, (unsigned long long)s->counts,
             (unsigned long long)s->skipped, (unsigned long long)s->searches,
             (unsigned long long)s->full_searches, s->n);
-    if (s->stopped_early)
-        fprintf(out,
-                "warning: the option buffer filled up (%d); narrow the "
-                "search with --accel or --gpus-max\n",
-                SIZE_POINTS_MAX);
     if (!s->n) {
         fprintf(out, "\nno option to weigh: ");
         if (!s->counts)
@@ -170,12 +207,21 @@ enum cp_status export_text_size(FILE *out, const struct size_result *s,
         fprintf(out, "\n");
     } else {
         fprintf(out,
-                "\nfrontier (time x cost x energy), best %s first; ranges "
-                "from the stack's measured error:\n",
+                "\nfrontier (time x run cost x energy x cash), best %s "
+                "first; ranges from the stack's measured error:\n",
                 objective_name(o->obj));
-        fprintf(out, "%3s  %-10s %-15s %6s  %-36s %11s %17s %13s %5s  %s\n",
-                "#", "accel", "system", "gpus", "buy", "days", "cost",
-                "energy MWh", "MFU", "layout");
+        /* the buy column as wide as its longest entry */
+        for (i = 0; i < s->nfront; i++) {
+            size_t len =
+                strlen(buy_text(&s->pt[s->front[i]], buf, sizeof(buf)));
+
+            if ((int)len > bw)
+                bw = (int)len;
+        }
+        fprintf(out,
+                "%3s  %-10s %-15s %6s  %-*s %6s %11s %17s %9s %13s %5s  %s\n",
+                "#", "accel", "system", "gpus", bw, "buy", "cap", "days",
+                "run cost", "cash", "energy MWh", "MFU", "layout");
         for (i = 0; i < s->nfront; i++) {
             const struct size_point *p = &s->pt[s->front[i]];
             char days[32], usd[40], mwh[40];
@@ -189,16 +235,23 @@ enum cp_status export_text_size(FILE *out, const struct size_result *s,
                          p->usd_hi / 1e3);
             snprintf(mwh, sizeof(mwh), "%.0f-%.0f", p->mwh_lo, p->mwh_hi);
             fprintf(out,
-                    "%3zu  %-10s %-15s %6llu  %-36s %11s %17s %13s %5.3f  %s",
+                    "%3zu  %-10s %-15s %6llu  %-*s %6s %11s %17s %9s %13s "
+                    "%5.3f  %s",
                     i + 1, p->accel, p->system, (unsigned long long)p->gpus,
-                    buy_text(p, buf, sizeof(buf)), days, usd, mwh, p->mfu,
+                    bw, buy_text(p, buf, sizeof(buf)),
+                    capacity_text(p, cap, sizeof(cap)), days, usd,
+                    money(p->cash, cash, sizeof(cash)), mwh, p->mfu,
                     layout_text(p, lay, sizeof(lay)));
             if (p->overlaps >= 0)
                 fprintf(out, "  ~#%d", p->overlaps + 1);
             fprintf(out, "\n");
         }
-        fprintf(out, "(~#k: time and cost ranges overlap point k's: the "
-                     "model cannot tell them apart)\n");
+        fprintf(out, "(buy: whole units x GPUs each, servers or racks owned, "
+                     "instances rented; cap: the offer's capacity in GPUs, ? "
+                     "not published; run cost: the run's share at the "
+                     "planned utilization; cash: what it commits; ~#k: time "
+                     "and cost ranges overlap point k's: the model cannot "
+                     "tell them apart)\n");
     }
     if (s->n > s->nfront)
         fprintf(out, "\nexcluded:\n");
@@ -236,6 +289,23 @@ static json_t *num(double x)
     return json_real(isfinite(x) ? x : 0);
 }
 
+/* Whole units and the offer's capacity (null when not published). */
+static void units_json(json_t *o, const struct size_point *p)
+{
+    bool rent = p->rented || p->hybrid;
+
+    json_object_set_new(o, "units", json_integer((json_int_t)p->units));
+    json_object_set_new(o, "unit_gpus",
+                        json_integer((json_int_t)p->unit_gpus));
+    json_object_set_new(o, "capacity_gpus",
+                        rent && p->capacity_gpus
+                            ? json_integer((json_int_t)p->capacity_gpus)
+                            : json_null());
+    json_object_set_new(o, "capacity_known",
+                        rent ? json_boolean(p->capacity_gpus > 0)
+                             : json_null());
+}
+
 static json_t *point_json(const struct size_point *p)
 {
     json_t *o = json_object(), *lay = json_object();
@@ -254,12 +324,14 @@ static json_t *point_json(const struct size_point *p)
                         p->rented ? json_string(p->offer) : json_null());
     json_object_set_new(
         o, "term", p->rented ? json_string(term_name(p->term)) : json_null());
+    units_json(o, p);
     json_object_set_new(o, "days", num(p->days));
     json_object_set_new(o, "days_low", num(p->days_lo));
     json_object_set_new(o, "days_high", num(p->days_hi));
     json_object_set_new(o, "cost_usd", num(p->usd));
     json_object_set_new(o, "cost_usd_low", num(p->usd_lo));
     json_object_set_new(o, "cost_usd_high", num(p->usd_hi));
+    json_object_set_new(o, "cash_usd", num(p->cash));
     json_object_set_new(o, "energy_mwh", num(p->mwh));
     json_object_set_new(o, "energy_mwh_low", num(p->mwh_lo));
     json_object_set_new(o, "energy_mwh_high", num(p->mwh_hi));
@@ -361,6 +433,7 @@ enum cp_status export_json_size(FILE *out, const struct size_result *s,
                         json_string(objective_name(s->opts.obj)));
     json_object_set_new(c, "deadline_days", num(s->opts.deadline_days));
     json_object_set_new(c, "budget_usd", num(s->opts.budget_usd));
+    json_object_set_new(c, "budget_run_usd", num(s->opts.budget_run_usd));
     json_object_set_new(c, "site_mw", num(s->opts.site_mw));
     json_object_set_new(c, "rack_kw", num(s->opts.rack_kw));
     json_object_set_new(c, "gpus_max",
@@ -390,16 +463,26 @@ enum cp_status export_json_size(FILE *out, const struct size_result *s,
 
 /* ---- CSV ----------------------------------------------------------------- */
 
+/* The capacity cell: GPUs, empty when unknown or owned. */
+static const char *capacity_csv(const struct size_point *p, char *buf,
+                                size_t n)
+{
+    buf[0] = '\0';
+    if ((p->rented || p->hybrid) && p->capacity_gpus)
+        snprintf(buf, n, "%llu", (unsigned long long)p->capacity_gpus);
+    return buf;
+}
+
 static void csv_row(FILE *out, const struct size_point *p, size_t rank)
 {
-    char r[24] = "";
+    char r[24] = "", cap[24];
 
     if (rank)
         snprintf(r, sizeof(r), "%zu", rank);
     fprintf(out,
             "%s,%s,%s,%s,%s,%llu,%s,%s,%s,%.6g,%.6g,%.6g,%.10g,%.10g,"
             "%.10g,%.6g,%.6g,%.6g,%.6g,%.6g,%.4f,%llu,%llu,%llu,%llu,%llu,"
-            "%llu,%llu,%d,%s,%s,%s\n",
+            "%llu,%llu,%d,%s,%s,%s,%.10g,%llu,%llu,%s,%s\n",
             r,
             p->why == SIZE_OK ? (p->frontier ? "frontier" : "dominated")
                               : size_why_name(p->why),
@@ -414,7 +497,10 @@ static void csv_row(FILE *out, const struct size_point *p, size_t rank)
             (unsigned long long)p->layout.microbatch,
             (unsigned long long)p->layout.interleave, p->layout.zero,
             recompute_name(p->layout.recompute),
-            p->layout.sequence_parallel ? "yes" : "no", p->full ? "yes" : "no");
+            p->layout.sequence_parallel ? "yes" : "no", p->full ? "yes" : "no",
+            p->cash, (unsigned long long)p->units,
+            (unsigned long long)p->unit_gpus, capacity_csv(p, cap, sizeof(cap)),
+            p->rented ? (p->capacity_gpus ? "yes" : "no") : "");
 }
 
 /* One row per option: the frontier first (rank 1..), then the rest in
@@ -430,7 +516,8 @@ enum cp_status export_csv_size(FILE *out, const struct size_result *s,
                  "days,days_low,days_high,cost_usd,cost_usd_low,cost_usd_high,"
                  "energy_mwh,energy_mwh_low,energy_mwh_high,facility_mw,"
                  "rack_kw,mfu,tp,pp,dp,cp,ep,microbatch,interleave,zero,"
-                 "recompute,sequence_parallel,full_search\n");
+                 "recompute,sequence_parallel,full_search,cash_usd,units,"
+                 "unit_gpus,capacity_gpus,capacity_known\n");
     for (i = 0; i < s->nfront; i++)
         csv_row(out, &s->pt[s->front[i]], i + 1);
     for (i = 0; i < s->n; i++)
@@ -453,16 +540,18 @@ static bool no_fleet(const struct size_point *p)
 
 static const char *serve_buy(const struct size_point *p, char *buf, size_t n)
 {
+    char u[48];
+
     if (no_fleet(p))
         snprintf(buf, n, "one replica");
     else if (p->hybrid)
-        snprintf(buf, n, "own %llu + burst %s %s",
-                 (unsigned long long)p->owned_gpus, p->offer,
-                 term_name(p->term));
+        snprintf(buf, n, "own %s + burst %s %s", units_text(p, u, sizeof(u)),
+                 p->offer, term_name(p->term));
     else if (p->rented)
-        snprintf(buf, n, "rent %s %s", p->offer, term_name(p->term));
+        snprintf(buf, n, "rent %s %s %s", units_text(p, u, sizeof(u)),
+                 p->offer, term_name(p->term));
     else
-        snprintf(buf, n, "own");
+        snprintf(buf, n, "own %s", units_text(p, u, sizeof(u)));
     return buf;
 }
 
@@ -502,13 +591,10 @@ static void serve_breach(const struct size_result *s,
                          const struct size_point *p, char *buf, size_t n)
 {
     const struct size_opts *o = &s->opts;
-    char a[32], b[32];
 
     switch (p->why) {
     case SIZE_OVER_BUDGET:
-        snprintf(buf, n, "%s a day (budget %s a day)",
-                 money(p->usd_day, a, sizeof(a)),
-                 money(o->budget_usd, b, sizeof(b)));
+        budget_text(o, p->cash, p->usd_day, " a day", buf, n);
         break;
     case SIZE_MISSES_TTFT:
         snprintf(buf, n,
@@ -534,9 +620,10 @@ static void serve_breach(const struct size_result *s,
                  "memory");
         break;
     case SIZE_CAPACITY:
-        snprintf(buf, n, "%llu GPUs at the peak (more than the offer lists)",
+        snprintf(buf, n, "%llu GPUs at the peak (the offer supplies %llu)",
                  (unsigned long long)(p->hybrid ? p->gpus - p->owned_gpus
-                                                : p->gpus));
+                                                : p->units * p->unit_gpus),
+                 (unsigned long long)p->capacity_gpus);
         break;
     default:
         breach_text(s, p, buf, n);
@@ -572,11 +659,15 @@ static enum cp_status serve_text(FILE *out, const struct size_result *s,
     fprintf(out, "; peak/average %.4g\n", s->peak_to_avg);
     fprintf(out, "objective: %s",
             o->obj == OBJECTIVE_COST     ? "cost (USD a day)"
+            : o->obj == OBJECTIVE_CASH   ? "cash committed"
             : o->obj == OBJECTIVE_ENERGY ? "energy (Wh per M output tokens)"
                                          : "time (latency of a request)");
     if (o->budget_usd > 0)
-        fprintf(out, "; budget %s a day",
+        fprintf(out, "; budget %s cash",
                 money(o->budget_usd, buf, sizeof(buf)));
+    if (o->budget_run_usd > 0)
+        fprintf(out, "; run cost at most %s a day",
+                money(o->budget_run_usd, buf, sizeof(buf)));
     if (o->site_mw > 0)
         fprintf(out, "; site %.4g MW", o->site_mw);
     if (o->rack_kw > 0)
@@ -587,11 +678,6 @@ static enum cp_status serve_text(FILE *out, const struct size_result *s,
             "cap) that meet the targets, %zu options (own, rent, hybrid)\n",
             (unsigned long long)s->systems, s->systems == 1 ? "" : "s",
             (unsigned long long)s->layouts, s->n);
-    if (s->stopped_early)
-        fprintf(out,
-                "warning: the option buffer filled up (%d); narrow the "
-                "search with --accel\n",
-                SIZE_POINTS_MAX);
     if (s->layouts_cut)
         fprintf(out,
                 "warning: on %llu system%s more replicas meet the targets "
@@ -626,8 +712,9 @@ static enum cp_status serve_text(FILE *out, const struct size_result *s,
     } else {
         fprintf(out,
                 "\nfrontier (cost a day x energy per M output tokens x "
-                "latency at the peak), best %s first;\ncost and energy "
-                "ranges from the engine's held-out throughput error:\n",
+                "latency at the peak x cash), best %s first;\ncost and "
+                "energy ranges from the engine's held-out throughput "
+                "error:\n",
                 o->obj == OBJECTIVE_TIME ? "latency" : objective_name(o->obj));
         /* the buy column as wide as its longest entry */
         for (i = 0; i < s->nfront; i++) {
@@ -651,32 +738,39 @@ static enum cp_status serve_text(FILE *out, const struct size_result *s,
             ww = len > ww ? len : ww;
         }
         fprintf(out,
-                "%3s  %-10s %-15s %6s  %-*s %*s %8s %*s %7s %7s %6s  %s\n",
-                "#", "accel", "system", "gpus", bw, "buy", uw, "USD/day",
-                "$/Mtok", ww, "Wh/Mtok", "TTFT ms", "TPOT ms", "e2e s",
+                "%3s  %-10s %-15s %6s  %-*s %6s %*s %9s %8s %*s %7s %7s "
+                "%6s  %s\n",
+                "#", "accel", "system", "gpus", bw, "buy", "cap", uw,
+                "USD/day", "cash", "$/Mtok", ww, "Wh/Mtok", "TTFT ms",
+                "TPOT ms", "e2e s",
                 "replicas");
         for (i = 0; i < s->nfront; i++) {
             const struct size_point *p = &s->pt[s->front[i]];
-            char usd[48], a[24], b[24], wh[40];
+            char usd[48], a[24], b[24], wh[40], cash[24], cap[24];
 
             snprintf(usd, sizeof(usd), "%s-%s",
                      money(p->usd_day_lo, a, sizeof(a)),
                      money(p->usd_day_hi, b, sizeof(b)));
             snprintf(wh, sizeof(wh), "%.0f-%.0f", p->wh_mtok_lo, p->wh_mtok_hi);
             fprintf(out,
-                    "%3zu  %-10s %-15s %6llu  %-*s %*s %8.3f %*s %7.0f "
-                    "%7.1f %6.1f  %s",
+                    "%3zu  %-10s %-15s %6llu  %-*s %6s %*s %9s %8.3f %*s "
+                    "%7.0f %7.1f %6.1f  %s",
                     i + 1, p->accel, p->system, (unsigned long long)p->gpus, bw,
-                    serve_buy(p, buf, sizeof(buf)), uw, usd, p->usd_mtok, ww, wh,
+                    serve_buy(p, buf, sizeof(buf)),
+                    capacity_text(p, cap, sizeof(cap)), uw, usd,
+                    money(p->cash, cash, sizeof(cash)), p->usd_mtok, ww, wh,
                     p->ttft_ms, p->tpot_ms, p->e2e_s,
                     replica_text(p, rep, sizeof(rep)));
             if (p->overlaps >= 0)
                 fprintf(out, "  ~#%d", p->overlaps + 1);
             fprintf(out, "\n");
         }
-        fprintf(out, "(TTFT includes queueing at the percentile; TPOT: "
-                     "per output token after the first; e2e: one request; "
-                     "~#k: cost and energy ranges overlap point k's)\n");
+        fprintf(out, "(buy: whole units x GPUs each; cap: the offer's "
+                     "capacity in GPUs, ? not published; cash: owned, the "
+                     "capex; reserved, a term; on demand, a day's bill; "
+                     "TTFT includes queueing at the percentile; TPOT: per "
+                     "output token after the first; e2e: one request; ~#k: "
+                     "cost and energy ranges overlap point k's)\n");
     }
     if (s->n > s->nfront)
         fprintf(out, "\nexcluded:\n");
@@ -729,7 +823,9 @@ static json_t *serve_point_json(const struct size_point *p)
                         p->rented || p->hybrid ? json_string(term_name(p->term))
                                                : json_null());
     json_object_set_new(o, "owned_gpus", json_integer((json_int_t)owned_of(p)));
+    units_json(o, p);
     json_object_set_new(o, "usd_per_day", num(p->usd_day));
+    json_object_set_new(o, "cash_usd", num(p->cash));
     json_object_set_new(o, "usd_per_day_low", num(p->usd_day_lo));
     json_object_set_new(o, "usd_per_day_high", num(p->usd_day_hi));
     json_object_set_new(o, "usd_per_mtok", num(p->usd_mtok));
@@ -782,7 +878,9 @@ static enum cp_status serve_json(FILE *out, const struct size_result *s,
     json_object_set_new(root, "serving", sv);
     json_object_set_new(c, "objective",
                         json_string(objective_name(s->opts.obj)));
-    json_object_set_new(c, "budget_usd_per_day", num(s->opts.budget_usd));
+    json_object_set_new(c, "budget_usd", num(s->opts.budget_usd));
+    json_object_set_new(c, "budget_run_usd_per_day",
+                        num(s->opts.budget_run_usd));
     json_object_set_new(c, "site_mw", num(s->opts.site_mw));
     json_object_set_new(c, "rack_kw", num(s->opts.rack_kw));
     json_object_set_new(c, "gpus_max",
@@ -808,7 +906,7 @@ static enum cp_status serve_json(FILE *out, const struct size_result *s,
 
 static void serve_csv_row(FILE *out, const struct size_point *p, size_t rank)
 {
-    char r[24] = "", b[24] = "auto";
+    char r[24] = "", b[24] = "auto", cap[24];
 
     if (rank)
         snprintf(r, sizeof(r), "%zu", rank);
@@ -816,7 +914,8 @@ static void serve_csv_row(FILE *out, const struct size_point *p, size_t rank)
         snprintf(b, sizeof(b), "%llu", (unsigned long long)p->max_batch);
     fprintf(out,
             "%s,%s,%s,%s,%s,%llu,%s,%s,%s,%llu,%.10g,%.10g,%.10g,%.6g,%.6g,"
-            "%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%llu,%llu,%s\n",
+            "%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%llu,%llu,%s,"
+            "%.10g,%llu,%llu,%s,%s\n",
             r,
             p->why == SIZE_OK ? (p->frontier ? "frontier" : "dominated")
                               : size_why_name(p->why),
@@ -828,7 +927,9 @@ static void serve_csv_row(FILE *out, const struct size_point *p, size_t rank)
             p->wh_mtok_hi, p->ttft_ms, p->tpot_ms, p->e2e_s, p->replicas,
             p->utilization, p->facility_mw, p->rack_kw,
             (unsigned long long)p->layout.tp, (unsigned long long)p->layout.pp,
-            b);
+            b, p->cash, (unsigned long long)p->units,
+            (unsigned long long)p->unit_gpus, capacity_csv(p, cap, sizeof(cap)),
+            p->rented || p->hybrid ? (p->capacity_gpus ? "yes" : "no") : "");
 }
 
 static enum cp_status serve_csv(FILE *out, const struct size_result *s,
@@ -840,7 +941,8 @@ static enum cp_status serve_csv(FILE *out, const struct size_result *s,
                  "owned_gpus,usd_per_day,usd_per_day_low,usd_per_day_high,"
                  "usd_per_mtok,wh_per_mtok,wh_per_mtok_low,wh_per_mtok_high,"
                  "ttft_ms,tpot_ms,e2e_s,replicas,utilization,facility_mw,"
-                 "rack_kw,tp,pp,max_batch\n");
+                 "rack_kw,tp,pp,max_batch,cash_usd,units,unit_gpus,"
+                 "capacity_gpus,capacity_known\n");
     for (i = 0; i < s->nfront; i++)
         serve_csv_row(out, &s->pt[s->front[i]], i + 1);
     for (i = 0; i < s->n; i++)

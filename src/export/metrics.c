@@ -46,6 +46,12 @@ static bool build_known(const struct result *r)
     return !(r->cost.unpriced & COST_UNPRICED_BUILD);
 }
 
+/* A system that is not sold has no build side at all. */
+static bool sold(const struct result *r)
+{
+    return !(r->cost.unpriced & COST_UNPRICED_UNSOLD);
+}
+
 static bool cloud_known(const struct result *r)
 {
     return !(r->cost.unpriced & COST_UNPRICED_CLOUD);
@@ -66,22 +72,22 @@ static bool cloud_train_known(const struct result *r)
 
 static bool nodes_known(const struct result *r)
 {
-    return !(r->cost.unpriced & COST_UNPRICED_NODES);
+    return !(r->cost.unpriced & (COST_UNPRICED_NODES | COST_UNPRICED_UNSOLD));
 }
 
 static bool network_known(const struct result *r)
 {
-    return !(r->cost.unpriced & COST_UNPRICED_NETWORK);
+    return !(r->cost.unpriced & (COST_UNPRICED_NETWORK | COST_UNPRICED_UNSOLD));
 }
 
 static bool storage_known(const struct result *r)
 {
-    return !(r->cost.unpriced & COST_UNPRICED_STORAGE);
+    return !(r->cost.unpriced & (COST_UNPRICED_STORAGE | COST_UNPRICED_UNSOLD));
 }
 
 static bool facility_known(const struct result *r)
 {
-    return !(r->cost.unpriced & COST_UNPRICED_FACILITY);
+    return !(r->cost.unpriced & (COST_UNPRICED_FACILITY | COST_UNPRICED_UNSOLD));
 }
 
 static bool verdict_known(const struct result *r)
@@ -276,10 +282,19 @@ static const struct metric table[] = {
     F("serve", "usd_per_day_build", "USD/day", serve.usd_per_day_build, 1, MB_LOWER,
       "owned GPU-hour price x gpus x 24 x utilization"),
     F("serve", "usd_per_day_cloud", "USD/day", serve.usd_per_day_cloud, 1, MB_LOWER,
-      "cloud price x GPU-hours (on demand, spot: the profile; reserved: "
-      "the fleet all day)"),
+      "cloud price x GPU-hours of whole instances (on demand, spot: the "
+      "profile; reserved: the fleet all day)"),
     F("serve", "usd_per_day_hybrid", "USD/day", serve.usd_per_day_hybrid, 1,
       MB_LOWER, "owned base per day + burst"),
+    F("serve", "instances", "", serve.instances, 1, MB_LOWER,
+      "rented: whole instances, ceil(gpus / gpus_per_instance)"),
+    F("serve", "cash_usd_build", "USD", serve.cash_usd_build, 1, MB_LOWER,
+      "cash owning commits: the capex of whole units"),
+    F("serve", "cash_usd_cloud", "USD", serve.cash_usd_cloud, 1, MB_LOWER,
+      "cash renting commits: reserved, a term of the fleet; on demand, "
+      "spot, a day's bill"),
+    F("serve", "cash_usd_hybrid", "USD", serve.cash_usd_hybrid, 1, MB_LOWER,
+      "hybrid: the base's capex + a day's burst bill"),
     F("serve", "owned_gpus", "", serve.owned_gpus, 1, MB_NONE,
       "hybrid: owned base (serve.owned_gpus)"),
     F("serve", "burst_gpu_hours_per_day", "GPU h/day",
@@ -409,6 +424,13 @@ static const struct metric table[] = {
     FK("cost.build", "capex_usd", "USD", cost.build.capex_usd, MB_LOWER,
        build_known,
        "servers + spares + network + storage + facility + cooling"),
+    FK("cost.build", "cash_usd", "USD", cost.build.cash_usd, MB_LOWER,
+       build_known, "the cash owning commits: capex_usd, before the run"),
+    {"cost.build", "units", "", MK_U64, OFF(cost.build.units), 1, NULL,
+     MB_LOWER, "whole purchasable units: ceil(gpus / unit_gpus)", sold},
+    {"cost.build", "unit_gpus", "", MK_U64, OFF(cost.build.unit_gpus), 1,
+     NULL, MB_NONE, "accelerators per unit (a server, a whole NVL72 rack)",
+     sold},
     FK("cost.build", "opex_usd_per_year", "USD/y", cost.build.opex_usd_per_year,
        MB_LOWER, build_known,
        "electricity + maintenance + support + insurance + staff + software + "
@@ -417,7 +439,9 @@ static const struct metric table[] = {
        MB_LOWER, build_known,
        "(capital payments + opex) / (gpus x 8760 x utilization)"),
     FK("cost.build", "run_usd", "USD", cost.build.run_usd, MB_LOWER,
-       build_known, "usd_per_gpu_hour x gpus x effective run hours"),
+       build_known,
+       "run cost: usd_per_gpu_hour x gpus x effective run hours (the run's "
+       "share of capital recovery and running costs at utilization)"),
     FK("cost.build", "capex_nodes_usd", "USD", cost.build.capex_nodes_usd,
        MB_LOWER, nodes_known, "nodes x node price (GPUs and servers)"),
     FK("cost.build", "capex_spares_usd", "USD", cost.build.capex_spares_usd,
@@ -440,7 +464,7 @@ static const struct metric table[] = {
        "12 x level monthly payments: IT net of residual over its life, the "
        "hall over facility_years"),
     FK("cost.build", "electricity_usd_per_year", "USD/y",
-       cost.build.electricity_usd_per_year, MB_LOWER, NULL,
+       cost.build.electricity_usd_per_year, MB_LOWER, sold,
        "(facility_kw x utilization + idle x PUE x (1 - utilization)) x 8760 "
        "x USD/kWh"),
     FK("cost.build", "maintenance_usd_per_year", "USD/y",
@@ -453,13 +477,13 @@ static const struct metric table[] = {
        cost.build.insurance_usd_per_year, MB_LOWER, build_known,
        "capex x insurance_frac"),
     FK("cost.build", "staff_usd_per_year", "USD/y",
-       cost.build.staff_usd_per_year, MB_LOWER, NULL,
+       cost.build.staff_usd_per_year, MB_LOWER, sold,
        "nameplate IT MW x staff USD per MW-year"),
     FK("cost.build", "software_usd_per_year", "USD/y",
-       cost.build.software_usd_per_year, MB_LOWER, NULL,
+       cost.build.software_usd_per_year, MB_LOWER, sold,
        "gpus x software USD per GPU-year"),
     FK("cost.build", "colocation_usd_per_year", "USD/y",
-       cost.build.colocation_usd_per_year, MB_LOWER, NULL,
+       cost.build.colocation_usd_per_year, MB_LOWER, sold,
        "nameplate IT kW x colocation USD/kW-month x 12"),
     FK("cost.build", "usd_per_mtok", "USD/Mtok", cost.build.usd_per_mtok, MB_LOWER,
        build_train_known,
@@ -473,9 +497,16 @@ static const struct metric table[] = {
     FK("cost.cloud", "usd_per_gpu_hour", "USD/GPU h", cost.cloud.usd_per_gpu_hour,
        MB_LOWER, cloud_known,
        "the offer's list rate for the term (or cloud.usd_per_gpu_hour)"),
+    FK("cost.cloud", "cash_usd", "USD", cost.cloud.cash_usd, MB_LOWER,
+       cloud_known,
+       "the cash it commits: on demand, spot: the bill; reserved: every "
+       "term started x commitment"),
     FK("cost.cloud", "run_usd", "USD", cost.cloud.run_usd, MB_LOWER,
        cloud_known,
-       "billed GPUs x run hours x rate; reserved: whole terms x commitment"),
+       "run cost: billed GPUs x run hours x rate; reserved: / utilization "
+       "(the rest of the term is reused), at most cash_usd"),
+    U("cost.cloud", "instances", "", cost.cloud.instances, MB_LOWER,
+      "whole instances: ceil(gpus / gpus_per_instance)"),
     FK("cost.cloud", "usd_per_mtok", "USD/Mtok", cost.cloud.usd_per_mtok, MB_LOWER,
        cloud_train_known,
        "run_usd / (train.tokens / 1e6); serving: serve.usd_per_mtok_cloud"),

@@ -19,6 +19,8 @@ enum cp_status objective_parse(const char *s, enum objective *out)
         *out = OBJECTIVE_COST;
     else if (strcmp(s, "energy") == 0)
         *out = OBJECTIVE_ENERGY;
+    else if (strcmp(s, "cash") == 0)
+        *out = OBJECTIVE_CASH;
     else
         return CP_ERR_USAGE;
     return CP_OK;
@@ -31,6 +33,8 @@ const char *objective_name(enum objective o)
         return "cost";
     case OBJECTIVE_ENERGY:
         return "energy";
+    case OBJECTIVE_CASH:
+        return "cash";
     default:
         return "time";
     }
@@ -81,6 +85,8 @@ static double score_of(const struct result *r, enum objective obj)
         return r->cost.build.run_usd;
     case OBJECTIVE_ENERGY:
         return r->energy.facility_mwh;
+    case OBJECTIVE_CASH:
+        return r->cost.build.cash_usd;
     default:
         return r->time.step_s;
     }
@@ -279,6 +285,10 @@ static double serve_score(const struct result *r, enum objective obj)
     case OBJECTIVE_ENERGY:
         if (s->wh_per_mtok > 0)
             return s->wh_per_mtok;
+        break;
+    case OBJECTIVE_CASH:
+        if (s->cash_usd_build > 0)
+            return s->cash_usd_build;
         break;
     default:
         break;

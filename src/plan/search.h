@@ -55,7 +55,12 @@
     "best of %llu valid layouts tried; fix some parallel.* keys to search "    \
     "the rest"
 
-enum objective { OBJECTIVE_TIME, OBJECTIVE_COST, OBJECTIVE_ENERGY };
+enum objective {
+    OBJECTIVE_TIME,
+    OBJECTIVE_COST,
+    OBJECTIVE_ENERGY,
+    OBJECTIVE_CASH /* size: the cash committed; layouts: the build's */
+};
 
 /* "time", "cost", "energy"; CP_ERR_USAGE for anything else. */
 enum cp_status objective_parse(const char *s, enum objective *out);

@@ -16,9 +16,9 @@
 #include "plan/stack_errors.h"
 #include "util/xalloc.h"
 
-#define OFFERS_MAX SIZE_OFFERS_MAX
-#define SYSTEMS_MAX SIZE_SYSTEMS_MAX
-#define COUNTS_MAX 256
+/* Counts on one system's grid: two per doubling, so 64 covers any
+ * --gpus-max up to 2^31 (the CLI allows 10M). */
+#define COUNTS_MAX 64
 #define SIZE_THREADS 4 /* layout searches at once, at most (and CPUs) */
 /* A system is rack-scale (counts in whole scale-up domains, NVL72) when
  * its scale-up domain spans several nodes but no more than this. */
@@ -33,6 +33,9 @@
 #ifndef SIZE_SCREEN_GAP
 #define SIZE_SCREEN_GAP 0.2
 #endif
+
+/* price_options: append the options rather than overwrite a count's. */
+#define APPEND ((size_t)-1)
 
 const char *size_why_name(enum size_why w)
 {
@@ -72,11 +75,18 @@ double size_stack_error(const char *stack_id)
     return SIZE_OVERALL_ERROR;
 }
 
-/* The frontier's three axes, lower is better: a training run's days,
- * cost and energy; a serving fleet's latency (one request end to end at
- * the peak), cost a day and energy per million output tokens. */
+/* The frontier's axes, lower is better: a training run's days, run cost
+ * and energy; a serving fleet's latency (one request end to end at the
+ * peak), cost a day and energy per million output tokens; and for both
+ * the cash committed (a cheap run on owned hardware still commits its
+ * capex: the two money figures are both kept). */
+#define AXES 4
+#define AXIS_CASH 3
+
 static double axis(const struct size_point *p, bool serve, int k)
 {
+    if (k == AXIS_CASH)
+        return p->cash;
     if (serve)
         return k == 0 ? p->e2e_s : k == 1 ? p->usd_day : p->wh_mtok;
     return k == 0 ? p->days : k == 1 ? p->usd : p->mwh;
@@ -88,7 +98,7 @@ static bool dominates(const struct size_point *a, const struct size_point *b,
     bool better = false;
     int k;
 
-    for (k = 0; k < 3; k++) {
+    for (k = 0; k < AXES; k++) {
         double x = axis(a, serve, k), y = axis(b, serve, k);
 
         if (x > y)
@@ -139,14 +149,16 @@ static enum cp_status on_row(void *ctx, const char *const *v, size_t n)
         (size_t)r->c_accel >= n)
         return CP_OK;
     if (r->kind == CATALOG_SYSTEMS) {
-        if (r->nsys >= SYSTEMS_MAX)
-            return CP_OK;
+        if (r->nsys == r->cap_sys) {
+            r->cap_sys = r->cap_sys ? 2 * r->cap_sys : 64;
+            r->sys = xrealloc(r->sys, r->cap_sys * sizeof(*r->sys));
+        }
         snprintf(r->sys[r->nsys].id, CP_ID_MAX, "%s", v[r->c_id]);
         snprintf(r->sys[r->nsys].accel, CP_ID_MAX, "%s", v[r->c_accel]);
         r->nsys++;
         return CP_OK;
     }
-    if (r->noff >= OFFERS_MAX || r->c_term < 0 || (size_t)r->c_term >= n)
+    if (r->c_term < 0 || (size_t)r->c_term >= n)
         return CP_OK;
     for (t = 0; t < TERM_COUNT; t++) {
         const char *name = term_name((enum cloud_term)t);
@@ -156,6 +168,10 @@ static enum cp_status on_row(void *ctx, const char *const *v, size_t n)
     }
     if (t == TERM_COUNT)
         return CP_OK;
+    if (r->noff == r->cap_off) {
+        r->cap_off = r->cap_off ? 2 * r->cap_off : 256;
+        r->off = xrealloc(r->off, r->cap_off * sizeof(*r->off));
+    }
     snprintf(r->off[r->noff].id, CP_ID_MAX, "%s", v[r->c_id]);
     snprintf(r->off[r->noff].accel, CP_ID_MAX, "%s", v[r->c_accel]);
     r->off[r->noff].term = (enum cloud_term)t;
@@ -180,6 +196,54 @@ enum cp_status size_load_rows(struct catalog *cat, struct size_rows *r,
     r->c_accel = column_index(CATALOG_CLOUD, "accel_id");
     r->c_term = column_index(CATALOG_CLOUD, "term");
     return catalog_foreach(cat, CATALOG_CLOUD, NULL, on_row, r, d);
+}
+
+void size_rows_release(struct size_rows *r)
+{
+    free(r->sys);
+    free(r->off);
+    r->sys = NULL;
+    r->off = NULL;
+    r->nsys = r->noff = r->cap_sys = r->cap_off = 0;
+}
+
+enum cp_status size_check_ids(const struct size_opts *o,
+                              const struct size_rows *rw, struct diag *d)
+{
+    size_t i, k;
+
+    for (i = 0; i < o->nids; i++) {
+        for (k = 0; k < rw->nsys; k++)
+            if (strcmp(o->ids[i], rw->sys[k].accel) == 0 ||
+                strcmp(o->ids[i], rw->sys[k].id) == 0)
+                break;
+        if (k == rw->nsys)
+            return diag_set(d, CP_ERR_NOT_FOUND, "--accel",
+                            "'%s' is neither a system nor the accelerator "
+                            "of one (see 'llmplan catalog list systems')",
+                            o->ids[i]);
+    }
+    return CP_OK;
+}
+
+size_t size_offers_for(const struct size_rows *rw, const char *accel)
+{
+    size_t i, n = 0;
+
+    for (i = 0; i < rw->noff; i++)
+        n += strcmp(rw->off[i].accel, accel) == 0;
+    return n;
+}
+
+uint64_t size_unit_gpus(const struct system_spec *sy)
+{
+    uint64_t unit = sy->gpus_per_node ? sy->gpus_per_node : 1;
+
+    if (sy->unit_gpus >= 1)
+        return sy->unit_gpus;
+    if (sy->scaleup_domain > unit && sy->scaleup_domain <= RACK_DOMAIN_MAX)
+        unit = sy->scaleup_domain;
+    return unit;
 }
 
 bool size_wanted(const struct size_opts *o, const struct size_sys_row *s)
@@ -232,7 +296,9 @@ static enum size_why judge(const struct size_opts *o,
     if (!p->rented && ((o->site_mw > 0 && p->facility_mw > o->site_mw) ||
                        (o->rack_kw > 0 && p->rack_kw > o->rack_kw)))
         return SIZE_OVER_POWER;
-    if (o->budget_usd > 0 && p->usd > o->budget_usd)
+    if (o->budget_usd > 0 && p->cash > o->budget_usd)
+        return SIZE_OVER_BUDGET;
+    if (o->budget_run_usd > 0 && p->usd > o->budget_run_usd)
         return SIZE_OVER_BUDGET;
     return SIZE_OK;
 }
@@ -248,14 +314,35 @@ static void set_ranges(struct size_point *p, double err)
     p->mwh_hi = p->mwh * (1 + err);
 }
 
+void size_result_reserve(struct size_result *out, size_t n)
+{
+    size_t cap = out->cap ? out->cap : 1024;
+
+    if (n <= out->cap)
+        return;
+    while (cap < n)
+        cap *= 2;
+    out->pt = xrealloc(out->pt, cap * sizeof(*out->pt));
+    out->front = xrealloc(out->front, cap * sizeof(*out->front));
+    out->cap = cap;
+}
+
+void size_result_release(struct size_result *out)
+{
+    free(out->pt);
+    free(out->front);
+    out->pt = NULL;
+    out->front = NULL;
+    out->cap = out->n = out->nfront = 0;
+}
+
+/* A new option at the end of out->pt.  The buffer may move: pointers
+ * into it do not outlive the next call. */
 static struct size_point *new_point(struct run *rn)
 {
     struct size_result *out = rn->out;
 
-    if (out->n >= SIZE_POINTS_MAX) {
-        out->stopped_early = true;
-        return NULL;
-    }
+    size_result_reserve(out, out->n + 1);
     memset(&out->pt[out->n], 0, sizeof(out->pt[0]));
     out->pt[out->n].overlaps = -1;
     return &out->pt[out->n++];
@@ -263,7 +350,7 @@ static struct size_point *new_point(struct run *rn)
 
 /* Fill the options of one count from the evaluated layout in rn->sc/r:
  * owned, then every offer.  first: where the count's options start (to
- * overwrite them after a full search), or SIZE_POINTS_MAX to append. */
+ * overwrite them after a full search), or APPEND. */
 static void price_options(struct run *rn, const struct sys_ctx *sx,
                           const struct search_hit *hit, bool fits, bool full,
                           size_t first, size_t limit)
@@ -293,14 +380,17 @@ static void price_options(struct run *rn, const struct sys_ctx *sx,
     base.mfu = rn->r.time.mfu;
     base.mwh = rn->r.energy.facility_mwh;
     if (sx->own_priced && !(rn->r.cost.unpriced & COST_UNPRICED_BUILD)) {
-        p = first == SIZE_POINTS_MAX ? new_point(rn)
-            : k < limit              ? &rn->out->pt[k++]
-                                     : NULL;
+        p = first == APPEND ? new_point(rn)
+            : k < limit      ? &rn->out->pt[k++]
+                             : NULL;
         if (!p)
             return;
         *p = base;
         p->days = rn->r.reliability.effective_train_days;
         p->usd = rn->r.cost.build.run_usd;
+        p->cash = rn->r.cost.build.cash_usd;
+        p->units = rn->r.cost.build.units;
+        p->unit_gpus = rn->r.cost.build.unit_gpus;
         set_ranges(p, sx->err);
         p->why = judge(rn->o, p, fits);
     }
@@ -311,9 +401,9 @@ static void price_options(struct run *rn, const struct sys_ctx *sx,
         rn->sc.cloud_term = of->term;
         rn->sc.cloud_usd_per_gpu_hour = of->price;
         scenario_eval_flags(&rn->sc, EVAL_QUIET, &rn->r);
-        p = first == SIZE_POINTS_MAX ? new_point(rn)
-            : k < limit              ? &rn->out->pt[k++]
-                                     : NULL;
+        p = first == APPEND ? new_point(rn)
+            : k < limit      ? &rn->out->pt[k++]
+                             : NULL;
         if (!p)
             return;
         *p = base;
@@ -321,6 +411,11 @@ static void price_options(struct run *rn, const struct sys_ctx *sx,
         snprintf(p->offer, CP_ID_MAX, "%s", of->row.id);
         p->term = of->term;
         p->usd = rn->r.cost.cloud.run_usd;
+        p->cash = rn->r.cost.cloud.cash_usd;
+        p->units = rn->r.cost.cloud.instances;
+        p->unit_gpus = of->row.gpus_per_instance ? of->row.gpus_per_instance
+                                                 : 1;
+        p->capacity_gpus = of->row.capacity_gpus;
         p->days = rn->r.cost.cloud.goodput > 0
                       ? rn->r.time.train_days / rn->r.cost.cloud.goodput
                       : rn->r.reliability.effective_train_days;
@@ -467,9 +562,9 @@ struct state {
     size_t nsys;
     struct sys_ctx *sx;
     struct plan_resolved *res; /* nsys of them */
-    struct offer *offers;      /* OFFERS_MAX per system */
-    size_t ncounts;
-    struct count_rec *counts; /* SIZE_POINTS_MAX */
+    struct offer *offers;      /* each system's, concatenated */
+    size_t ncounts, cap_counts;
+    struct count_rec *counts; /* grown by add_count */
 };
 
 static bool have_count(const struct state *s, size_t sys, uint64_t gpus)
@@ -487,9 +582,14 @@ static void add_count(struct state *s, size_t sys, uint64_t gpus)
     struct count_rec *c;
     const struct sys_ctx *sx = &s->sx[sys];
 
-    if (have_count(s, sys, gpus) || s->ncounts >= SIZE_POINTS_MAX)
+    if (have_count(s, sys, gpus))
         return;
+    if (s->ncounts == s->cap_counts) {
+        s->cap_counts = s->cap_counts ? 2 * s->cap_counts : 256;
+        s->counts = xrealloc(s->counts, s->cap_counts * sizeof(*s->counts));
+    }
     c = &s->counts[s->ncounts++];
+    memset(c, 0, sizeof(*c));
     c->sys = sys;
     c->gpus = gpus;
     c->first = s->rn.out->n;
@@ -533,7 +633,7 @@ static void price_job(struct state *s, const struct job *j)
         return;
     }
     c->first = out->n;
-    price_options(&s->rn, j->sx, &j->hit, j->fits, false, SIZE_POINTS_MAX, 0);
+    price_options(&s->rn, j->sx, &j->hit, j->fits, false, APPEND, 0);
     c->n = out->n - c->first;
     c->valid = true;
     if (!c->n)
@@ -575,7 +675,7 @@ static int by_lex(const void *a, const void *b)
     const struct size_point *y = &lex_pts[*(const size_t *)b];
     int k;
 
-    for (k = 0; k < 3; k++) {
+    for (k = 0; k < AXES; k++) {
         double u = axis(x, lex_serve, k), v = axis(y, lex_serve, k);
 
         if (u != v)
@@ -596,7 +696,7 @@ static bool same_offer(const struct size_point *a, const struct size_point *b)
 {
     int k;
 
-    for (k = 0; k < 3; k++)
+    for (k = 0; k < AXES; k++)
         if (axis(a, true, k) != axis(b, true, k))
             return false;
     return strcmp(a->system, b->system) == 0 && a->gpus == b->gpus &&
@@ -653,6 +753,9 @@ static bool promising(const struct size_result *out, const struct size_point *p)
     q.days *= k;
     q.usd *= k;
     q.mwh *= k;
+    /* an elastic bill follows the time; capex and terms do not */
+    if (p->rented && (p->term == TERM_ON_DEMAND || p->term == TERM_SPOT))
+        q.cash *= k;
     if (judge(&out->opts, &q, true) != SIZE_OK)
         return false;
     for (j = 0; j < out->nfront; j++)
@@ -722,19 +825,12 @@ static void refine(struct state *s)
             if (g > cr->gpus && (!hi || g < hi))
                 hi = g;
         }
-        unit = s->sx[sys].res->sc.system.gpus_per_node;
-        {
-            uint64_t dom = s->sx[sys].res->sc.system.scaleup_domain;
-
-            if (dom > unit && dom <= RACK_DOMAIN_MAX)
-                unit = dom;
-        }
-        if (!unit)
-            unit = 1;
-        if (lo && (cr->gpus - lo) / unit >= 2)
-            add_count(s, sys, lo + ((cr->gpus - lo) / unit / 2) * unit);
-        if (hi && (hi - cr->gpus) / unit >= 2)
-            add_count(s, sys, cr->gpus + ((hi - cr->gpus) / unit / 2) * unit);
+        unit = size_unit_gpus(&s->sx[sys].res->sc.system);
+        g = cr->gpus; /* add_count may move s->counts */
+        if (lo && (g - lo) / unit >= 2)
+            add_count(s, sys, lo + ((g - lo) / unit / 2) * unit);
+        if (hi && (hi - g) / unit >= 2)
+            add_count(s, sys, g + ((hi - g) / unit / 2) * unit);
     }
 }
 
@@ -750,13 +846,14 @@ static int by_objective(const void *a, const void *b)
     const struct size_point *y = &sort_pts[*(const size_t *)b];
     int first = sort_obj == OBJECTIVE_COST     ? 1
                 : sort_obj == OBJECTIVE_ENERGY ? 2
+                : sort_obj == OBJECTIVE_CASH   ? AXIS_CASH
                                                : 0;
     double kx = axis(x, sort_serve, first), ky = axis(y, sort_serve, first);
     int k;
 
     if (kx != ky)
         return kx < ky ? -1 : 1;
-    for (k = 0; k < 3; k++) {
+    for (k = 0; k < AXES; k++) {
         double u = axis(x, sort_serve, k), v = axis(y, sort_serve, k);
 
         if (u != v)
@@ -784,8 +881,10 @@ static double excess(const struct size_result *out, const struct size_point *p)
     }
     if (o->deadline_days > 0 && p->days / o->deadline_days > e)
         e = p->days / o->deadline_days;
-    if (o->budget_usd > 0 && usd / o->budget_usd > e)
-        e = usd / o->budget_usd;
+    if (o->budget_usd > 0 && p->cash / o->budget_usd > e)
+        e = p->cash / o->budget_usd;
+    if (o->budget_run_usd > 0 && usd / o->budget_run_usd > e)
+        e = usd / o->budget_run_usd;
     if (!p->rented && o->site_mw > 0 && p->facility_mw / o->site_mw > e)
         e = p->facility_mw / o->site_mw;
     if (!p->rented && o->rack_kw > 0 && p->rack_kw / o->rack_kw > e)
@@ -911,11 +1010,14 @@ static enum cp_status setup_system(struct state *s, const struct plan *p,
     if (st)
         return st;
     sx->res = res;
-    sx->offers = &s->offers[s->nsys * OFFERS_MAX];
+    sx->offers = xcalloc(size_offers_for(rw, res->sc.accel.id) + 1,
+                         sizeof(*sx->offers));
     sx->noffers = 0;
     sx->err = size_stack_error(res->sc.stack.id);
-    sx->own_priced = res->sc.system.node_price_usd > 0;
-    for (i = 0; i < rw->noff && sx->noffers < OFFERS_MAX; i++) {
+    /* only what can be bought is owned (systems.sale) */
+    sx->own_priced = res->sc.system.node_price_usd > 0 &&
+                     res->sc.system.sale != SALE_RENT;
+    for (i = 0; i < rw->noff; i++) {
         struct offer *of = &sx->offers[sx->noffers];
 
         if (strcmp(rw->off[i].accel, res->sc.accel.id) != 0)
@@ -960,7 +1062,16 @@ enum cp_status size_run(const struct plan *p, struct catalog *cat,
     enum cp_status st;
     bool any = false;
 
-    memset(out, 0, sizeof(*out));
+    {
+        /* the option buffers outlive the run: reused here */
+        struct size_point *pt = out->pt;
+        size_t *front = out->front, cap = out->cap;
+
+        memset(out, 0, sizeof(*out));
+        out->pt = pt;
+        out->front = front;
+        out->cap = cap;
+    }
     out->opts = *opts;
     memset(&s, 0, sizeof(s));
     s.rn.o = &out->opts;
@@ -980,13 +1091,12 @@ enum cp_status size_run(const struct plan *p, struct catalog *cat,
         goto done;
     }
     st = size_load_rows(cat, rw, d);
+    if (!st)
+        st = size_check_ids(opts, rw, d);
     if (st)
         goto done;
     s.sx = xcalloc(rw->nsys ? rw->nsys : 1, sizeof(*s.sx));
     s.res = xcalloc(rw->nsys ? rw->nsys : 1, sizeof(*s.res));
-    s.offers =
-        xcalloc((rw->nsys ? rw->nsys : 1) * OFFERS_MAX, sizeof(*s.offers));
-    s.counts = xcalloc(SIZE_POINTS_MAX, sizeof(*s.counts));
     for (i = 0; i < rw->nsys; i++) {
         if (!size_wanted(opts, &rw->sys[i]))
             continue;
@@ -1015,11 +1125,8 @@ enum cp_status size_run(const struct plan *p, struct catalog *cat,
         goto done;
     }
     for (i = 0; i < s.nsys; i++) {
-        const struct system_spec *sy = &s.sx[i].res->sc.system;
-        uint64_t unit = sy->gpus_per_node ? sy->gpus_per_node : 1;
+        uint64_t unit = size_unit_gpus(&s.sx[i].res->sc.system);
 
-        if (sy->scaleup_domain > unit && sy->scaleup_domain <= RACK_DOMAIN_MAX)
-            unit = sy->scaleup_domain;
         nc = grid(unit, gmax, counts);
         skipped = out->skipped;
         for (k = 0; k < nc; k++)
@@ -1043,10 +1150,12 @@ enum cp_status size_run(const struct plan *p, struct catalog *cat,
 done:
     out->elapsed_s = now_s() - t0;
     free(s.counts);
-    free(s.offers);
+    for (i = 0; i < s.nsys; i++)
+        free(s.sx[i].offers);
     free(s.res);
     free(s.sx);
     free(tmp);
+    size_rows_release(rw);
     free(rw);
     return st;
 }

@@ -42,8 +42,9 @@
  * latency.  Ranges: the engine's held-out throughput error
  * (size_serve_error()) on cost and energy.
  *
- * Ownership: struct size_result is large and caller-owned (allocate it);
- * nothing is kept between calls.  Core is untouched: this is plan-layer
+ * Ownership: struct size_result is caller-owned (allocate it zeroed);
+ * its option buffers are reused by the next run into it and freed by
+ * size_result_release.  Core is untouched: this is plan-layer
  * orchestration of plan_resolve, plan_search and scenario_eval.
  */
 #ifndef LLMPLAN_PLAN_SIZE_H
@@ -59,7 +60,6 @@
 #include "plan/plan.h"
 #include "plan/search.h"
 
-#define SIZE_POINTS_MAX 16384
 #define SIZE_IDS_MAX 64
 #define SIZE_DEFAULT_GPUS_MAX 32768u
 
@@ -68,7 +68,8 @@
 enum size_why {
     SIZE_OK,
     SIZE_TOO_SLOW,    /* misses --deadline */
-    SIZE_OVER_BUDGET, /* costs more than --budget */
+    SIZE_OVER_BUDGET, /* commits more cash than --budget, or costs more
+                         than --budget-run */
     SIZE_OVER_POWER,  /* facility power over --site-mw, or a rack over
                          --rack-kw (owned builds: a rented fleet draws on
                          the provider's site) */
@@ -86,7 +87,8 @@ const char *size_why_name(enum size_why w);
 struct size_opts {
     enum objective obj;
     double deadline_days; /* 0: none */
-    double budget_usd;    /* 0: none */
+    double budget_usd;     /* cash committed, at most; 0: none */
+    double budget_run_usd; /* run cost (serving: a day), at most; 0: none */
     double site_mw;       /* 0: none */
     double rack_kw;       /* 0: none */
     uint64_t gpus_max;    /* 0: SIZE_DEFAULT_GPUS_MAX */
@@ -108,6 +110,19 @@ struct size_point {
     struct layout layout;
     enum attention attention;
     bool full; /* the layout came from the full search (else the screen) */
+    /* Money, two figures: usd is the run cost (owned: the run's share of
+     * capital recovery and running costs at finance.utilization;
+     * reserved: the commitment's share at the same utilization; on
+     * demand, spot: the bill), cash the cash it commits (owned: the
+     * capex; reserved: every term started, in full; on demand, spot: the
+     * bill; serving: a day's bill, hybrid the base's capex and a day's
+     * burst). */
+    double cash;
+    /* What is bought or rented, whole: owned (and a hybrid's base) in
+     * units of unit_gpus (a server, an NVL72 rack), rented in instances
+     * of unit_gpus GPUs. */
+    uint64_t units, unit_gpus;
+    uint64_t capacity_gpus; /* rented: the offer's capacity; 0 unknown */
     double days, usd, mwh;
     double days_lo, days_hi, usd_lo, usd_hi, mwh_lo, mwh_hi;
     double facility_mw, rack_kw, mfu;
@@ -148,9 +163,13 @@ struct size_result {
                                 targets than the search keeps (the
                                 SEARCH_TOP_MAX cheapest were priced) */
     size_t n;                /* every option evaluated (met and excluded) */
-    struct size_point pt[SIZE_POINTS_MAX];
+    /* The options, n of them, and the frontier's indices into them: grown
+     * as the search needs (no bound but memory); kept between runs into
+     * the same result and freed by size_result_release. */
+    struct size_point *pt;
     size_t nfront; /* frontier indices into pt, best by the objective */
-    size_t front[SIZE_POINTS_MAX];
+    size_t *front;
+    size_t cap; /* room in pt and front */
     size_t why_count[SIZE_WHY_COUNT];
     /* closest excluded option per reason (index into pt, or -1) */
     long closest[SIZE_WHY_COUNT];
@@ -160,7 +179,8 @@ struct size_result {
     uint64_t no_layout; /* counts searched where no layout is valid */
     uint64_t no_price;  /* counts with a layout but nothing priced (no node
                            price, no cloud offer) */
-    bool stopped_early; /* the point buffer filled up */
+    bool stopped_early; /* always false: nothing bounds the options (kept
+                           for the JSON "search" object) */
     double elapsed_s;
 };
 
@@ -190,6 +210,12 @@ bool size_serve_dominates(const struct size_point *a,
 enum cp_status size_run(const struct plan *p, struct catalog *cat,
                         const struct size_opts *opts,
                         struct size_result *out /* OUT */, struct diag *d);
+
+/* Free out's option buffers (out itself stays the caller's). */
+void size_result_release(struct size_result *out);
+
+/* Room for at least n options in out->pt and out->front. */
+void size_result_reserve(struct size_result *out, size_t n);
 
 /* A plan that reproduces point pt: p with the accelerator, system, GPU
  * count, layout and (rented) offer and term set.  A serving fleet:

@@ -8,9 +8,6 @@
 
 #include "plan/size.h"
 
-#define SIZE_OFFERS_MAX 256
-#define SIZE_SYSTEMS_MAX 128
-
 struct size_sys_row {
     char id[CP_ID_MAX];
     char accel[CP_ID_MAX];
@@ -22,17 +19,33 @@ struct size_offer_row {
     enum cloud_term term;
 };
 
-/* Every system and every (offer, term) of the catalog. */
+/* Every system and every (offer, term) of the catalog: no bound but
+ * memory (grown with xrealloc; size_rows_release frees them). */
 struct size_rows {
     enum catalog_kind kind;
     int c_id, c_accel, c_term;
-    size_t nsys, noff;
-    struct size_sys_row sys[SIZE_SYSTEMS_MAX];
-    struct size_offer_row off[SIZE_OFFERS_MAX];
+    size_t nsys, noff, cap_sys, cap_off;
+    struct size_sys_row *sys;
+    struct size_offer_row *off;
 };
 
+/* Load them into r (zeroed by the caller); release with
+ * size_rows_release even on failure. */
 enum cp_status size_load_rows(struct catalog *cat,
                               struct size_rows *r /* OUT */, struct diag *d);
+void size_rows_release(struct size_rows *r);
+
+/* CP_ERR_NOT_FOUND naming the first of opts->ids that is neither a system
+ * nor an accelerator of any system in rw (d->where "--accel"). */
+enum cp_status size_check_ids(const struct size_opts *o,
+                              const struct size_rows *rw, struct diag *d);
+
+/* How many (offer, term) rows of rw are for accelerator accel. */
+size_t size_offers_for(const struct size_rows *rw, const char *accel);
+
+/* The GPUs a system is bought in: system.unit_gpus, else a whole
+ * scale-up domain for rack-scale systems (NVL72), else a node. */
+uint64_t size_unit_gpus(const struct system_spec *sy);
 
 /* Whether opts asks for system s (by its id or its accelerator's). */
 bool size_wanted(const struct size_opts *o, const struct size_sys_row *s);

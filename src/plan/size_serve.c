@@ -88,7 +88,9 @@ static enum size_why judge(const struct size_opts *o,
     if (!p->rented && ((o->site_mw > 0 && p->facility_mw > o->site_mw) ||
                        (o->rack_kw > 0 && p->rack_kw > o->rack_kw)))
         return SIZE_OVER_POWER;
-    if (o->budget_usd > 0 && p->usd_day > o->budget_usd)
+    if (o->budget_usd > 0 && p->cash > o->budget_usd)
+        return SIZE_OVER_BUDGET;
+    if (o->budget_run_usd > 0 && p->usd_day > o->budget_run_usd)
         return SIZE_OVER_BUDGET;
     return SIZE_OK;
 }
@@ -108,6 +110,22 @@ static enum size_why miss_of(const struct result *r, const struct scenario *sc)
     if (sc->serve.ttft_ms > 0 && s->ttft_ms > sc->serve.ttft_ms)
         return SIZE_MISSES_TTFT;
     return SIZE_MISSES_TPOT;
+}
+
+/* Owned (or a hybrid's base): whole purchasable units. */
+static void owned_units(struct size_point *p, const struct result *r)
+{
+    p->units = r->cost.build.units;
+    p->unit_gpus = r->cost.build.unit_gpus;
+}
+
+/* Rented: whole instances of the offer, and its capacity. */
+static void rented_units(struct size_point *p, const struct result *r,
+                         const struct cloud_offer *of)
+{
+    p->units = (uint64_t)(r->serve.instances + 0.5);
+    p->unit_gpus = of->gpus_per_instance ? of->gpus_per_instance : 1;
+    p->capacity_gpus = of->capacity_gpus;
 }
 
 /* The figures every option of one evaluated fleet shares. */
@@ -192,6 +210,11 @@ static void price_hit(const struct s_state *st, struct s_sys *sy, size_t cap,
         }
         p->usd_day =
             own ? r->serve.usd_per_day_build : r->serve.usd_per_day_cloud;
+        p->cash = own ? r->serve.cash_usd_build : r->serve.cash_usd_cloud;
+        if (own)
+            owned_units(p, r);
+        else
+            rented_units(p, r, &sc->cloud);
         fill_fleet(p, sc, r, sy->err);
         p->why = SIZE_OVER_GPUS;
         return;
@@ -201,12 +224,14 @@ static void price_hit(const struct s_state *st, struct s_sys *sy, size_t cap,
         if (!p)
             return;
         p->usd_day = r->serve.usd_per_day_build;
+        p->cash = r->serve.cash_usd_build;
+        owned_units(p, r);
         fill_fleet(p, sc, r, sy->err);
         p->why = judge(st->o, p);
     }
     for (i = 0; i < sy->noffers; i++) {
         const struct s_offer *of = &sy->offers[i];
-        uint64_t gpus, gpr = h->layout.tp * h->layout.pp, owned;
+        uint64_t gpus, gpr = h->layout.tp * h->layout.pp, owned, unit;
         bool elastic = of->term == TERM_ON_DEMAND || of->term == TERM_SPOT;
         double need_avg;
 
@@ -222,11 +247,13 @@ static void price_hit(const struct s_state *st, struct s_sys *sy, size_t cap,
         snprintf(p->offer, CP_ID_MAX, "%s", of->row.id);
         p->term = of->term;
         p->usd_day = r->serve.usd_per_day_cloud;
+        p->cash = r->serve.cash_usd_cloud;
+        rented_units(p, r, &of->row);
         fill_fleet(p, sc, r, sy->err);
         gpus = p->gpus;
         p->why = judge(st->o, p);
         if (p->why == SIZE_OK && of->row.capacity_gpus > 0 &&
-            gpus > of->row.capacity_gpus)
+            p->units * p->unit_gpus > of->row.capacity_gpus)
             p->why = SIZE_CAPACITY;
         /* Hybrid: an owned base for the average load, the rest burst. */
         if (!elastic || !(ratio > 1) || !sy->own_priced || gpr < 1)
@@ -235,6 +262,9 @@ static void price_hit(const struct s_state *st, struct s_sys *sy, size_t cap,
         owned = (uint64_t)ceil(need_avg / (double)gpr - 1e-9) * gpr;
         if (owned < gpr)
             owned = gpr;
+        /* the base is bought in whole units (servers, racks) */
+        unit = size_unit_gpus(&sc->system);
+        owned = (owned + unit - 1) / unit * unit;
         if (owned >= gpus)
             continue; /* the base is the whole fleet: that is owning */
         sc->serve.owned_gpus = owned;
@@ -250,6 +280,9 @@ static void price_hit(const struct s_state *st, struct s_sys *sy, size_t cap,
         snprintf(p->offer, CP_ID_MAX, "%s", of->row.id);
         p->term = of->term;
         p->usd_day = r->serve.usd_per_day_hybrid;
+        p->cash = r->serve.cash_usd_hybrid;
+        owned_units(p, r);
+        p->capacity_gpus = of->row.capacity_gpus;
         fill_fleet(p, sc, r, sy->err);
         p->why = judge(st->o, p);
         if (p->why == SIZE_OK && of->row.capacity_gpus > 0 &&
@@ -335,9 +368,13 @@ static enum cp_status setup(struct s_sys *sy, const struct plan *p,
     if (st)
         return st;
     sy->err = size_serve_error(sy->res.sc.stack.id);
-    sy->own_priced = sy->res.sc.system.node_price_usd > 0;
+    /* only what can be bought is owned (systems.sale) */
+    sy->own_priced = sy->res.sc.system.node_price_usd > 0 &&
+                     sy->res.sc.system.sale != SALE_RENT;
     sy->noffers = 0;
-    for (i = 0; i < rw->noff && sy->noffers < SIZE_OFFERS_MAX; i++) {
+    sy->offers = xcalloc(size_offers_for(rw, sy->res.sc.accel.id) + 1,
+                         sizeof(*sy->offers));
+    for (i = 0; i < rw->noff; i++) {
         struct s_offer *of = &sy->offers[sy->noffers];
 
         if (strcmp(rw->off[i].accel, sy->res.sc.accel.id) != 0)
@@ -377,6 +414,8 @@ enum cp_status size_serve_run(const struct plan *p, struct catalog *cat,
     tmp = xcalloc(1, sizeof(*tmp));
     diag_clear(&first);
     st = size_load_rows(cat, rw, d);
+    if (!st)
+        st = size_check_ids(opts, rw, d);
     if (st)
         goto done;
     s.o = &out->opts;
@@ -388,7 +427,7 @@ enum cp_status size_serve_run(const struct plan *p, struct catalog *cat,
             continue;
         any = true;
         diag_clear(&dd);
-        sy->offers = xcalloc(SIZE_OFFERS_MAX, sizeof(*sy->offers));
+        sy->offers = NULL;
         st = setup(sy, p, cat, rw, &rw->sys[i], tmp, &dd);
         if (st) {
             free(sy->offers);
@@ -444,10 +483,7 @@ enum cp_status size_serve_run(const struct plan *p, struct catalog *cat,
         else if (!sy->n)
             out->no_price++;
         for (k = 0; k < sy->n; k++) {
-            if (out->n >= SIZE_POINTS_MAX) {
-                out->stopped_early = true;
-                break;
-            }
+            size_result_reserve(out, out->n + 1);
             out->pt[out->n++] = sy->pts[k];
         }
     }
@@ -460,6 +496,8 @@ done:
     }
     free(s.sys);
     free(tmp);
+    if (rw)
+        size_rows_release(rw);
     free(rw);
     return st;
 }

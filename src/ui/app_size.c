@@ -37,7 +37,8 @@ enum cp_status app_size_limits_parse(const char *text, struct size_opts *o,
     char buf[MODAL_TEXT_MAX], *save = NULL, *w;
 
     snprintf(buf, sizeof(buf), "%s", text);
-    n.deadline_days = n.budget_usd = n.site_mw = n.rack_kw = 0;
+    n.deadline_days = n.budget_usd = n.budget_run_usd = 0;
+    n.site_mw = n.rack_kw = 0;
     n.gpus_max = 0;
     n.nids = 0;
     for (w = strtok_r(buf, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
@@ -50,7 +51,8 @@ enum cp_status app_size_limits_parse(const char *text, struct size_opts *o,
         if (strcmp(w, "objective") == 0) {
             if (objective_parse(eq, &n.obj) != CP_OK)
                 return diag_set(d, CP_ERR_USAGE, w,
-                                "'%s' is not time, cost or energy", eq);
+                                "'%s' is not time, cost, energy or cash",
+                                eq);
             continue;
         }
         if (strcmp(w, "accel") == 0) {
@@ -71,6 +73,8 @@ enum cp_status app_size_limits_parse(const char *text, struct size_opts *o,
             n.deadline_days = x;
         else if (strcmp(w, "budget") == 0)
             n.budget_usd = x;
+        else if (strcmp(w, "budget_run") == 0)
+            n.budget_run_usd = x;
         else if (strcmp(w, "site_mw") == 0)
             n.site_mw = x;
         else if (strcmp(w, "rack_kw") == 0)
@@ -79,8 +83,8 @@ enum cp_status app_size_limits_parse(const char *text, struct size_opts *o,
             n.gpus_max = (uint64_t)x;
         else
             return diag_set(d, CP_ERR_USAGE, w,
-                            "not deadline, budget, site_mw, rack_kw, "
-                            "gpus_max, objective or accel");
+                            "not deadline, budget, budget_run, site_mw, "
+                            "rack_kw, gpus_max, objective or accel");
     }
     *o = n;
     return CP_OK;
@@ -102,6 +106,8 @@ void app_size_limits_text(const struct size_opts *o, char *buf, size_t n)
         ADD(" deadline=%.6g", o->deadline_days);
     if (o->budget_usd > 0)
         ADD(" budget=%.6g", o->budget_usd);
+    if (o->budget_run_usd > 0)
+        ADD(" budget_run=%.6g", o->budget_run_usd);
     if (o->site_mw > 0)
         ADD(" site_mw=%.6g", o->site_mw);
     if (o->rack_kw > 0)

@@ -59,6 +59,7 @@ static void zv_close(struct ui *ui, void *st)
     struct zv *v = st;
 
     (void)ui;
+    size_result_release(v->res);
     free(v->res);
     free(v);
 }
@@ -239,19 +240,22 @@ enum col {
     C_BUY,
     C_DAYS,
     C_COST,
+    C_CASH,
     C_MWH,
     C_COUNT
 };
 
 static const struct table_col cols[C_COUNT] = {
     {"#", 3, 1},    {"", 1, 0},     {"accelerator", 10, 0}, {"gpus", 6, 1},
-    {"buy", 30, 0}, {"days", 9, 1}, {"cost", 15, 1},        {"MWh", 11, 1},
+    {"buy", 30, 0}, {"days", 9, 1}, {"cost", 15, 1},        {"cash", 8, 1},
+    {"MWh", 11, 1},
 };
 
 /* A serving plan's table: the same columns, a fleet's figures. */
 static const struct table_col serve_cols[C_COUNT] = {
     {"#", 3, 1},    {"", 1, 0},      {"accelerator", 10, 0}, {"gpus", 6, 1},
-    {"buy", 30, 0}, {"e2e s", 6, 1}, {"USD/day", 15, 1},     {"Wh/Mtok", 11, 1},
+    {"buy", 30, 0}, {"e2e s", 6, 1}, {"USD/day", 15, 1},     {"cash", 8, 1},
+    {"Wh/Mtok", 11, 1},
 };
 
 static const char *cell(void *ctx, size_t row, size_t c, char *buf, size_t n,
@@ -274,16 +278,23 @@ static const char *cell(void *ctx, size_t row, size_t c, char *buf, size_t n,
     case C_GPUS:
         snprintf(buf, n, "%llu", (unsigned long long)p->gpus);
         return buf;
-    case C_BUY:
+    case C_BUY: /* whole units x GPUs each: servers, racks, instances */
         if (p->hybrid)
-            snprintf(buf, n, "own %llu + %s %s",
-                     (unsigned long long)p->owned_gpus, p->offer,
-                     term_name(p->term));
+            snprintf(buf, n, "own %llux%llu + %s %s%s",
+                     (unsigned long long)p->units,
+                     (unsigned long long)p->unit_gpus, p->offer,
+                     term_name(p->term), p->capacity_gpus ? "" : " cap?");
         else if (p->rented)
-            snprintf(buf, n, "%s %s", p->offer, term_name(p->term));
+            snprintf(buf, n, "%llux%llu %s %s%s",
+                     (unsigned long long)p->units,
+                     (unsigned long long)p->unit_gpus, p->offer,
+                     term_name(p->term), p->capacity_gpus ? "" : " cap?");
         else
-            snprintf(buf, n, "own %s", p->system);
+            snprintf(buf, n, "own %llux%llu %s", (unsigned long long)p->units,
+                     (unsigned long long)p->unit_gpus, p->system);
         return buf;
+    case C_CASH:
+        return money(p->cash, buf, n);
     case C_DAYS:
         if (v->res->serve)
             snprintf(buf, n, "%.1f", p->e2e_s);
@@ -465,10 +476,10 @@ static unsigned zv_handle(struct ui *ui, void *st, enum action a,
         app_size_limits_text(&eo, lim, sizeof(lim));
         ui_prompt(ui, 0,
                   serving(&ui->plan)
-                      ? "serving limits: budget=USD/day site_mw= rack_kw= "
-                        "gpus_max= objective= accel=a,b"
-                      : "limits: deadline= budget= site_mw= rack_kw= "
-                        "gpus_max= objective= accel=a,b",
+                      ? "serving limits: budget=cash budget_run=USD/day "
+                        "site_mw= rack_kw= gpus_max= objective= accel=a,b"
+                      : "limits: deadline= budget=cash budget_run= site_mw= "
+                        "rack_kw= gpus_max= objective= accel=a,b",
                   lim, limits_done, NULL);
         return UI_REDRAW;
     }

@@ -30,7 +30,7 @@ f = d['frontier']
 assert len(f) >= 2, f
 costs = [p['cost_usd'] for p in f]
 assert costs == sorted(costs), costs
-key = lambda p: (p['days'], p['cost_usd'], p['energy_mwh'])
+key = lambda p: (p['days'], p['cost_usd'], p['energy_mwh'], p['cash_usd'])
 for a in f:
     for b in f:
         ka, kb = key(a), key(b)
@@ -54,7 +54,7 @@ args = ['--accel', p['accelerator'], '--set', 'hardware.system=' + p['system'],
 if p['buy'] == 'rent':
     args += ['--cloud', p['offer'], '--term', p['term']]
 print('\n'.join(args))
-print(repr((p['buy'], p['days'], p['cost_usd'])), file=open(sys.argv[1] + '.want', 'w'))
+print(repr((p['buy'], p['days'], p['cost_usd'], p['cash_usd'])), file=open(sys.argv[1] + '.want', 'w'))
 PY
 then
     ok "size json: frontier sorted, non-dominated, ranges hold, layouts whole"
@@ -69,19 +69,22 @@ if run quote --model llama3-8b --tokens 300G "$@" --format json >"$tmp/q.json" &
     python3 - "$tmp/q.json" "$tmp/s.json.want" <<'PY'
 import json, sys
 q = json.load(open(sys.argv[1]))
-buy, days, cost = eval(open(sys.argv[2]).read())
+buy, days, cost, cash = eval(open(sys.argv[2]).read())
 if buy == 'own':
     got_d = q['reliability']['effective_train_days']
     got_c = q['cost']['build']['run_usd']
+    got_k = q['cost']['build']['cash_usd']
 else:
     c = q['cost']['cloud']
     got_d = q['time']['train_days'] / c['goodput']
     got_c = c['run_usd']
+    got_k = c['cash_usd']
+assert abs(got_k - cash) <= 1e-6 * cash, (got_k, cash)
 assert abs(got_d - days) <= 1e-6 * days, (got_d, days)
 assert abs(got_c - cost) <= 1e-6 * cost, (got_c, cost)
 PY
 then
-    ok "size: the best point quoted back gives the same days and cost"
+    ok "size: the best point quoted back gives the same days, run cost and cash"
 else
     fail "size: quote back"
 fi
@@ -150,7 +153,7 @@ assert d['search']['systems'] >= 10, d['search']
 assert d['search']['elapsed_s'] < 1, d['search']
 costs = [p['usd_per_day'] for p in f]
 assert costs == sorted(costs), costs
-key = lambda p: (p['e2e_s'], p['usd_per_day'], p['wh_per_mtok'])
+key = lambda p: (p['e2e_s'], p['usd_per_day'], p['wh_per_mtok'], p['cash_usd'])
 buys = set()
 for a in f:
     assert a['ttft_ms'] <= 1500 * (1 + 1e-9) and a['tpot_ms'] <= 60 * (1 + 1e-9), a

@@ -36,6 +36,7 @@ static void setup(void)
 static void teardown(void)
 {
     catalog_close(cat);
+    size_result_release(res);
     free(res);
 }
 
@@ -57,7 +58,7 @@ struct opt {
     bool rented;
     char offer[CP_ID_MAX];
     int term;
-    double days, usd, mwh;
+    double days, usd, mwh, cash;
     bool ok;
 };
 
@@ -93,10 +94,13 @@ static enum cp_status on_cloud(void *ctx, const char *const *v, size_t n)
     return CP_OK;
 }
 
+/* Four axes: time, run cost, energy and the cash committed. */
 static bool dominates(const struct opt *a, const struct opt *b)
 {
     return a->days <= b->days && a->usd <= b->usd && a->mwh <= b->mwh &&
-           (a->days < b->days || a->usd < b->usd || a->mwh < b->mwh);
+           a->cash <= b->cash &&
+           (a->days < b->days || a->usd < b->usd || a->mwh < b->mwh ||
+            a->cash < b->cash);
 }
 
 /* Every option of system sys (built from accel) at every grid count up to
@@ -145,6 +149,7 @@ static size_t brute(const char *accel, const char *sys, uint64_t unit,
             out[n].gpus = g;
             out[n].days = oc->result.reliability.effective_train_days;
             out[n].usd = oc->result.cost.build.run_usd;
+            out[n].cash = oc->result.cost.build.cash_usd;
             out[n].mwh = oc->result.energy.facility_mwh;
             out[n].ok = oc->result.memory.fits &&
                         !(deadline > 0 && out[n].days > deadline);
@@ -170,6 +175,7 @@ static size_t brute(const char *accel, const char *sys, uint64_t unit,
                 out[n].term = of.term[i];
                 out[n].days = r->time.train_days / r->cost.cloud.goodput;
                 out[n].usd = r->cost.cloud.run_usd;
+                out[n].cash = r->cost.cloud.cash_usd;
                 out[n].mwh = r->energy.facility_mwh;
                 out[n].ok = r->memory.fits &&
                             !(deadline > 0 && out[n].days > deadline) &&
@@ -225,6 +231,7 @@ static void check_frontier(double deadline)
         me.days = p->days;
         me.usd = p->usd;
         me.mwh = p->mwh;
+        me.cash = p->cash;
         for (j = 0; j < n; j++)
             ck_assert_msg(!(bf[j].ok && dominates(&bf[j], &me)),
                           "%s x %llu %s is dominated by %s x %llu %s",
@@ -251,6 +258,7 @@ static void check_frontier(double deadline)
         ck_assert_rel(res->pt[res->front[j]].days, bf[i].days, 1e-9);
         ck_assert_rel(res->pt[res->front[j]].usd, bf[i].usd, 1e-9);
         ck_assert_rel(res->pt[res->front[j]].mwh, bf[i].mwh, 1e-9);
+        ck_assert_rel(res->pt[res->front[j]].cash, bf[i].cash, 1e-9);
     }
     ck_assert_uint_gt(nbf, 1);
     ck_assert_uint_eq(nbf, res->nfront);
@@ -344,14 +352,16 @@ struct sopt {
     int buy; /* 0 own, 1 rent, 2 hybrid */
     char offer[CP_ID_MAX];
     int term;
-    double e2e, usd, wh, ttft, tpot;
+    double e2e, usd, wh, ttft, tpot, cash;
     bool ok;
 };
 
 static bool sdominates(const struct sopt *a, const struct sopt *b)
 {
     return a->e2e <= b->e2e && a->usd <= b->usd && a->wh <= b->wh &&
-           (a->e2e < b->e2e || a->usd < b->usd || a->wh < b->wh);
+           a->cash <= b->cash &&
+           (a->e2e < b->e2e || a->usd < b->usd || a->wh < b->wh ||
+            a->cash < b->cash);
 }
 
 static struct sopt *snew(struct sopt *out, size_t *n, const char *sys,
@@ -440,6 +450,7 @@ static size_t sbrute(const char *accel, const char *sys, uint64_t domain,
                 if (own) {
                     o = snew(out, &n, sys, tps[it], pp, cap, &oc->result);
                     o->usd = oc->result.serve.usd_per_day_build;
+                    o->cash = oc->result.serve.cash_usd_build;
                 }
                 ratio = sc.serve.peak_to_avg > 1 ? sc.serve.peak_to_avg : 1;
                 for (i = 0; i < of.n; i++) {
@@ -460,8 +471,11 @@ static size_t sbrute(const char *accel, const char *sys, uint64_t domain,
                     snprintf(o->offer, CP_ID_MAX, "%s", of.id[i]);
                     o->term = of.term[i];
                     o->usd = r->serve.usd_per_day_cloud;
+                    o->cash = r->serve.cash_usd_cloud;
                     gpus = o->gpus;
-                    if (co.capacity_gpus > 0 && gpus > co.capacity_gpus)
+                    if (co.capacity_gpus > 0 &&
+                        r->serve.instances * (double)co.gpus_per_instance >
+                            (double)co.capacity_gpus)
                         o->ok = false;
                     if (!(t == TERM_ON_DEMAND || t == TERM_SPOT) ||
                         !(ratio > 1) || !(sc.system.node_price_usd > 0))
@@ -470,6 +484,7 @@ static size_t sbrute(const char *accel, const char *sys, uint64_t domain,
                     owned = (uint64_t)ceil(need / (double)gpr - 1e-9) * gpr;
                     if (owned < gpr)
                         owned = gpr;
+                    owned = (owned + 7) / 8 * 8; /* whole 8-GPU servers */
                     if (owned >= gpus)
                         continue;
                     sc.serve.owned_gpus = owned;
@@ -483,6 +498,7 @@ static size_t sbrute(const char *accel, const char *sys, uint64_t domain,
                     snprintf(o->offer, CP_ID_MAX, "%s", of.id[i]);
                     o->term = of.term[i];
                     o->usd = r->serve.usd_per_day_hybrid;
+                    o->cash = r->serve.cash_usd_hybrid;
                     if (co.capacity_gpus > 0 && gpus - owned > co.capacity_gpus)
                         o->ok = false;
                 }
@@ -541,6 +557,7 @@ START_TEST(test_serve_frontier_brute)
         me.e2e = p->e2e_s;
         me.usd = p->usd_day;
         me.wh = p->wh_mtok;
+        me.cash = p->cash;
         for (j = 0; j < n; j++)
             ck_assert_msg(!(bf[j].ok && sdominates(&bf[j], &me)),
                           "%s x %llu %s dominated by %s tp%llu cap %llu %s",
@@ -562,6 +579,10 @@ START_TEST(test_serve_frontier_brute)
                               : oc->result.serve.usd_per_day_build;
             ck_assert_rel(oc->result.serve.gpus, (double)p->gpus, 1e-12);
             ck_assert_rel(usd, p->usd_day, 1e-9);
+            ck_assert_rel(p->hybrid   ? oc->result.serve.cash_usd_hybrid
+                          : p->rented ? oc->result.serve.cash_usd_cloud
+                                      : oc->result.serve.cash_usd_build,
+                          p->cash, 1e-9);
             ck_assert_rel(oc->result.serve.e2e_s, p->e2e_s, 1e-9);
             free(oc);
             free(q);
@@ -582,6 +603,7 @@ START_TEST(test_serve_frontier_brute)
         for (j = 0; j < i && !dom; j++)
             dom = bf[j].ok && bf[j].e2e == bf[i].e2e &&
                   bf[j].usd == bf[i].usd && bf[j].wh == bf[i].wh &&
+                  bf[j].cash == bf[i].cash &&
                   strcmp(bf[j].system, bf[i].system) == 0 &&
                   bf[j].gpus == bf[i].gpus && bf[j].buy == bf[i].buy &&
                   bf[j].owned == bf[i].owned && bf[j].term == bf[i].term &&
@@ -593,7 +615,7 @@ START_TEST(test_serve_frontier_brute)
             const struct size_point *p = &res->pt[res->front[j]];
 
             if (p->e2e_s == bf[i].e2e && p->usd_day == bf[i].usd &&
-                p->wh_mtok == bf[i].wh)
+                p->wh_mtok == bf[i].wh && p->cash == bf[i].cash)
                 break;
         }
         ck_assert_msg(j < res->nfront, "lost %s tp%llu pp%llu cap %llu %d %s",
@@ -669,6 +691,277 @@ START_TEST(test_serve_nothing_meets)
 }
 END_TEST
 
+/* ---- issue 18: what can be bought, whole units, cash, every row -------- */
+
+/* Import CSV text into the test catalog. */
+static void import(enum catalog_kind k, const char *csv)
+{
+    struct diag d;
+
+    ck_assert_msg(catalog_import_buffer(cat, k, "t.csv", csv, strlen(csv),
+                                        &d) == CP_OK,
+                  "%s: %s", d.where, d.msg);
+}
+
+/* A rent-only system (TPU pods) is never offered owned, and the quote of
+ * it has no build side: no capex, no cash, verdict cloud. */
+START_TEST(test_only_what_is_sold)
+{
+    struct size_opts o;
+    struct diag d;
+    struct system_spec sy;
+    size_t i, rented = 0;
+
+    ck_assert(catalog_get_system(cat, "tpu-v5p-pod", &sy, NULL, &d) == CP_OK);
+    ck_assert_int_eq(sy.sale, SALE_RENT);
+    ck_assert(catalog_get_system(cat, "trn2-16", &sy, NULL, &d) == CP_OK);
+    ck_assert_int_eq(sy.sale, SALE_RENT);
+    ck_assert(catalog_get_system(cat, "gb200-nvl72", &sy, NULL, &d) == CP_OK);
+    ck_assert_int_eq(sy.sale, SALE_BOTH);
+    ck_assert_uint_eq(sy.unit_gpus, 72);
+    set(&plan, "model.preset=llama3-70b");
+    set(&plan, "train.tokens=15T");
+    memset(&o, 0, sizeof(o));
+    o.obj = OBJECTIVE_COST;
+    o.deadline_days = 60;
+    o.nids = 4;
+    snprintf(o.ids[0], CP_ID_MAX, "tpu-v5p");
+    snprintf(o.ids[1], CP_ID_MAX, "tpu-v6e");
+    snprintf(o.ids[2], CP_ID_MAX, "trainium2");
+    snprintf(o.ids[3], CP_ID_MAX, "gb200");
+    ck_assert_msg(size_run(&plan, cat, &o, res, &d) == CP_OK, "%s: %s", d.where,
+                  d.msg);
+    ck_assert_uint_gt(res->nfront, 0);
+    for (i = 0; i < res->n; i++) {
+        const struct size_point *p = &res->pt[i];
+
+        if (strncmp(p->accel, "tpu-", 4) == 0 ||
+            strcmp(p->accel, "trainium2") == 0) {
+            ck_assert_msg(p->rented, "%s x %llu owned", p->system,
+                          (unsigned long long)p->gpus);
+            rented++;
+        }
+        /* whole units: servers, racks, instances */
+        ck_assert_uint_gt(p->units, 0);
+        ck_assert_uint_ge(p->units * p->unit_gpus, p->gpus);
+        ck_assert_uint_lt((p->units - 1) * p->unit_gpus, p->gpus);
+        if (!p->rented && strcmp(p->system, "gb200-nvl72") == 0)
+            ck_assert_uint_eq(p->unit_gpus, 72);
+    }
+    ck_assert_uint_gt(rented, 0);
+}
+END_TEST
+
+/* --budget bounds the cash committed, --budget-run the run cost; the
+ * objective cash ranks by cash. */
+START_TEST(test_budget_is_cash)
+{
+    struct size_opts o;
+    struct diag d;
+    size_t i, owned = 0;
+
+    set(&plan, "model.preset=llama3-70b");
+    set(&plan, "train.tokens=15T");
+    memset(&o, 0, sizeof(o));
+    o.obj = OBJECTIVE_COST;
+    o.deadline_days = 60;
+    o.budget_usd = 20e6;
+    ck_assert(size_run(&plan, cat, &o, res, &d) == CP_OK);
+    ck_assert_uint_gt(res->nfront, 0);
+    for (i = 0; i < res->nfront; i++)
+        ck_assert_double_le(res->pt[res->front[i]].cash, 20e6);
+    /* owning a fleet that meets 60 days commits far more than $20M */
+    for (i = 0; i < res->n; i++)
+        if (!res->pt[i].rented && res->pt[i].why == SIZE_OVER_BUDGET)
+            owned++;
+    ck_assert_uint_gt(owned, 0);
+    o.budget_usd = 0;
+    o.budget_run_usd = 8e6;
+    o.obj = OBJECTIVE_CASH;
+    ck_assert(size_run(&plan, cat, &o, res, &d) == CP_OK);
+    ck_assert_uint_gt(res->nfront, 1);
+    for (i = 0; i < res->nfront; i++) {
+        ck_assert_double_le(res->pt[res->front[i]].usd, 8e6);
+        if (i)
+            ck_assert_double_le(res->pt[res->front[i - 1]].cash,
+                                res->pt[res->front[i]].cash);
+    }
+}
+END_TEST
+
+/* Every frontier point quoted back (size_point_plan, plan_evaluate) gives
+ * the same cash committed and run cost. */
+START_TEST(test_round_trip_cash)
+{
+    struct size_opts o;
+    struct diag d;
+    struct plan *q = calloc(1, sizeof(*q));
+    struct plan_outcome *oc = calloc(1, sizeof(*oc));
+    size_t i, rented = 0, owned = 0;
+
+    ck_assert_ptr_nonnull(q);
+    ck_assert_ptr_nonnull(oc);
+    set(&plan, "model.preset=llama3-8b");
+    set(&plan, "train.tokens=300G");
+    memset(&o, 0, sizeof(o));
+    o.obj = OBJECTIVE_COST;
+    o.gpus_max = 512;
+    o.nids = 2;
+    snprintf(o.ids[0], CP_ID_MAX, "h100-sxm");
+    snprintf(o.ids[1], CP_ID_MAX, "gb200");
+    ck_assert(size_run(&plan, cat, &o, res, &d) == CP_OK);
+    ck_assert_uint_gt(res->nfront, 1);
+    for (i = 0; i < res->nfront; i++) {
+        const struct size_point *p = &res->pt[res->front[i]];
+        const struct cost_result *c = &oc->result.cost;
+
+        ck_assert(size_point_plan(&plan, p, q, &d) == CP_OK);
+        ck_assert_msg(plan_evaluate(q, cat, OBJECTIVE_TIME, oc, &d) == CP_OK,
+                      "%s: %s", d.where, d.msg);
+        if (p->rented) {
+            rented++;
+            ck_assert_rel(c->cloud.cash_usd, p->cash, 1e-9);
+            ck_assert_rel(c->cloud.run_usd, p->usd, 1e-9);
+            ck_assert_uint_eq(c->cloud.instances, p->units);
+        } else {
+            owned++;
+            ck_assert_rel(c->build.cash_usd, p->cash, 1e-9);
+            ck_assert_rel(c->build.capex_usd, p->cash, 1e-9);
+            ck_assert_rel(c->build.run_usd, p->usd, 1e-9);
+            ck_assert_uint_eq(c->build.units, p->units);
+        }
+    }
+    ck_assert_uint_gt(rented, 0);
+    ck_assert_uint_gt(owned, 0);
+    free(oc);
+    free(q);
+}
+END_TEST
+
+/* Every catalog row is considered: a cheap offer imported after 300
+ * filler rows wins. */
+START_TEST(test_every_offer)
+{
+    struct size_opts o;
+    struct diag d;
+    char *csv = malloc(1 << 20);
+    size_t len, i;
+    const struct size_point *best;
+
+    ck_assert_ptr_nonnull(csv);
+    len = (size_t)snprintf(csv, 1 << 20,
+                           "id,term,provider,instance,accel_id,"
+                           "gpus_per_instance,usd_per_gpu_hour,source,as_of\n");
+    for (i = 0; i < 300; i++)
+        len += (size_t)snprintf(csv + len, (1 << 20) - len,
+                                "filler-%03zu,on_demand,Filler,f,h100-sxm,8,"
+                                "%zu,test filler,2026\n",
+                                i, 50 + i);
+    snprintf(csv + len, (1 << 20) - len,
+             "zz-cheap,on_demand,Cheap,c,h100-sxm,8,0.05,test row,2026\n");
+    import(CATALOG_CLOUD, csv);
+    set(&plan, "model.preset=llama3-8b");
+    set(&plan, "train.tokens=300G");
+    memset(&o, 0, sizeof(o));
+    o.obj = OBJECTIVE_COST;
+    o.gpus_max = 256;
+    o.nids = 1;
+    snprintf(o.ids[0], CP_ID_MAX, "dgx-h100");
+    ck_assert(size_run(&plan, cat, &o, res, &d) == CP_OK);
+    ck_assert_uint_gt(res->nfront, 0);
+    best = &res->pt[res->front[0]];
+    ck_assert(best->rented);
+    ck_assert_str_eq(best->offer, "zz-cheap");
+    free(csv);
+}
+END_TEST
+
+/* A 150-system catalog (the 24 built in and copies of dgx-h100) is
+ * searched whole, its last system can be asked for, and an unknown
+ * --accel is an error naming it. */
+START_TEST(test_every_system)
+{
+    struct size_opts o;
+    struct diag d;
+    char *csv = malloc(1 << 20);
+    size_t len, i;
+
+    ck_assert_ptr_nonnull(csv);
+    set(&plan, "model.preset=llama3-8b");
+    set(&plan, "train.tokens=300G");
+    len = (size_t)snprintf(csv, 1 << 20,
+                           "id,name,accel_id,fabric_id,gpus_per_node,"
+                           "scaleup_domain,host_power_w,node_price_usd,"
+                           "source,as_of,price_source,price_as_of\n");
+    for (i = 0; i < 130; i++)
+        len += (size_t)snprintf(csv + len, (1 << 20) - len,
+                                "copy-%03zu,Copy %zu,h100-sxm,ib-ndr,8,8,4600,"
+                                "270000,test copy,2026,test copy,2026\n",
+                                i, i);
+    import(CATALOG_SYSTEMS, csv);
+    memset(&o, 0, sizeof(o));
+    o.obj = OBJECTIVE_COST;
+    o.gpus_max = 64;
+    o.no_refine = true;
+    ck_assert(size_run(&plan, cat, &o, res, &d) == CP_OK);
+    ck_assert_uint_ge(res->systems, 150);
+    ck_assert(!res->stopped_early);
+    o.nids = 1;
+    snprintf(o.ids[0], CP_ID_MAX, "copy-129");
+    ck_assert(size_run(&plan, cat, &o, res, &d) == CP_OK);
+    ck_assert_uint_eq(res->systems, 1);
+    ck_assert_uint_gt(res->nfront, 0);
+    ck_assert_str_eq(res->pt[res->front[0]].system, "copy-129");
+    o.nids = 2;
+    snprintf(o.ids[1], CP_ID_MAX, "no-such-gpu");
+    ck_assert(size_run(&plan, cat, &o, res, &d) == CP_ERR_NOT_FOUND);
+    ck_assert_str_eq(d.where, "--accel");
+    ck_assert_ptr_nonnull(strstr(d.msg, "no-such-gpu"));
+    free(csv);
+}
+END_TEST
+
+/* An offer's published capacity excludes larger options (counted); an
+ * offer without one is marked unknown on every point. */
+START_TEST(test_capacity)
+{
+    static const char csv[] =
+        "id,term,provider,instance,accel_id,gpus_per_instance,"
+        "usd_per_gpu_hour,source,as_of,capacity_gpus\n"
+        "capped,on_demand,Capped,c,h100-sxm,8,0.05,test row,2026,64\n";
+    struct size_opts o;
+    struct diag d;
+    size_t i, capped_ok = 0;
+
+    import(CATALOG_CLOUD, csv);
+    set(&plan, "model.preset=llama3-8b");
+    set(&plan, "train.tokens=300G");
+    memset(&o, 0, sizeof(o));
+    o.obj = OBJECTIVE_COST;
+    o.gpus_max = 512;
+    o.nids = 1;
+    snprintf(o.ids[0], CP_ID_MAX, "dgx-h100");
+    ck_assert(size_run(&plan, cat, &o, res, &d) == CP_OK);
+    ck_assert_uint_gt(res->why_count[SIZE_CAPACITY], 0);
+    for (i = 0; i < res->n; i++) {
+        const struct size_point *p = &res->pt[i];
+
+        if (!p->rented)
+            continue;
+        if (strcmp(p->offer, "capped") == 0) {
+            ck_assert_uint_eq(p->capacity_gpus, 64);
+            if (p->units * p->unit_gpus > 64)
+                ck_assert_int_eq(p->why, SIZE_CAPACITY);
+            else
+                capped_ok += p->why == SIZE_OK;
+        } else {
+            ck_assert_uint_eq(p->capacity_gpus, 0); /* unknown */
+        }
+    }
+    ck_assert_uint_gt(capped_ok, 0);
+}
+END_TEST
+
 Suite *suite_size(void)
 {
     Suite *s = suite_create("size");
@@ -682,6 +975,12 @@ Suite *suite_size(void)
     tcase_add_test(tc, test_ranges_and_errors);
     tcase_add_test(tc, test_serve_frontier_brute);
     tcase_add_test(tc, test_serve_nothing_meets);
+    tcase_add_test(tc, test_only_what_is_sold);
+    tcase_add_test(tc, test_budget_is_cash);
+    tcase_add_test(tc, test_round_trip_cash);
+    tcase_add_test(tc, test_every_offer);
+    tcase_add_test(tc, test_every_system);
+    tcase_add_test(tc, test_capacity);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -129,8 +129,10 @@ START_TEST(test_monthly_capital)
 END_TEST
 
 /* Issue 12: a 1-year reservation of 128 ND96isr H100 v5 (1,024 GPUs at
- * $7.8656) commits 1,024 x 8,760 h x $7.8656 = $70.56M, used or not; the
- * run (shorter than a year) pays that term. */
+ * $7.8656) commits 1,024 x 8,760 h x $7.8656 = $70.56M, used or not: the
+ * cash of a run shorter than a year is that term.  Issue 18: its run cost
+ * is its share of the term at the plan's utilization (0.8), as for owned
+ * hardware: busy GPU-hours x $7.8656 / 0.8, the rest of the term reused. */
 START_TEST(test_reserved_commitment)
 {
     struct scenario sc;
@@ -143,12 +145,18 @@ START_TEST(test_reserved_commitment)
     r.time.gpu_hours = 5.08e6; /* ~207 days on 1,024 GPUs */
     chain(&sc, &r);
     ck_assert_rel(r.cost.cloud.commitment_usd, 1024 * 8760 * 7.8656, 1e-12);
-    ck_assert_rel(r.cost.cloud.run_usd, 1024 * 8760 * 7.8656, 1e-12);
+    ck_assert_rel(r.cost.cloud.cash_usd, 1024 * 8760 * 7.8656, 1e-12);
+    ck_assert_rel(r.cost.cloud.run_usd, r.load.busy_gpu_hours * 7.8656 / 0.8,
+                  1e-12);
+    ck_assert(r.cost.cloud.run_usd < r.cost.cloud.cash_usd);
     ck_assert_rel(r.cost.cloud.usd_per_used_gpu_hour, 7.8656 / 0.8, 1e-12);
-    /* Two and a half years of work on a 1-year term pays three terms. */
+    /* Two and a half years of work on a 1-year term commits three terms;
+     * its share at 0.8 (3.1 terms) is more than that, so the run costs
+     * the three terms: never more than the cash. */
     r.time.gpu_hours = 2.5 * 8760 * 1024 * r.reliability.goodput;
     load_train(&sc, &r);
     cost_estimate(&sc, &r);
+    ck_assert_rel(r.cost.cloud.cash_usd, 3 * 1024 * 8760 * 7.8656, 1e-9);
     ck_assert_rel(r.cost.cloud.run_usd, 3 * 1024 * 8760 * 7.8656, 1e-9);
 
     /* hybrid-owned.ini: 512 GPUs on a 3-year term at $1.93 commit
@@ -160,7 +168,9 @@ START_TEST(test_reserved_commitment)
     sc.finance.utilization = 0.9;
     r.time.gpu_hours = 1e6;
     chain(&sc, &r);
-    ck_assert_rel(r.cost.cloud.run_usd, 512 * 26280 * 1.93, 1e-12);
+    ck_assert_rel(r.cost.cloud.cash_usd, 512 * 26280 * 1.93, 1e-12);
+    ck_assert_rel(r.cost.cloud.run_usd, r.load.busy_gpu_hours * 1.93 / 0.9,
+                  1e-12);
     /* Both sides pay for idle time: a reserved busy hour costs
      * $1.93 / 0.9 = $2.144. */
     ck_assert_rel(r.cost.cloud.usd_per_used_gpu_hour, 1.93 / 0.9, 1e-12);
