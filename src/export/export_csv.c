@@ -290,6 +290,7 @@ static const struct sched_col sched_cols[] = {
     SCHED("energy_usd", energy_usd),
     SCHED("other_opex_usd", other_opex_usd),
     SCHED("residual_usd", residual_usd),
+    SCHED("burst_usd", burst_usd),
     SCHED("build_cash_usd", build_usd),
     SCHED("cloud_cash_usd", cloud_usd),
     SCHED("build_cumulative_usd", build_cumulative_usd),
