@@ -143,6 +143,17 @@ static int global_value(int argc, char **argv, int *i, const char *name,
     return 1;
 }
 
+/* "llmplan: ARG: unknown WHAT" through the error printer (terminal
+ * escapes in ARG filtered); 2. */
+static int unknown(const char *arg, const char *what)
+{
+    struct diag d;
+
+    diag_clear(&d);
+    return report_error(
+        diag_set(&d, CP_ERR_USAGE, NULL, "%.64s: unknown %s", arg, what), &d);
+}
+
 int cli_start(int argc, char **argv, struct global_opts *g, int *cmd)
 {
     const char *nc = getenv("NO_COLOR");
@@ -187,7 +198,7 @@ int cli_start(int argc, char **argv, struct global_opts *g, int *cmd)
             g->theme = v;
             continue;
         }
-        fprintf(stderr, "llmplan: %.64s: unknown option\n", arg);
+        unknown(arg, "option");
         usage_line(stderr);
         return 2;
     }
@@ -206,18 +217,15 @@ int cli_run(const struct global_opts *g, int argc, char **argv)
     }
     if (strcmp(argv[0], "help") == 0) {
         if (argc > 1)
-            return cli_command_help(argv[1]) == 0
-                       ? 0
-                       : (fprintf(stderr, "llmplan: %.64s: unknown command\n",
-                                  argv[1]),
-                          2);
+            return cli_command_help(argv[1]) == 0 ? 0
+                                                  : unknown(argv[1], "command");
         print_help(stdout);
         return 0;
     }
     for (c = 0; c < NCOMMANDS; c++)
         if (commands[c].run && strcmp(argv[0], commands[c].name) == 0)
             return commands[c].run(g, argc, argv);
-    fprintf(stderr, "llmplan: %.64s: unknown command\n", argv[0]);
+    unknown(argv[0], "command");
     usage_line(stderr);
     return 2;
 }

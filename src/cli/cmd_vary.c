@@ -11,11 +11,13 @@
  * mfu (software.efficiency_scale: x the modelled compute efficiency, so
  * 0.8:1.2 is 80%..120% of it; the step-time model caps it at the peak).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli_opts.h"
+#include "export/export.h"
 #include "plan/resolve.h"
 #include "util/number.h"
 #include "util/xalloc.h"
@@ -35,9 +37,8 @@ struct vary_row {
     char name[64]; /* as given */
     enum plan_key key;
     char lo[32], hi[32];
-    double days[2], build[2], cloud[2], margin[2], mwh[2];
-    enum cost_verdict verdict[2];
-    double swing;
+    double x[2]; /* lo and hi as numbers */
+    struct export_vary_row out;
 };
 
 /* "KEY=LO:HI" into r (the values checked by setting them). */
@@ -47,7 +48,6 @@ static enum cp_status parse_vary(const char *spec, struct vary_row *r,
     const char *eq = strchr(spec, '='), *colon;
     char key[64];
     size_t n, i;
-    double x;
 
     memset(r, 0, sizeof(*r));
     if (!eq || !(colon = strchr(eq + 1, ':')))
@@ -78,8 +78,8 @@ static enum cp_status parse_vary(const char *spec, struct vary_row *r,
     memcpy(r->lo, eq + 1, n);
     r->lo[n] = '\0';
     snprintf(r->hi, sizeof(r->hi), "%s", colon + 1);
-    if (number_parse(r->lo, 1, &x) != CP_OK ||
-        number_parse(r->hi, 1, &x) != CP_OK)
+    if (number_parse(r->lo, 1, &r->x[0]) != CP_OK ||
+        number_parse(r->hi, 1, &r->x[1]) != CP_OK)
         return diag_set(d, CP_ERR_USAGE, "--vary",
                         "%s: '%s:%s' are not two numbers", r->name, r->lo,
                         r->hi);
@@ -113,108 +113,120 @@ static void hold_layout(struct plan *p, const struct plan_outcome *oc)
                  attention_name(oc->res.sc.train.attention), NULL, NULL);
 }
 
-static double margin(const struct result *r)
+/* One end (or the base) from its evaluation: unknown values stay unknown
+ * (no price, a run that never finishes), never zero. */
+static void fill_end(struct export_vary_end *e, const struct result *r)
 {
-    return r->cost.cloud.usd_per_used_gpu_hour - r->cost.build.usd_per_gpu_hour;
+    e->fits = r->memory.fits;
+    e->days_known = r->reliability.effective_train_days > 0;
+    e->build_known = !(r->cost.unpriced & COST_UNPRICED_BUILD);
+    e->cloud_known = !(r->cost.unpriced & COST_UNPRICED_CLOUD);
+    e->days = r->reliability.effective_train_days;
+    e->build_run_usd = r->cost.build.run_usd;
+    e->cloud_run_usd = r->cost.cloud.run_usd;
+    e->energy_mwh = r->energy.facility_mwh;
+    /* the comparison behind the verdict */
+    e->margin =
+        r->cost.cloud.usd_per_used_gpu_hour - r->cost.build.usd_per_gpu_hour;
+    e->verdict = r->cost.verdict == VERDICT_BUILD   ? "build"
+                 : r->cost.verdict == VERDICT_CLOUD ? "cloud"
+                                                    : "-";
 }
 
-static const char *verdict_name(enum cost_verdict v)
+static bool margin_known(const struct export_vary_end *e)
 {
-    return v == VERDICT_BUILD ? "build" : v == VERDICT_CLOUD ? "cloud" : "-";
+    return e->build_known && e->cloud_known;
 }
 
+/* Largest swing first; unknown swings last; then by name. */
 static int by_swing(const void *a, const void *b)
 {
-    const struct vary_row *x = a, *y = b;
+    const struct export_vary_row *x = &((const struct vary_row *)a)->out;
+    const struct export_vary_row *y = &((const struct vary_row *)b)->out;
 
-    if (x->swing != y->swing)
+    if (x->swing_known != y->swing_known)
+        return x->swing_known ? -1 : 1;
+    if (x->swing_known && x->swing != y->swing)
         return x->swing > y->swing ? -1 : 1;
-    return strcmp(x->name, y->name);
+    return strcmp(((const struct vary_row *)a)->name,
+                  ((const struct vary_row *)b)->name);
 }
 
-static void emit(FILE *out, enum cli_format f, const struct vary_row *rows,
-                 size_t n, const struct result *base)
-{
-    size_t i, k;
+/* A table cell (buf an array): the printf text, or "-" when unknown. */
+#define CELL(known, buf, ...)                                                  \
+    ((known) ? (snprintf(buf, sizeof(buf), __VA_ARGS__), (const char *)buf)    \
+             : "-")
 
-    if (f == FMT_CSV) {
-        fprintf(out, "key,plan_key,value,days,build_run_usd,cloud_run_usd,"
-                     "energy_mwh,margin_usd_per_gpu_hour,verdict,"
-                     "swing_usd_per_gpu_hour\n");
-        fprintf(out, "base,,,%.6g,%.10g,%.10g,%.6g,%.6g,%s,0\n",
-                base->reliability.effective_train_days,
-                base->cost.build.run_usd, base->cost.cloud.run_usd,
-                base->energy.facility_mwh, margin(base),
-                verdict_name(base->cost.verdict));
-        for (i = 0; i < n; i++)
-            for (k = 0; k < 2; k++)
-                fprintf(out, "%s,%s,%s,%.6g,%.10g,%.10g,%.6g,%.6g,%s,%.6g\n",
-                        rows[i].name, plan_key_info(rows[i].key)->name,
-                        k ? rows[i].hi : rows[i].lo, rows[i].days[k],
-                        rows[i].build[k], rows[i].cloud[k], rows[i].mwh[k],
-                        rows[i].margin[k], verdict_name(rows[i].verdict[k]),
-                        rows[i].swing);
-        return;
-    }
-    if (f == FMT_JSON) {
-        fprintf(out,
-                "{\n  \"base\": {\"days\": %.10g, \"build_run_usd\": "
-                "%.10g, \"cloud_run_usd\": %.10g, \"energy_mwh\": %.10g, "
-                "\"margin_usd_per_gpu_hour\": %.10g, \"verdict\": "
-                "\"%s\"},\n  \"vary\": [",
-                base->reliability.effective_train_days,
-                base->cost.build.run_usd, base->cost.cloud.run_usd,
-                base->energy.facility_mwh, margin(base),
-                verdict_name(base->cost.verdict));
-        for (i = 0; i < n; i++) {
-            fprintf(out,
-                    "%s\n    {\"key\": \"%s\", \"plan_key\": \"%s\", "
-                    "\"swing_usd_per_gpu_hour\": %.10g, "
-                    "\"flips_verdict\": %s, \"low\": ",
-                    i ? "," : "", rows[i].name,
-                    plan_key_info(rows[i].key)->name, rows[i].swing,
-                    rows[i].verdict[0] != rows[i].verdict[1] ? "true"
-                                                             : "false");
-            for (k = 0; k < 2; k++)
-                fprintf(out,
-                        "%s{\"value\": %s, \"days\": %.10g, "
-                        "\"build_run_usd\": %.10g, \"cloud_run_usd\": %.10g, "
-                        "\"energy_mwh\": %.10g, "
-                        "\"margin_usd_per_gpu_hour\": %.10g, \"verdict\": "
-                        "\"%s\"}",
-                        k ? ", \"high\": " : "", k ? rows[i].hi : rows[i].lo,
-                        rows[i].days[k], rows[i].build[k], rows[i].cloud[k],
-                        rows[i].mwh[k], rows[i].margin[k],
-                        verdict_name(rows[i].verdict[k]));
-            fprintf(out, "}");
-        }
-        fprintf(out, "\n  ]\n}\n");
-        return;
-    }
+static void emit_table(FILE *out, const struct vary_row *rows, size_t n,
+                       const struct export_vary_end *base)
+{
+    char a[32], b[32], c[40], m0[24], m1[24];
+    size_t i;
+    bool misfit = false;
+
     fprintf(out,
-            "base: %.1f days, build $%.3gM, cloud $%.3gM, margin %+.3f "
-            "USD/GPU-h (cloud minus build): %s\n\n",
-            base->reliability.effective_train_days,
-            base->cost.build.run_usd / 1e6, base->cost.cloud.run_usd / 1e6,
-            margin(base), verdict_name(base->cost.verdict));
+            "base: %s days, build %s, cloud %s, margin %s USD/GPU-h "
+            "(cloud minus build): %s\n\n",
+            CELL(base->days_known, a, "%.1f", base->days),
+            CELL(base->build_known && base->days_known, b, "$%.3gM",
+                 base->build_run_usd / 1e6),
+            CELL(base->cloud_known && base->days_known, c, "$%.3gM",
+                 base->cloud_run_usd / 1e6),
+            CELL(margin_known(base), m0, "%+.3f", base->margin), base->verdict);
     fprintf(out, "%-24s %-10s %-10s %9s %9s %18s %18s  %s\n", "input", "low",
             "high", "days lo", "days hi", "margin lo..hi", "swing USD/GPU-h",
             "verdict");
     for (i = 0; i < n; i++) {
-        char m[40], sw[24];
-        const struct vary_row *r = &rows[i];
+        const struct export_vary_row *r = &rows[i].out;
+        char lo[40], hi[40], m[48], sw[24];
+        bool fit = r->end[0].fits && r->end[1].fits;
 
-        snprintf(m, sizeof(m), "%+.3f..%+.3f", r->margin[0], r->margin[1]);
-        snprintf(sw, sizeof(sw), "%.3f", r->swing);
-        fprintf(out, "%-24s %-10s %-10s %9.1f %9.1f %18s %18s  %s%s%s\n",
-                r->name, r->lo, r->hi, r->days[0], r->days[1], m, sw,
-                verdict_name(r->verdict[0]),
-                r->verdict[0] != r->verdict[1] ? " -> " : "",
-                r->verdict[0] != r->verdict[1] ? verdict_name(r->verdict[1])
-                                               : "");
+        misfit = misfit || !fit;
+        snprintf(lo, sizeof(lo), "%s%s", rows[i].lo, r->end[0].fits ? "" : "!");
+        snprintf(hi, sizeof(hi), "%s%s", rows[i].hi, r->end[1].fits ? "" : "!");
+        snprintf(m, sizeof(m), "%s..%s",
+                 CELL(margin_known(&r->end[0]), m0, "%+.3f", r->end[0].margin),
+                 CELL(margin_known(&r->end[1]), m1, "%+.3f", r->end[1].margin));
+        fprintf(out, "%-24s %-10s %-10s %9s %9s %18s %18s  %s%s%s\n",
+                rows[i].name, lo, hi,
+                CELL(r->end[0].days_known, a, "%.1f", r->end[0].days),
+                CELL(r->end[1].days_known, b, "%.1f", r->end[1].days), m,
+                CELL(r->swing_known, sw, "%.3f", r->swing), r->end[0].verdict,
+                strcmp(r->end[0].verdict, r->end[1].verdict) ? " -> " : "",
+                strcmp(r->end[0].verdict, r->end[1].verdict) ? r->end[1].verdict
+                                                             : "");
     }
     fprintf(out, "\n(sorted by swing; -> marks an input whose range flips "
                  "the verdict; the layout is held)\n");
+    if (misfit)
+        fprintf(out, "(! marks an end where the held layout does not fit "
+                     "in memory)\n");
+}
+
+static enum cp_status emit(FILE *out, enum cli_format f,
+                           const struct vary_row *rows, size_t n,
+                           const struct export_vary_end *base, struct diag *d)
+{
+    struct export_vary_row *r;
+    enum cp_status st = CP_OK;
+    size_t i;
+
+    if (f == FMT_TABLE) {
+        emit_table(out, rows, n, base);
+        return CP_OK;
+    }
+    r = xcalloc(n ? n : 1, sizeof(*r));
+    for (i = 0; i < n; i++) {
+        /* the texts point into rows[i] where it is now (qsort moved it) */
+        r[i] = rows[i].out;
+        r[i].name = rows[i].name;
+        r[i].end[0].text = rows[i].lo;
+        r[i].end[1].text = rows[i].hi;
+    }
+    st = f == FMT_JSON ? export_json_vary(out, base, r, n, d)
+                       : export_csv_vary(out, base, r, n, d);
+    free(r);
+    return st;
 }
 
 int cmd_vary(const struct cli_args *a, struct catalog *cat,
@@ -225,6 +237,7 @@ int cmd_vary(const struct cli_args *a, struct catalog *cat,
     struct plan *held = xcalloc(1, sizeof(*held));
     struct plan *v = xcalloc(1, sizeof(*v));
     struct vary_row *rows = xcalloc(a->nvary, sizeof(*rows));
+    struct export_vary_end base;
     struct cli_out out;
     struct diag d;
     enum cp_status st = CP_OK;
@@ -232,6 +245,7 @@ int cmd_vary(const struct cli_args *a, struct catalog *cat,
     int rc;
 
     diag_clear(&d);
+    memset(&base, 0, sizeof(base));
     if (a->explain || a->schedule)
         st = diag_set(&d, CP_ERR_USAGE, "--vary",
                       "not with --explain or --schedule");
@@ -250,6 +264,9 @@ int cmd_vary(const struct cli_args *a, struct catalog *cat,
         hold_layout(held, oc);
     }
     for (i = 0; !st && i < a->nvary; i++) {
+        struct export_vary_row *o = &rows[i].out;
+
+        o->plan_key = plan_key_info(rows[i].key)->name;
         for (k = 0; !st && k < 2; k++) {
             *v = *held;
             st = plan_set_key(v, rows[i].key, k ? rows[i].hi : rows[i].lo, NULL,
@@ -258,28 +275,25 @@ int cmd_vary(const struct cli_args *a, struct catalog *cat,
                 st = plan_evaluate(v, cat, a->objective, vo, &d);
             if (st)
                 break;
-            rows[i].days[k] = vo->result.reliability.effective_train_days;
-            rows[i].build[k] = vo->result.cost.build.run_usd;
-            rows[i].cloud[k] = vo->result.cost.cloud.run_usd;
-            rows[i].mwh[k] = vo->result.energy.facility_mwh;
-            rows[i].margin[k] = margin(&vo->result);
-            rows[i].verdict[k] = vo->result.cost.verdict;
+            o->end[k].value = rows[i].x[k];
+            fill_end(&o->end[k], &vo->result);
         }
-        rows[i].swing = rows[i].margin[1] > rows[i].margin[0]
-                            ? rows[i].margin[1] - rows[i].margin[0]
-                            : rows[i].margin[0] - rows[i].margin[1];
+        o->swing_known = margin_known(&o->end[0]) && margin_known(&o->end[1]);
+        o->swing =
+            o->swing_known ? fabs(o->end[1].margin - o->end[0].margin) : 0;
     }
     if (!st) {
         qsort(rows, a->nvary, sizeof(*rows), by_swing);
+        fill_end(&base, &oc->result);
         st = cli_out_open(&out, &d);
         if (!st) {
-            emit(out.fp, a->format, rows, a->nvary, &oc->result);
-            if (ferror(out.fp)) {
-                cli_out_discard(&out);
+            st = emit(out.fp, a->format, rows, a->nvary, &base, &d);
+            if (!st && ferror(out.fp))
                 st = diag_set(&d, CP_ERR_IO, "output", "cannot write output");
-            } else {
+            if (st)
+                cli_out_discard(&out);
+            else
                 st = cli_out_commit(&out, a->output, &d);
-            }
         }
     }
     rc = st ? cli_error(st, &d) : 0;

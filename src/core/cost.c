@@ -79,6 +79,7 @@ struct money {
     double other_year;   /* OpEx that does not scale with use */
     double elec0, elec1; /* electricity per year: elec0 + elec1 u */
     double c0, c1;       /* cloud per month: c0 + c1 u */
+    double burst_m;      /* cloud bill above an owned base, per month */
 };
 
 static void build_side(const struct scenario *sc, const struct result *r,
@@ -329,18 +330,23 @@ static void breakeven_util(const struct money *mo, struct cost_result *cr)
     }
     if (d0 + d1 >= 0 && d0 >= 0)
         add_reason(cr->breakeven_reason, sizeof(cr->breakeven_reason),
-                   "utilization", "the cloud is cheaper at any");
+                   "utilization", "the cloud is cheaper at any utilization");
     else
         add_reason(cr->breakeven_reason, sizeof(cr->breakeven_reason),
-                   "utilization", "owning is cheaper at any");
+                   "utilization", "owning is cheaper at any utilization");
 }
 
-/* Discounted payback of the net capital from the monthly saving. */
+/* Discounted payback: the first month at which the discounted cumulative
+ * cash of building (CapEx at month 0, then OpEx) falls to renting's (the
+ * cloud bill), the columns build_npv_usd and cloud_npv_usd of the
+ * schedule.  The IT resale value is cash received at the end of the IT
+ * life, so it can only close the gap at that month; the hall's remaining
+ * value is never sold and never counts. */
 static void payback(const struct money *mo, struct cost_result *cr)
 {
     double opex_m = mo->b0 - mo->capital_m + mo->b1 * mo->u;
     double s = mo->c0 + mo->c1 * mo->u - opex_m;
-    double k = mo->net_capital, x, m;
+    double k = cr->build.capex_usd, x, m, at_life;
     char why[RESULT_REASON_MAX];
 
     if (!(k > 0)) {
@@ -356,27 +362,30 @@ static void payback(const struct money *mo, struct cost_result *cr)
                    "payback", why);
         return;
     }
+    /* Before the resale: s a(m) = k with a(m) = (1 - (1+i)^-m) / i. */
     x = k * mo->im / s;
-    if (x >= 1) {
-        snprintf(why, sizeof(why),
-                 "the saving (%.0f USD a month) is below the interest on "
-                 "the capital",
-                 s);
-        add_reason(cr->breakeven_reason, sizeof(cr->breakeven_reason),
-                   "payback", why);
+    m = -1;
+    if (x < 1)
+        m = mo->im > 1e-15 ? -log1p(-x) / log1p(mo->im) : k / s;
+    if (m >= 0 && m <= mo->life_m * (1 + 1e-12)) {
+        cr->breakeven_months = clamp_pos(m);
+        cr->breakeven_months_known = true;
         return;
     }
-    /* s a(m) = k with a(m) = (1 - (1+i)^-m) / i. */
-    m = mo->im > 1e-15 ? -log1p(-x) / log1p(mo->im) : k / s;
-    if (!(m <= mo->life_m * (1 + 1e-12))) {
-        snprintf(why, sizeof(why), "%.1f months, beyond the %.0f-month life", m,
-                 mo->life_m);
-        add_reason(cr->breakeven_reason, sizeof(cr->breakeven_reason),
-                   "payback", why);
+    /* At the end of the life the resale comes in. */
+    at_life = s * annuity(mo->im, mo->life_m) +
+              mo->res_it * discount(mo->im, mo->life_m);
+    if (at_life >= k * (1 - 1e-12)) {
+        cr->breakeven_months = clamp_pos(mo->life_m);
+        cr->breakeven_months_known = true;
         return;
     }
-    cr->breakeven_months = clamp_pos(m);
-    cr->breakeven_months_known = true;
+    snprintf(why, sizeof(why),
+             "never within the %.0f-month life (the discounted saving "
+             "and resale repay %.0f of %.0f USD)",
+             mo->life_m, at_life, k);
+    add_reason(cr->breakeven_reason, sizeof(cr->breakeven_reason), "payback",
+               why);
 }
 
 /* Year-by-year cash over the IT life (year 0: the purchase). */
@@ -388,6 +397,7 @@ static void schedule(const struct money *mo, struct cost_result *cr)
     double ny = ceil(years - 1e-9), y, start, end, frac, a0, a1;
     double opex_m = mo->b0 - mo->capital_m + mo->b1 * mo->u;
     double cloud_m = mo->c0 + mo->c1 * mo->u;
+    double burst_m = mo->burst_m;
     struct cost_year *row = cr->schedule;
     uint64_t k;
 
@@ -413,18 +423,22 @@ static void schedule(const struct money *mo, struct cost_result *cr)
                       mo->capex_fac / fac_years * frac);
         row[k].energy_usd = clamp_pos((mo->elec0 + mo->elec1 * mo->u) * frac);
         row[k].other_opex_usd = clamp_pos(mo->other_year * frac);
-        row[k].cloud_usd = clamp_pos(12 * cloud_m * frac);
-        row[k].build_usd = row[k].energy_usd + row[k].other_opex_usd;
-        row[k].build_npv_usd =
-            row[k - 1].build_npv_usd + clamp_pos(opex_m * (a1 - a0));
-        row[k].cloud_npv_usd =
-            row[k - 1].cloud_npv_usd + clamp_pos(cloud_m * (a1 - a0));
+        /* A hybrid rents the demand above its owned base either way:
+         * the burst bill is in both columns. */
+        row[k].burst_usd = clamp_pos(12 * burst_m * frac);
+        row[k].cloud_usd = clamp_pos(12 * cloud_m * frac) + row[k].burst_usd;
+        row[k].build_usd =
+            row[k].energy_usd + row[k].other_opex_usd + row[k].burst_usd;
+        row[k].build_npv_usd = row[k - 1].build_npv_usd +
+                               clamp_pos((opex_m + burst_m) * (a1 - a0));
+        row[k].cloud_npv_usd = row[k - 1].cloud_npv_usd +
+                               clamp_pos((cloud_m + burst_m) * (a1 - a0));
         if (end >= mo->life_m) {
-            /* The resale value comes back at the end of the life. */
-            row[k].residual_usd = b->residual_usd;
-            row[k].build_usd -= b->residual_usd;
-            row[k].build_npv_usd -=
-                b->residual_usd * discount(mo->im, mo->life_m);
+            /* The IT is sold at the end of its life; the hall is kept
+             * (its remaining value is no cash). */
+            row[k].residual_usd = mo->res_it;
+            row[k].build_usd -= mo->res_it;
+            row[k].build_npv_usd -= mo->res_it * discount(mo->im, mo->life_m);
         }
         row[k].build_cumulative_usd =
             row[k - 1].build_cumulative_usd + row[k].build_usd;
@@ -474,7 +488,10 @@ void cost_estimate(const struct scenario *sc, struct result *r)
 
     memset(cr, 0, sizeof(*cr));
     memset(&mo, 0, sizeof(mo));
-    mo.u = sc->finance.utilization;
+    /* A workload that knows how busy its fleet is (serving's daily
+     * profile) sets the utilization; otherwise the plan's. */
+    mo.u = r->load.busy_frac > 0 ? r->load.busy_frac
+                                 : sc->finance.utilization;
     if (!(mo.u >= COST_MIN_UTILIZATION))
         mo.u = COST_MIN_UTILIZATION;
     if (mo.u > 1)
@@ -497,12 +514,22 @@ void cost_estimate(const struct scenario *sc, struct result *r)
 
     /* Cumulative cash, month by month, for the same work at utilization
      * u: CapEx up front then OpEx, against the cloud bill. */
-    build_month = clamp_pos(b->opex_usd_per_year / 12);
-    cloud_month = clamp_pos(mo.c0 + mo.c1 * mo.u);
+    /* The burst above a hybrid's owned base, billed by the hour at the
+     * offer's rate (wall_h: the period the load's hours are for). */
+    if (r->load.burst_gpu_hours > 0 && r->load.wall_h > 0)
+        mo.burst_m = clamp_pos(r->load.burst_gpu_hours / r->load.wall_h *
+                               COST_HOURS_PER_MONTH *
+                               clamp_pos(sc->cloud_usd_per_gpu_hour));
+    build_month = clamp_pos(b->opex_usd_per_year / 12 + mo.burst_m);
+    cloud_month = clamp_pos(mo.c0 + mo.c1 * mo.u + mo.burst_m);
     cr->series_months = RESULT_SERIES_MAX;
     for (m = 0; m < RESULT_SERIES_MAX; m++) {
+        /* The IT resale is received at the end of its life, as in the
+         * schedule. */
+        double sold = (double)m >= mo.life_m - 1e-9 ? mo.res_it : 0;
+
         cr->series_build_usd[m] =
-            clamp_pos(b->capex_usd + (double)m * build_month);
+            clamp_pos(b->capex_usd + (double)m * build_month - sold);
         cr->series_cloud_usd[m] = clamp_pos((double)m * cloud_month);
     }
     schedule(&mo, cr);
@@ -531,6 +558,11 @@ void cost_estimate(const struct scenario *sc, struct result *r)
     cr->build_cheaper = cr->verdict == VERDICT_BUILD;
     payback(&mo, cr);
     breakeven_util(&mo, cr);
-    if (!cr->breakeven_months_known || !cr->breakeven_utilization_known)
+    if (!cr->breakeven_months_known && !cr->breakeven_utilization_known)
         result_warn(r, "no break-even: %s", cr->breakeven_reason);
+    else if (!cr->breakeven_months_known)
+        result_warn(r, "no payback: %s", cr->breakeven_reason);
+    else if (!cr->breakeven_utilization_known)
+        result_warn(r, "no break-even utilization: %s",
+                    cr->breakeven_reason + strlen("utilization: "));
 }

@@ -42,16 +42,21 @@
  *   - break-even utilization: both monthly costs are linear in u (b0 + b1
  *     u, c0 + c1 u); equal at u* = (c0 - b0) / (b1 - c1) when that is in
  *     (0, 1], otherwise unknown with the reason.
- *   - discounted payback: months m at which the discounted monthly saving
- *     s = cloud spend - owning's OpEx repays the net capital K:
- *     s (1 - (1+i_m)^-m) / i_m = K.  Unknown ("never", with the reason)
- *     when s <= 0, when s does not cover the interest K i_m, or when m
- *     exceeds the IT life.  At u* it is exactly the life: payback and
- *     break-even utilization are the same condition.
+ *   - discounted payback: the month at which the discounted cumulative
+ *     cash of building (CapEx at month 0, then OpEx) first falls to
+ *     renting's (the schedule's build_npv_usd and cloud_npv_usd columns
+ *     cross there): s (1 - (1+i_m)^-m) / i_m = CapEx with the monthly
+ *     saving s = cloud spend - owning's OpEx.  Only what is sold counts as
+ *     residual, when it is received: the IT resale at the end of the IT
+ *     life (the payback is then the life when it closes the gap); the
+ *     hall's remaining value is kept, not cash.  Unknown ("never", with
+ *     the reason) when s <= 0 or the life ends first.
  *   - run cost = $/GPU-hour x effective GPU-hours for the build; the
  *     billed hours (or terms) for the cloud.
  *   - the 0..COST_HORIZON_MONTHS cumulative series (the TUI chart) is cash
- *     (undiscounted): CapEx up front then OpEx, against cloud spend.
+ *     (undiscounted): CapEx up front then OpEx, less the IT resale at the
+ *     end of the life, against cloud spend; at month 12 y it equals the
+ *     schedule's build_cumulative_usd of year y.
  */
 #ifndef LLMPLAN_CORE_COST_H
 #define LLMPLAN_CORE_COST_H

@@ -193,6 +193,8 @@ struct cost_year {
     double energy_usd;
     double other_opex_usd;
     double residual_usd; /* resale value recovered (last year) */
+    double burst_usd;    /* cloud bill above an owned base (hybrid), in
+                            both the build and the cloud cash */
     double build_usd;    /* cash out this year */
     double cloud_usd;
     double build_cumulative_usd;
@@ -239,6 +241,13 @@ struct load_result {
     double goodput;        /* useful share of busy_gpu_hours, (0, 1] */
     double power_frac;     /* mean accelerator draw, fraction of TDP */
     double tokens;         /* tokens the work is for (per-token prices) */
+    /* Share of the fleet's hours the work keeps it busy, (0, 1]: set by
+     * a workload whose own profile knows it (serving: its daily demand);
+     * 0 leaves the plan's finance.utilization. */
+    double busy_frac;
+    /* GPU-hours over wall_h the work rents from the cloud beyond the
+     * fleet (a hybrid's burst above its owned base). */
+    double burst_gpu_hours;
 };
 
 /*

@@ -631,6 +631,23 @@ enum cp_status scenario_validate(const struct scenario *sc, struct diag *d)
     return st;
 }
 
+/* Network, storage, energy and cost of a serving fleet (serve_load's
+ * base); returns what owning it costs a year. */
+static double serve_fleet_cost(const struct scenario *sc, bool base,
+                               struct result *out)
+{
+    serve_load(sc, base, out);
+    netbom_estimate(sc, out);
+    /* The model's files on the shared tier: weights as served. */
+    out->storage.checkpoint_bytes =
+        out->serve.weights_bytes * out->serve.gpus_per_replica;
+    out->storage.capacity_bytes = out->storage.checkpoint_bytes;
+    energy_estimate(sc, out);
+    cost_estimate(sc, out);
+    return out->cost.build.annual_capital_usd +
+           out->cost.build.opex_usd_per_year;
+}
+
 /* The serving workload: the replica and fleet (serve.c), then the same
  * fleet models as training through the load. */
 static void serve_eval(const struct scenario *sc, unsigned flags,
@@ -638,6 +655,7 @@ static void serve_eval(const struct scenario *sc, unsigned flags,
 {
     struct model_shape m;
     uint64_t warnings;
+    double all_owned;
     double len =
         (double)sc->serve.input_tokens + (double)sc->serve.output_tokens;
 
@@ -662,15 +680,12 @@ static void serve_eval(const struct scenario *sc, unsigned flags,
     if (flags & (EVAL_MEMORY_ONLY | EVAL_TIME_ONLY))
         return;
     warnings = out->nwarnings;
-    serve_load(sc, out);
-    netbom_estimate(sc, out);
-    /* The model's files on the shared tier: weights as served. */
-    out->storage.checkpoint_bytes =
-        out->serve.weights_bytes * out->serve.gpus_per_replica;
-    out->storage.capacity_bytes = out->storage.checkpoint_bytes;
-    energy_estimate(sc, out);
-    cost_estimate(sc, out);
-    serve_money(sc, out);
+    /* The whole fleet owned first (its cost a year is the all-owned day),
+     * then, for a hybrid, the owned base the result describes. */
+    all_owned = serve_fleet_cost(sc, false, out);
+    if (sc->serve.owned_gpus > 0)
+        serve_fleet_cost(sc, true, out);
+    serve_money(sc, all_owned, out);
     if (flags & EVAL_QUIET)
         out->nwarnings = warnings;
 }

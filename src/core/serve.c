@@ -845,6 +845,8 @@ static void daily(const struct scenario *sc, struct serve_result *s)
     s->instances = clamp_pos(ceil(s->gpus / gpi - 1e-9));
     s->fleet_gpu_hours_per_day = clamp_pos(s->gpus * 24);
     s->billed_gpu_hours_per_day = clamp_pos(s->instances * gpi * 24);
+    s->burst_gpu_hours_per_day = 0;
+    s->owned_idle_gpu_hours_per_day = 0;
     if (!(s->demand_requests_per_s > 0) || !(s->utilization > 0))
         return;
     /* The GPUs the peak needs at full capacity; the profile scales them
@@ -874,31 +876,37 @@ static void daily(const struct scenario *sc, struct serve_result *s)
         clamp_pos(s->owned_idle_gpu_hours_per_day);
 }
 
-void serve_load(const struct scenario *sc, struct result *r)
+void serve_load(const struct scenario *sc, bool base, struct result *r)
 {
     struct serve_result *s = &r->serve;
     struct load_result *l = &r->load;
-    double owned = s->owned_gpus > 0 ? s->owned_gpus : s->gpus;
+    bool hybrid = base && s->owned_gpus > 0;
+    double gpus = hybrid ? s->owned_gpus : s->gpus;
     double tokens_day;
 
     daily(sc, s);
-    load_fleet(sc, owned, l);
+    load_fleet(sc, gpus, l);
     l->wall_h = 24;
     tokens_day = sc->serve.tokens_per_day > 0 ? sc->serve.tokens_per_day
                                               : s->output_tokens_per_s * 86400;
     l->tokens = clamp_pos(tokens_day);
-    /* The owned fleet's busy hours: the demand up to the owned base. */
+    /* The busy hours: the demand, up to the owned base of a hybrid. */
     l->busy_gpu_hours =
-        s->owned_gpus > 0
-            ? clamp_pos(s->owned_gpus * 24 - s->owned_idle_gpu_hours_per_day)
-            : s->fleet_gpu_hours_per_day;
+        hybrid ? clamp_pos(s->owned_gpus * 24 - s->owned_idle_gpu_hours_per_day)
+               : s->fleet_gpu_hours_per_day;
+    /* The fleet is priced at the utilization its own profile gives, not
+     * the plan's finance.utilization (issue 18): 20B tokens a day at a
+     * peak twice the mean keep a fleet sized for the peak half busy. */
+    l->busy_frac = clamp_pos(l->busy_gpu_hours / (l->gpus * 24));
+    l->burst_gpu_hours = hybrid ? s->burst_gpu_hours_per_day : 0;
+    if (l->busy_frac > 1)
+        l->busy_frac = 1;
 }
 
-void serve_money(const struct scenario *sc, struct result *r)
+void serve_money(const struct scenario *sc, double all_owned_usd_per_year,
+                 struct result *r)
 {
     struct serve_result *s = &r->serve;
-    double u = sc->finance.utilization > 0 ? sc->finance.utilization : 1;
-    double own_h = r->cost.build.usd_per_gpu_hour;
     double cloud_h = r->cost.cloud.usd_per_gpu_hour;
     double tokens_day = r->load.tokens;
     double in_day, out_share = 1 - s->prefill_time_frac;
@@ -909,9 +917,9 @@ void serve_money(const struct scenario *sc, struct result *r)
     bool elastic =
         sc->cloud_term == TERM_ON_DEMAND || sc->cloud_term == TERM_SPOT;
 
-    /* The owned fleet costs its GPU-hour price at the planned utilization
-     * all day: (capital recovery + OpEx) / 365. */
-    s->usd_per_day_build = clamp_pos(own_h * s->gpus * 24 * u);
+    /* The owned fleet costs its capital recovery and OpEx all year, busy
+     * or not: a day is a 365th of it. */
+    s->usd_per_day_build = clamp_pos(all_owned_usd_per_year / 365);
     /* Rented in whole instances: on demand and spot follow the profile;
      * reserved terms pay for the fleet all day. */
     cloud_gpu_h = elastic ? s->billed_gpu_hours_per_day
@@ -943,7 +951,10 @@ void serve_money(const struct scenario *sc, struct result *r)
     if (s->owned_gpus > 0) {
         s->burst_usd_per_day = clamp_pos(s->burst_gpu_hours_per_day * cloud_h);
         s->usd_per_day_hybrid =
-            clamp_pos(own_h * s->owned_gpus * 24 * u + s->burst_usd_per_day);
+            clamp_pos((r->cost.build.annual_capital_usd +
+                       r->cost.build.opex_usd_per_year) /
+                          365 +
+                      s->burst_usd_per_day);
         s->cash_usd_hybrid =
             clamp_pos(r->cost.build.cash_usd + s->burst_usd_per_day);
     }

@@ -76,11 +76,20 @@ void serve_daily_profile(double peak_to_avg, double *f /* OUT */, int n);
 void serve_estimate(const struct scenario *sc, const struct model_shape *m,
                     struct result *r /* IN/OUT */);
 
-/* The serving load (load.h) for the fleet serve_estimate sized. */
-void serve_load(const struct scenario *sc, struct result *r /* IN/OUT */);
+/* The serving load (load.h) over the daily profile: of the whole fleet
+ * serve_estimate sized (base false: every GPU owned) or of the owned base
+ * of a hybrid (base true, serve.owned_gpus > 0), busy up to the demand
+ * and idle above it.  load.busy_frac is the share of the fleet's hours
+ * the profile keeps busy, the utilization cost.h prices both sides at. */
+void serve_load(const struct scenario *sc, bool base,
+                struct result *r /* IN/OUT */);
 
 /* Money and energy per token, the hybrid burst, after energy and cost
- * have run on the load. */
-void serve_money(const struct scenario *sc, struct result *r /* IN/OUT */);
+ * have run on the load (of the owned base for a hybrid).
+ * all_owned_usd_per_year is what owning the whole fleet costs a year
+ * (annual capital + OpEx, cost.h, with the whole-fleet load): the day's
+ * all-owned cost does not depend on the owned base. */
+void serve_money(const struct scenario *sc, double all_owned_usd_per_year,
+                 struct result *r /* IN/OUT */);
 
 #endif

@@ -60,6 +60,44 @@ enum cp_status export_json_search_ex(FILE *out, const struct export_search *s,
                                      const struct export_item *items, size_t n,
                                      struct diag *d);
 
+/* quote --vary: one end of a varied key's range (or the base plan). */
+struct export_vary_end {
+    const char *text;     /* the value as given ("1T"); NULL for the base */
+    double value;         /* the same as a number */
+    bool fits;            /* the held layout fits in memory there */
+    bool days_known;      /* false: the run never finishes */
+    bool build_known;     /* false: no price for the build side */
+    bool cloud_known;     /* false: no price for the cloud side */
+    double days, build_run_usd, cloud_run_usd, energy_mwh;
+    double margin;        /* cloud minus build USD per GPU-hour (both known) */
+    const char *verdict;  /* "build", "cloud" or "-" */
+};
+
+/* One varied key: low and high end, the margin's swing (swing_known
+ * false when a margin is unknown at either end). */
+struct export_vary_row {
+    const char *name;     /* as given (an alias or a plan key) */
+    const char *plan_key; /* the plan key it sets */
+    bool swing_known;
+    double swing;
+    struct export_vary_end end[2];
+};
+
+/* quote --vary --format json: {"base": {...}, "vary": [{"key", "plan_key",
+ * "swing_usd_per_gpu_hour", "flips_verdict", "low", "high"}]}; numbers as
+ * JSON numbers, null where a value is unknown (no price, never finishes). */
+enum cp_status export_json_vary(FILE *out, const struct export_vary_end *base,
+                                const struct export_vary_row *rows, size_t n,
+                                struct diag *d);
+/* quote --vary --format csv: a header and one row per end (base first),
+ * plain decimals, empty cells where a value is unknown. */
+enum cp_status export_csv_vary(FILE *out, const struct export_vary_end *base,
+                               const struct export_vary_row *rows, size_t n,
+                               struct diag *d);
+/* v as the shortest plain decimal that reads back exactly (no exponent,
+ * '.' as the point): the CSV number format.  Returns buf. */
+const char *export_plain_number(double v, char *buf, size_t n);
+
 /* quote/compare --format csv: section,metric,unit,<name>... one row per
  * input and metric. */
 enum cp_status export_csv_metrics(FILE *out, const struct export_item *items,

@@ -44,6 +44,11 @@ static const char *csv_number(double v, char *buf, size_t n)
     return buf;
 }
 
+const char *export_plain_number(double v, char *buf, size_t n)
+{
+    return csv_number(v, buf, n);
+}
+
 /* The unit of a metric row: its own, else what kind of value it is. */
 static const char *metric_unit(const struct metric *m)
 {
@@ -290,6 +295,7 @@ static const struct sched_col sched_cols[] = {
     SCHED("energy_usd", energy_usd),
     SCHED("other_opex_usd", other_opex_usd),
     SCHED("residual_usd", residual_usd),
+    SCHED("burst_usd", burst_usd),
     SCHED("build_cash_usd", build_usd),
     SCHED("cloud_cash_usd", cloud_usd),
     SCHED("build_cumulative_usd", build_cumulative_usd),
@@ -498,5 +504,64 @@ enum cp_status export_csv_search(FILE *out, const struct export_item *items,
     }
     free(bufs);
     free(cells);
+    return st;
+}
+
+/* One --vary row: the name, the plan key, then the end's cells. */
+static enum cp_status vary_line(FILE *out, const char *name,
+                                const char *plan_key,
+                                const struct export_vary_end *e,
+                                const char *swing, struct diag *d)
+{
+    char b[7][CELL_MAX];
+    const char *cells[12];
+    bool margin = e->build_known && e->cloud_known;
+
+    cells[0] = name;
+    cells[1] = plan_key;
+    cells[2] = e->text ? csv_number(e->value, b[0], CELL_MAX) : "";
+    cells[3] = e->text ? (e->fits ? "yes" : "no") : "";
+    cells[4] = e->days_known ? csv_number(e->days, b[1], CELL_MAX) : "";
+    cells[5] = e->days_known && e->build_known
+                   ? csv_number(e->build_run_usd, b[2], CELL_MAX)
+                   : "";
+    cells[6] = e->days_known && e->cloud_known
+                   ? csv_number(e->cloud_run_usd, b[3], CELL_MAX)
+                   : "";
+    cells[7] = e->days_known ? csv_number(e->energy_mwh, b[4], CELL_MAX) : "";
+    cells[8] = margin ? csv_number(e->margin, b[5], CELL_MAX) : "";
+    cells[9] = e->verdict;
+    cells[10] = swing;
+    return row(out, cells, 11, d);
+}
+
+enum cp_status export_csv_vary(FILE *out, const struct export_vary_end *base,
+                               const struct export_vary_row *rows, size_t n,
+                               struct diag *d)
+{
+    static const char *head[] = {"key",
+                                 "plan_key",
+                                 "value",
+                                 "fits",
+                                 "days",
+                                 "build_run_usd",
+                                 "cloud_run_usd",
+                                 "energy_mwh",
+                                 "margin_usd_per_gpu_hour",
+                                 "verdict",
+                                 "swing_usd_per_gpu_hour"};
+    char sw[CELL_MAX];
+    enum cp_status st = row(out, head, 11, d);
+    size_t i, k;
+
+    if (!st)
+        st = vary_line(out, "base", "", base, "0", d);
+    for (i = 0; !st && i < n; i++)
+        for (k = 0; !st && k < 2; k++)
+            st = vary_line(out, rows[i].name, rows[i].plan_key, &rows[i].end[k],
+                           rows[i].swing_known
+                               ? csv_number(rows[i].swing, sw, sizeof(sw))
+                               : "",
+                           d);
     return st;
 }

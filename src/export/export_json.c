@@ -254,3 +254,81 @@ fail:
     json_decref(root);
     return dump(NULL, out, d);
 }
+
+/* A number, or null when it is unknown. */
+static json_t *number_or_null(bool known, double x)
+{
+    return known && isfinite(x) ? json_real(x) : json_null();
+}
+
+/* One end of a --vary range (or the base: no value). */
+static json_t *vary_end(const struct export_vary_end *e)
+{
+    json_t *o = json_object();
+    bool margin = e->build_known && e->cloud_known;
+
+    if (!o)
+        return NULL;
+    if (e->text && (set_new(o, "value", number(e->value)) ||
+                    set_new(o, "fits", json_boolean(e->fits))))
+        goto oom;
+    if (set_new(o, "days", number_or_null(e->days_known, e->days)) ||
+        set_new(o, "build_run_usd",
+                number_or_null(e->build_known && e->days_known,
+                               e->build_run_usd)) ||
+        set_new(o, "cloud_run_usd",
+                number_or_null(e->cloud_known && e->days_known,
+                               e->cloud_run_usd)) ||
+        set_new(o, "energy_mwh",
+                number_or_null(e->days_known, e->energy_mwh)) ||
+        set_new(o, "margin_usd_per_gpu_hour",
+                number_or_null(margin, e->margin)) ||
+        set_new(o, "verdict", json_string(e->verdict)))
+        goto oom;
+    return o;
+oom:
+    json_decref(o);
+    return NULL;
+}
+
+enum cp_status export_json_vary(FILE *out, const struct export_vary_end *base,
+                                const struct export_vary_row *rows, size_t n,
+                                struct diag *d)
+{
+    json_t *root, *arr, *o;
+    size_t i;
+
+    use_xalloc();
+    root = json_object();
+    arr = json_array();
+    if (!root || !arr || set_new(root, "base", vary_end(base)) ||
+        json_object_set(root, "vary", arr)) {
+        json_decref(arr);
+        json_decref(root);
+        return diag_set(d, CP_ERR_NOMEM, "json", "out of memory");
+    }
+    json_decref(arr); /* root holds it */
+    for (i = 0; i < n; i++) {
+        const struct export_vary_row *r = &rows[i];
+
+        o = json_object();
+        if (!o || set_new(o, "key", json_string(r->name)) ||
+            set_new(o, "plan_key", json_string(r->plan_key)) ||
+            set_new(o, "swing_usd_per_gpu_hour",
+                    number_or_null(r->swing_known, r->swing)) ||
+            set_new(o, "flips_verdict",
+                    json_boolean(strcmp(r->end[0].verdict, r->end[1].verdict) !=
+                                 0)) ||
+            set_new(o, "low", vary_end(&r->end[0])) ||
+            set_new(o, "high", vary_end(&r->end[1]))) {
+            json_decref(o);
+            json_decref(root);
+            return diag_set(d, CP_ERR_NOMEM, "json", "out of memory");
+        }
+        if (json_array_append_new(arr, o)) { /* o released */
+            json_decref(root);
+            return diag_set(d, CP_ERR_NOMEM, "json", "out of memory");
+        }
+    }
+    return dump(root, out, d);
+}

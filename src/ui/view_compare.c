@@ -251,14 +251,15 @@ static void draw_chart(struct ui *ui, struct cv *v, struct canvas *c,
     canvas_put(c, x + 2, r.y + 1, s[1].ch, s[1].el);
     x += 4 + canvas_text(c, x + 4, r.y + 1, -1, "cloud (rent)", THEME_LABEL);
     canvas_put(c, x + 3, r.y + 1, widget_glyph(c, GL_VLINE), THEME_CHART_MARK);
-    if (res->cost.breakeven_months > 0 &&
+    if (res->cost.breakeven_months_known &&
+        res->cost.breakeven_months > 0 &&
         res->cost.breakeven_months < (double)res->cost.series_months)
         canvas_printf(c, x + 5, r.y + 1, r.x + r.w - x - 6, THEME_LABEL,
-                      "crossover at %s months",
+                      "discounted payback at %s months",
                       ui_num(res->cost.breakeven_months, b, sizeof(b)));
     else
         canvas_text(c, x + 5, r.y + 1, r.x + r.w - x - 6,
-                    "no crossover within the chart", THEME_DIM);
+                    "no payback within the chart", THEME_DIM);
     widget_chart(c, (struct rect){r.x + 1, r.y + 2, r.w - 2, r.h - 2}, s, 2, 12,
                  "months", res->cost.breakeven_months, money);
 }

@@ -179,7 +179,8 @@ void widget_chart(struct canvas *c, struct rect r, const struct chart_series *s,
     if (xunit)
         widget_text(c, x0 + pw - canvas_text_width(xunit) + 1, y0 + 1,
                     canvas_text_width(xunit), xunit, THEME_CHART_AXIS, 0);
-    /* crossover mark */
+    /* the mark (the discounted payback: the cash series drawn here can
+     * cross earlier, money later being worth less) */
     mark_x = -1;
     if (mark >= 0 && mark <= (double)(npts - 1)) {
         mark_x = x0 + 1 + (int)lround(mark / (double)(npts - 1) * (pw - 1));
@@ -218,7 +219,7 @@ void widget_chart(struct canvas *c, struct rect r, const struct chart_series *s,
         char b[48];
         int tw;
 
-        snprintf(b, sizeof(b), "crossover %.3g%s%s", mark, xunit ? " " : "",
+        snprintf(b, sizeof(b), "payback %.3g%s%s", mark, xunit ? " " : "",
                  xunit ? xunit : "");
         tw = canvas_text_width(b);
         if (mark_x + 2 + tw <= x0 + pw)

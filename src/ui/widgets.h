@@ -76,7 +76,7 @@ struct chart_series {
 
 /* Axes, y labels (fmt(v) into a buffer), x labels every xstep points
  * with xunit, the series, and a vertical mark at x = mark (< 0: none)
- * labelled "crossover <mark> <xunit>" on the top row where it fits.
+ * labelled "payback <mark> <xunit>" on the top row where it fits.
  * Where series meet, GL_BOTH in the first series' element. */
 void widget_chart(struct canvas *c, struct rect r, const struct chart_series *s,
                   size_t ns, size_t xstep, const char *xunit, double mark,

@@ -58,6 +58,11 @@ static enum cp_status parse_line(char *line, int lineno, char **section,
             *syntax = 1;
             return CP_ERR_PARSE;
         }
+        /* "[train] seq_len = 2048": the key would be lost, not read */
+        if (*(value = lskip(end + 1)) && *value != ';' && *value != '#') {
+            *syntax = 2;
+            return CP_ERR_PARSE;
+        }
         *end = '\0';
         free(*section);
         *section = xstrdup(start + 1);
@@ -106,7 +111,11 @@ enum cp_status ini_parse_text(const char *name, const char *text, ini_key_fn fn,
         if (!d)
             continue;
         snprintf(where, sizeof(where), "%s:%d", name, lineno);
-        if (syntax) {
+        if (syntax == 2) {
+            diag_set(d, CP_ERR_PARSE, where,
+                     "text after '[section]': put each 'key = value' on "
+                     "its own line");
+        } else if (syntax) {
             diag_set(d, CP_ERR_PARSE, where,
                      "expected '[section]' or 'key = value'");
         } else {

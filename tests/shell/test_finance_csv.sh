@@ -56,10 +56,10 @@ for r in body:
         assert r[2] == 'USD/day', ('per-day unit', r)
     if 'usd_per_mtok' in r[1]:
         assert r[2] == 'USD/Mtok', ('per-Mtok unit', r)
-# the last year's NPV is the quote's NPV
+# the cloud's last-year NPV is the quote's NPV
 v = {(r[0], r[1]): r[3:] for r in body}
 for i in range(2):
-    assert abs(float(v[('schedule.year_5', 'build_npv_usd')][i]) - float(v[('cost.build', 'npv_usd')][i])) < 1e-3
+    assert abs(float(v[('schedule.year_5', 'cloud_npv_usd')][i]) - float(v[('cost.cloud', 'npv_usd')][i])) < 1e-3
 PY
 then ok "finance CSV: units, plain decimals, sources, schedule, series"
 else fail "finance CSV" "$(cat "$tmp/err")"; fi
@@ -86,6 +86,36 @@ for i, name in enumerate(names):
 PY
 then ok "--schedule wide: one row per plan and year, the long schedule's values"
 else fail "--schedule wide" "$(cat "$tmp/err")"; fi
+
+# Issue 18: the payback is where the schedule's discounted cumulative
+# columns cross, and the monthly series is the schedule's cash month by
+# month (the resale at month 60 included).
+if run quote data/plans/dgx-h100-node.ini --format csv --schedule \
+        --output "$tmp/dgx.csv" 2>"$tmp/err" && python3 - "$tmp/dgx.csv" <<'PY'
+import csv, sys
+v = {(r[0], r[1]): r[3] for r in csv.reader(open(sys.argv[1], newline=''))}
+m = float(v[('cost', 'breakeven_months')])
+y = 0
+while float(v[('schedule.year_%d' % y, 'build_npv_usd')]) > float(v[('schedule.year_%d' % y, 'cloud_npv_usd')]):
+    y += 1
+assert y >= 1 and 12 * (y - 1) <= m <= 12 * y, (m, y)
+for y in range(6):
+    for side in ('build', 'cloud'):
+        a = float(v[('schedule.year_%d' % y, side + '_cumulative_usd')])
+        b = float(v[('series.month_%d' % (12 * y), side + '_cumulative_usd')])
+        assert abs(a - b) <= 1e-6 * max(1, abs(a)), (y, side, a, b)
+PY
+then ok "payback lies in the year the schedule's discounted columns cross"
+else fail "payback and schedule" "$(cat "$tmp/err")"; fi
+
+# Issue 20 item 5: a 3-year term pays back but has no break-even
+# utilization; the warning says which, in words.
+run quote data/plans/dgx-h100-node.ini --term reserved_3y >"$tmp/out" 2>"$tmp/err"
+if grep -q "breakeven_months  *[0-9]" "$tmp/out" &&
+    ! grep -q "no break-even:" "$tmp/out" &&
+    grep -q "no break-even utilization: owning is cheaper at any utilization$" "$tmp/out"; then
+    ok "reserved_3y: payback printed, no contradicting warning"
+else fail "reserved_3y warning" "$(grep -i break "$tmp/out")"; fi
 
 if run quote data/plans/hybrid-owned.ini --format table --schedule >/dev/null 2>"$tmp/err"; then
     fail "--schedule without csv is refused"

@@ -121,3 +121,40 @@ if ! run quote $issue --set serve.tokens_per_day=0 >"$tmp/out" 2>"$tmp/err" &&
 else
     fail "zero demand" "$(cat "$tmp/err")"
 fi
+
+# Issue 18: the verdict prices the fleet at the busy fraction of its own
+# daily profile, so it agrees with the day's costs; and owning the whole
+# fleet costs the same whatever owned base a hybrid names.
+: >"$tmp/days"
+for n in 0 4 8 100; do
+    run quote data/plans/serve-llama70b.ini --set serve.owned_gpus=$n \
+        --format json >"$tmp/s$n.json" 2>"$tmp/err" || echo "exit $n" >>"$tmp/days"
+done
+if python3 - "$tmp" <<'PY' && [ ! -s "$tmp/days" ]
+import json, sys
+d = {n: json.load(open('%s/s%d.json' % (sys.argv[1], n))) for n in (0, 4, 8, 100)}
+s0, c0 = d[0]['serve'], d[0]['cost']
+busy = s0['fleet_gpu_hours_per_day'] / (s0['gpus'] * 24)
+assert 0.4 < busy < 0.6, busy
+assert c0['cheaper'] == ('build' if s0['usd_per_day_build'] < s0['usd_per_day_cloud'] else 'cloud'), (c0['cheaper'], s0)
+days = {n: d[n]['serve']['usd_per_day_build'] for n in d}
+assert max(days.values()) - min(days.values()) <= 1e-9 * days[0], days
+PY
+then ok "serving verdict agrees with the day's costs; all-owned cost ignores owned_gpus"
+else fail "serving verdict and owned cost" "$(cat "$tmp/days" "$tmp/err")"; fi
+
+# Issue 18: the hybrid's schedule carries the cloud burst bill, a year of
+# the daily burst, in the build and the cloud cash alike.
+if run quote data/plans/hybrid-train-serve.ini --format csv --schedule \
+        --output "$tmp/h.csv" 2>"$tmp/err" && python3 - "$tmp/h.csv" <<'PY'
+import csv, sys
+v = {(r[0], r[1]): r[3] for r in csv.reader(open(sys.argv[1], newline=''))}
+day = float(v[('serve', 'burst_usd_per_day')])
+year = float(v[('schedule.year_1', 'burst_usd')])
+assert day > 0 and abs(year - 365 * day) <= 1e-6 * year, (day, year)
+y1 = {k[1]: float(x) for k, x in v.items() if k[0] == 'schedule.year_1' and x}
+assert abs(y1['build_cash_usd'] - (y1['energy_usd'] + y1['other_opex_usd'] + year)) <= 1e-6 * year
+assert y1['cloud_cash_usd'] >= year
+PY
+then ok "hybrid schedule carries the burst bill"
+else fail "hybrid burst in the schedule" "$(cat "$tmp/err")"; fi

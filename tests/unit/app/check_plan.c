@@ -192,6 +192,10 @@ static const struct {
     {"; comment\n# another\n[parallel]\nzero = 9\n", CP_ERR_RANGE,
      "x.ini:4: parallel.zero"},
     {"[hardware\ngpus = 8\n", CP_ERR_PARSE, "x.ini:1"},
+    /* issue 18: a key after the section on its line is not dropped */
+    {"[train] seq_len = 2048\n", CP_ERR_PARSE, "x.ini:1"},
+    {"[model]\npreset = llama3-8b\n[train]seq_len=2048\n", CP_ERR_PARSE,
+     "x.ini:3"},
 };
 
 START_TEST(test_ini_errors)

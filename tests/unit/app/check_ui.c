@@ -397,7 +397,8 @@ START_TEST(test_widget_chart_inside)
         }
     ck_assert_int_gt(nb, 10);
     ck_assert_int_gt(nc, 10);
-    /* the crossover is labelled with its x value (issue 14, item 16) */
+    /* the mark is labelled with its x value (issue 14, item 16): the
+     * discounted payback (issue 18) */
     {
         char row[64];
         int n = 0;
@@ -408,8 +409,8 @@ START_TEST(test_widget_chart_inside)
             row[n++] = cl->ch < 128 ? (char)cl->ch : '?';
         }
         row[n] = '\0';
-        ck_assert_msg(strstr(row, "crossover 50 months") != NULL,
-                      "no crossover label on the top row: '%s'", row);
+        ck_assert_msg(strstr(row, "payback 50 months") != NULL,
+                      "no payback label on the top row: '%s'", row);
     }
     /* too small to draw: nothing */
     canvas_clear(&c, 0);

@@ -283,59 +283,146 @@ START_TEST(test_never)
 }
 END_TEST
 
-/* Payback within the life <=> owning's present cost is at most the
- * cloud's, at every utilization and rate; at u* the payback is exactly
- * the life. */
+/* The payback is the crossing of the schedule's discounted cumulative
+ * columns: known exactly when the build's present cash is at most the
+ * cloud's at the end of the life, and then inside the year where the
+ * columns cross, at every utilization, rate, price and facility.  With a
+ * rented hall (nothing kept) the present costs equal at u* and the
+ * payback is exactly the life. */
 START_TEST(test_payback_consistent)
 {
     static const double rates[] = {0, 0.05, 0.08, 0.2};
     static const double utils[] = {0.05, 0.2, 0.5, 0.8, 1};
     static const double prices[] = {1.5, 2.5, 4.334, 7};
-    size_t i, j, k;
+    size_t i, j, k, colo;
 
-    for (i = 0; i < 4; i++)
-        for (j = 0; j < 5; j++)
-            for (k = 0; k < 4; k++) {
-                struct scenario sc;
-                struct result r;
-                const struct cost_result *c = &r.cost;
+    for (colo = 0; colo < 2; colo++)
+        for (i = 0; i < 4; i++)
+            for (j = 0; j < 5; j++)
+                for (k = 0; k < 4; k++) {
+                    struct scenario sc;
+                    struct result r;
+                    const struct cost_result *c = &r.cost;
+                    const struct cost_year *last;
+                    uint64_t y;
 
-                fixture_cluster(&sc, &r, 1024);
-                sc.finance.cost_of_capital = rates[i];
-                sc.finance.utilization = utils[j];
-                sc.finance.residual_frac = 0.15;
-                sc.cloud_usd_per_gpu_hour = prices[k];
-                chain(&sc, &r);
-                ck_assert_msg(
-                    c->breakeven_months_known ==
-                        (c->build.npv_usd <= c->cloud.npv_usd * (1 + 1e-12)),
-                    "rate %g u %g price %g: payback %d, npv %g vs %g", rates[i],
-                    utils[j], prices[k], c->breakeven_months_known,
-                    c->build.npv_usd, c->cloud.npv_usd);
-                ck_assert(c->build_cheaper ==
-                          (c->build.npv_usd < c->cloud.npv_usd));
-                if (c->breakeven_utilization_known) {
-                    double u = c->breakeven_utilization;
-
-                    sc.finance.utilization = u;
+                    fixture_cluster(&sc, &r, 1024);
+                    sc.site.colo_usd_per_kw_month = colo ? 184.06 : 0;
+                    sc.finance.cost_of_capital = rates[i];
+                    sc.finance.utilization = utils[j];
+                    sc.finance.residual_frac = 0.15;
+                    sc.cloud_usd_per_gpu_hour = prices[k];
                     chain(&sc, &r);
-                    ck_assert_rel(r.cost.build.npv_usd, r.cost.cloud.npv_usd,
-                                  1e-9);
-                    ck_assert(r.cost.breakeven_months_known);
-                    ck_assert_rel(r.cost.breakeven_months, 60, 1e-9);
+                    last = &c->schedule[c->schedule_years - 1];
+                    ck_assert_msg(
+                        c->breakeven_months_known ==
+                            (last->build_npv_usd <=
+                             last->cloud_npv_usd * (1 + 1e-12)),
+                        "rate %g u %g price %g: payback %d, npv %g vs %g",
+                        rates[i], utils[j], prices[k],
+                        c->breakeven_months_known, last->build_npv_usd,
+                        last->cloud_npv_usd);
+                    if (c->breakeven_months_known) {
+                        for (y = 0; y < c->schedule_years; y++)
+                            if (c->schedule[y].build_npv_usd <=
+                                c->schedule[y].cloud_npv_usd * (1 + 1e-12))
+                                break;
+                        ck_assert(y >= 1 && y < c->schedule_years);
+                        ck_assert(c->breakeven_months >= 12.0 * (y - 1));
+                        ck_assert(c->breakeven_months <=
+                                  12.0 * y * (1 + 1e-12));
+                    }
+                    if (colo && c->breakeven_utilization_known) {
+                        sc.finance.utilization = c->breakeven_utilization;
+                        chain(&sc, &r);
+                        ck_assert_rel(r.cost.build.npv_usd,
+                                      r.cost.cloud.npv_usd, 1e-9);
+                        ck_assert(r.cost.breakeven_months_known);
+                        ck_assert_rel(r.cost.breakeven_months, 60, 1e-9);
+                    }
                 }
-            }
 }
 END_TEST
 
-/* The schedule adds up: cumulative cash and the last year's NPV equal
- * the present costs. */
+/* Residual is counted when it is received (issue 18), on paper.  Rate 0,
+ * rented hall: CapEx 1e5, saving 5840 - 2000 - 949 = 2891 a month, so
+ * 34.6 months without resale; with a 2-year life the saving repays
+ * 24 x 2891 = 69,384 and the 40% resale (40,000) at month 24 closes the
+ * gap: the payback is the month the resale is received, not earlier. */
+START_TEST(test_payback_resale_at_life)
+{
+    struct scenario sc;
+    struct result r;
+
+    one_node(&sc, &r);
+    sc.finance.depreciation_years = 2;
+    sc.finance.residual_frac = 0.4;
+    load_train(&sc, &r);
+    cost_estimate(&sc, &r);
+    ck_assert(r.cost.breakeven_months_known);
+    ck_assert_rel(r.cost.breakeven_months, 24, 1e-12);
+    /* 10% resale does not close it: 69,384 + 10,000 < 1e5. */
+    sc.finance.residual_frac = 0.1;
+    cost_estimate(&sc, &r);
+    ck_assert(!r.cost.breakeven_months_known);
+    ck_assert(strstr(r.cost.breakeven_reason, "never within the 24-month"));
+}
+END_TEST
+
+/* The hall is kept, not sold: a built hall's remaining value does not
+ * shorten the payback (before issue 18 it was counted as cash today). */
+START_TEST(test_payback_hall_not_sold)
+{
+    struct scenario sc;
+    struct result r;
+    double capex, s, im = expm1(log(1.08) / 12);
+
+    fixture_cluster(&sc, &r, 1024);
+    sc.cloud_usd_per_gpu_hour = 4.334;
+    chain(&sc, &r);
+    ck_assert(r.cost.build.capex_facility_usd > 0);
+    ck_assert(r.cost.breakeven_months_known);
+    capex = r.cost.build.capex_usd;
+    s = r.cost.cloud.usd_per_year / 12 - r.cost.build.opex_usd_per_year / 12;
+    /* s a(m) = CapEx at the payback month. */
+    ck_assert_rel(s * (1 - pow(1 + im, -r.cost.breakeven_months)) / im, capex,
+                  1e-9);
+}
+END_TEST
+
+/* The monthly series and the yearly schedule are the same cash: at month
+ * 12 y the series equals the schedule's cumulative columns, the resale
+ * included at the end of the life. */
+START_TEST(test_series_matches_schedule)
+{
+    struct scenario sc;
+    struct result r;
+    const struct cost_result *c = &r.cost;
+    uint64_t y;
+
+    fixture_cluster(&sc, &r, 1024);
+    sc.finance.residual_frac = 0.15;
+    sc.cloud_usd_per_gpu_hour = 4.334;
+    chain(&sc, &r);
+    ck_assert_uint_eq(c->schedule_years, 6);
+    for (y = 0; y < c->schedule_years; y++) {
+        ck_assert_rel(c->series_build_usd[12 * y],
+                      c->schedule[y].build_cumulative_usd, 1e-12);
+        ck_assert_rel(c->series_cloud_usd[12 * y],
+                      c->schedule[y].cloud_cumulative_usd, 1e-12);
+    }
+}
+END_TEST
+
+/* The schedule adds up: cumulative cash, the cloud's last NPV equals its
+ * present cost, and the build's equals its present cost plus the hall
+ * value that is kept (not sold): only the IT resale comes back. */
 START_TEST(test_schedule)
 {
     struct scenario sc;
     struct result r;
     const struct cost_result *c = &r.cost;
-    double capex = 0, sum = 0;
+    double capex = 0, sum = 0, it, kept;
     uint64_t y;
 
     fixture_cluster(&sc, &r, 1024);
@@ -348,11 +435,16 @@ START_TEST(test_schedule)
         capex += c->schedule[y].capex_usd;
         sum += c->schedule[y].build_usd;
     }
+    it = c->build.capex_nodes_usd + c->build.capex_spares_usd +
+         c->build.capex_network_usd + c->build.capex_storage_usd;
+    kept = c->build.residual_usd - 0.15 * it;
+    ck_assert(kept > 0);
     ck_assert_rel(capex, c->build.capex_usd, 1e-12);
     ck_assert_rel(c->schedule[5].build_cumulative_usd, sum, 1e-12);
-    ck_assert_rel(c->schedule[5].build_npv_usd, c->build.npv_usd, 1e-9);
+    ck_assert_rel(c->schedule[5].build_npv_usd,
+                  c->build.npv_usd + kept * pow(1.08, -4.5), 1e-9);
     ck_assert_rel(c->schedule[5].cloud_npv_usd, c->cloud.npv_usd, 1e-9);
-    ck_assert_rel(c->schedule[5].residual_usd, c->build.residual_usd, 0);
+    ck_assert_rel(c->schedule[5].residual_usd, 0.15 * it, 1e-12);
     ck_assert_rel(c->schedule[1].cloud_usd, c->cloud.usd_per_year, 1e-12);
     ck_assert_rel(c->schedule[5].cloud_usd, c->cloud.usd_per_year / 2, 1e-12);
 }
@@ -482,7 +574,7 @@ START_TEST(test_breakeven_consistent)
     ck_assert_uint_eq(r.cost.series_months, 61);
     ck_assert_rel(r.cost.series_build_usd[0], r.cost.build.capex_usd, 0);
     ck_assert_rel(r.cost.series_cloud_usd[0], 0, 0);
-    for (m = 1; m < r.cost.series_months; m++)
+    for (m = 1; m + 1 < r.cost.series_months; m++)
         ck_assert(r.cost.series_build_usd[m] >= r.cost.series_build_usd[m - 1]);
 
     sc.finance.utilization = be_u;
@@ -584,6 +676,9 @@ Suite *suite_cost(void)
     tcase_add_test(core, test_facility);
     tcase_add_test(inv, test_payback_consistent);
     tcase_add_test(inv, test_schedule);
+    tcase_add_test(inv, test_series_matches_schedule);
+    tcase_add_test(inv, test_payback_resale_at_life);
+    tcase_add_test(inv, test_payback_hall_not_sold);
     tcase_add_test(core, test_deepseek_v3);
     tcase_add_test(core, test_h100_usd_per_gpu_hour);
     tcase_add_test(core, test_offer_copied);

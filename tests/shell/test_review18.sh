@@ -1,0 +1,77 @@
+#!/bin/sh
+# test_review18.sh - issue 18 items 6-10, end to end:
+#  * quote --vary JSON holds numbers, null for a side with no price, and
+#    flags an end whose held layout does not fit; its CSV is plain
+#    decimals (item 10);
+#  * error messages on stderr filter terminal escapes (item 10);
+#  * "[train] seq_len = 2048" on one line is an error naming the line.
+# Prints "ok <what>" / "FAIL <what>".
+. tests/shell/lib.sh
+
+ok() { echo "ok $1"; }
+fail() { echo "FAIL $1${2:+: $2}"; }
+base="--model llama3-70b --accel h100-sxm --gpus 1024 --tokens 15T"
+
+# --vary JSON: valid, numbers as numbers, the misfit end flagged.
+# shellcheck disable=SC2086
+if L quote $base --vary train.tokens=1T:15T --vary train.seq_len=2048:65536 \
+    --format json >"$tmp/v.json" 2>"$tmp/err" && python3 - "$tmp/v.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = {r['key']: r for r in d['vary']}
+t = rows['train.tokens']
+assert t['low']['value'] == 1e12 and t['high']['value'] == 15e12, t
+assert t['low']['fits'] is True and t['high']['fits'] is True, t
+s = rows['train.seq_len']
+assert s['low']['value'] == 2048 and s['high']['fits'] is False, s
+for r in d['vary']:
+    for e in (r['low'], r['high']):
+        for k in ('days', 'build_run_usd', 'cloud_run_usd', 'energy_mwh'):
+            assert isinstance(e[k], float) and e[k] > 0, (k, e)
+PY
+then ok "--vary json: numbers, valid JSON, misfit end flagged"
+else fail "--vary json" "$(head -c 300 "$tmp/v.json"; cat "$tmp/err")"; fi
+
+# No cloud price: null on the cloud side, never 0.
+# shellcheck disable=SC2086
+if L quote $base --set cloud.usd_per_gpu_hour=0 --vary price=0:0 \
+    --vary utilization=0.5:0.9 --format json >"$tmp/n.json" 2>"$tmp/err" &&
+    python3 - "$tmp/n.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d['base']['cloud_run_usd'] is None and d['base']['build_run_usd'] > 0, d['base']
+for r in d['vary']:
+    assert r['swing_usd_per_gpu_hour'] is None, r
+    for e in (r['low'], r['high']):
+        assert e['cloud_run_usd'] is None and e['margin_usd_per_gpu_hour'] is None, e
+PY
+then ok "--vary json: null, not 0, for a side with no price"
+else fail "--vary null price" "$(head -c 300 "$tmp/n.json"; cat "$tmp/err")"; fi
+
+# --vary CSV: plain decimals, empty cells for no price.
+# shellcheck disable=SC2086
+if L quote $base --vary train.tokens=1T:15T --vary price=1e-5:4 \
+    --format csv >"$tmp/v.csv" 2>"$tmp/err" && ! grep -q '[0-9]e[-+]' "$tmp/v.csv" &&
+    grep -q '^train.tokens,train.tokens,1000000000000,yes,' "$tmp/v.csv" &&
+    grep -q '^price,cloud.usd_per_gpu_hour,0.00001,yes,' "$tmp/v.csv"; then
+    ok "--vary csv: plain decimals"
+else fail "--vary csv" "$(cat "$tmp/v.csv" "$tmp/err")"; fi
+
+# stderr filters terminal escapes (ESC, BEL) as stdout does.
+esc=$(printf 'x\033]0;pwned\007y')
+L quote $base --set "model.$esc=1" >/dev/null 2>"$tmp/e1"
+L "$esc" >/dev/null 2>"$tmp/e2"
+L quote $base --vary "$esc=1:2" >/dev/null 2>"$tmp/e3"
+if ! grep -q "$(printf '[\033\007]')" "$tmp/e1" "$tmp/e2" "$tmp/e3" &&
+    grep -q '\^\[' "$tmp/e1" && grep -q '\^\[' "$tmp/e2" && grep -q '\^\[' "$tmp/e3"; then
+    ok "stderr: terminal escapes shown as ^[, not sent"
+else fail "stderr escapes" "$(cat -v "$tmp/e1" "$tmp/e2" "$tmp/e3")"; fi
+
+# A key after the section on its line: exit 2 naming the line.
+printf '[model]\npreset = llama3-8b\n[train] seq_len = 2048\n' >"$tmp/one.ini"
+L quote "$tmp/one.ini" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc = 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+    grep -q "one.ini:3: text after '\[section\]'" "$tmp/err"; then
+    ok "ini: '[train] seq_len = 2048' on one line is an error"
+else fail "ini one-line section" "rc=$rc $(cat "$tmp/err")"; fi
