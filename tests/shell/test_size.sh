@@ -11,15 +11,9 @@
 #  * quote --vary mfu: days fall as the efficiency rises, MFU stays <= 1.
 # Prints "ok <what>" / "FAIL <what>".
 set -u
-BIN=${BIN:-./llmplan}
-case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export HOME="$tmp" XDG_DATA_HOME="$tmp/data" LC_ALL=C
+. "$(dirname "$0")/lib.sh"
 cat="$tmp/catalog.db"
 run() { "$BIN" --catalog "$cat" "$@"; }
-ok() { echo "ok $1"; }
-fail() { echo "FAIL $1${2:+: $2}"; }
 
 if run size --model llama3-8b --tokens 300G --accel h100-sxm,mi300x,gb200 \
     --gpus-max 1024 --objective cost --format json --output "$tmp/s.json" &&
