@@ -75,10 +75,8 @@ else fail "catalog import refuses formula-like text" "$a $b $c $(cat "$tmp/e1" "
 if ! need soffice; then
     skip "LibreOffice opens the CSV" "soffice not installed (CI installs libreoffice-calc-nogui)"
 else
-    start=$(date +%s)
     (cd "$tmp" && timeout 60 soffice --headless --infilter=CSV:44,34,76,1 \
         --convert-to xlsx --outdir "$tmp" "$tmp/fin.csv" >/dev/null 2>&1)
-    secs=$(( $(date +%s) - start ))
     if [ -s "$tmp/fin.xlsx" ] && python3 - "$tmp/fin.csv" "$tmp/fin.xlsx" <<'PY'
 import csv, re, sys, zipfile
 import xml.etree.ElementTree as ET
@@ -116,9 +114,6 @@ assert checked > 300, checked
 t, v = cells['D1']
 assert t == 's' and shared[int(v)] == "'=1+1", (t, v)
 PY
-    then ok "LibreOffice reads the finance CSV: numbers as numbers, no formula (${secs}s)"
+    then ok "LibreOffice reads the finance CSV: numbers as numbers, no formula"
     else fail "LibreOffice reads the finance CSV"; fi
-    if [ -s "$tmp/fin.xlsx" ] && [ "$secs" -le 20 ]; then
-        ok "LibreOffice conversion within 20 s"
-    else fail "LibreOffice conversion within 20 s" "${secs}s"; fi
 fi

@@ -141,7 +141,6 @@ assert d['workload'] == 'serve'
 f = d['frontier']
 assert len(f) >= 3, f
 assert d['search']['systems'] >= 10, d['search']
-assert d['search']['elapsed_s'] < 1, d['search']
 costs = [p['usd_per_day'] for p in f]
 assert costs == sorted(costs), costs
 key = lambda p: (p['e2e_s'], p['usd_per_day'], p['wh_per_mtok'])
