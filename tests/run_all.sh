@@ -10,12 +10,17 @@
 #   golden  tests/golden/cli/<name>.args -> .out/.err/.rc (tests/golden/run.sh)
 #   shell   tests/shell/test_*.sh: each prints "ok <what>" / "FAIL <what>"
 #   corpus  fuzz corpora replayed through the plain driver (tests/fuzz/replay.sh)
+#
+# A stage's lines are "ok WHAT", "FAIL WHAT" or "SKIP WHAT: WHY" (a check
+# that could not run, counted apart so it never reads as a pass).  A runner
+# or script a stage needs that is missing is a failure, not a silent pass.
 set -u
 BUILD=${BUILD:-build/debug}
 ONLY=${ONLY:-}
 export BUILD
 passed=0
 failed=0
+skipped=0
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
@@ -25,13 +30,21 @@ want() { [ -z "$ONLY" ] || [ "$ONLY" = "$1" ]; }
 count_lines() {
     p=$(grep -c '^ok ' "$1" || true)
     f=$(grep -c '^FAIL' "$1" || true)
+    s=$(grep -c '^SKIP' "$1" || true)
     passed=$((passed + p))
     failed=$((failed + f))
+    skipped=$((skipped + s))
+}
+
+# missing WHAT: a stage's runner or script is not there.
+missing() {
+    echo "FAIL $1 is missing"
+    failed=$((failed + 1))
 }
 
 if want unit; then
     for runner in "$BUILD/tests/unit-core" "$BUILD/tests/unit-app"; do
-        [ -x "$runner" ] || continue
+        if [ ! -x "$runner" ]; then missing "$runner"; continue; fi
         "$runner" >"$log" 2>&1
         rc=$?
         cat "$log"
@@ -49,15 +62,19 @@ if want unit; then
     done
 fi
 
-if want golden && [ -x tests/golden/run.sh ]; then
+if want golden && [ ! -f tests/golden/run.sh ]; then
+    missing tests/golden/run.sh
+elif want golden; then
     sh tests/golden/run.sh >"$log" 2>&1
     cat "$log"
     count_lines "$log"
 fi
 
 if want shell; then
+    n=0
     for t in tests/shell/test_*.sh; do
         [ -f "$t" ] || continue
+        n=$((n + 1))
         sh "$t" >"$log" 2>&1
         rc=$?
         cat "$log"
@@ -67,13 +84,16 @@ if want shell; then
             failed=$((failed + 1))
         fi
     done
+    [ "$n" -gt 0 ] || missing "tests/shell/test_*.sh"
 fi
 
-if want corpus && [ -x tests/fuzz/replay.sh ]; then
+if want corpus && [ ! -f tests/fuzz/replay.sh ]; then
+    missing tests/fuzz/replay.sh
+elif want corpus; then
     sh tests/fuzz/replay.sh >"$log" 2>&1
     cat "$log"
     count_lines "$log"
 fi
 
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -656,6 +656,20 @@ static void copy_col(const struct kind_def *kd, sqlite3_stmt *st,
     snprintf(buf, n, "%s", t ? (const char *)t : "");
 }
 
+const char *catalog_meta_text(const struct catalog_meta *m, bool price,
+                              char *buf, size_t n)
+{
+    const char *src = price ? m->price_source : m->source;
+    const char *as_of = price ? m->price_as_of : m->as_of;
+
+    if (price && !src[0])
+        snprintf(buf, n, "%s", "");
+    else
+        snprintf(buf, n, "%s (as of %s)", src[0] ? src : "unknown source",
+                 as_of[0] ? as_of : "?");
+    return buf;
+}
+
 static void fill_meta(const struct kind_def *kd, sqlite3_stmt *st,
                       struct catalog_meta *meta, int price_is_row)
 {

@@ -114,6 +114,13 @@ struct catalog_meta {
     char price_as_of[CP_DATE_MAX];
 };
 
+/* A row's provenance as every output writes it, "SOURCE (as of DATE)",
+ * into buf: of the row, or of its price when price is set ("" when the
+ * row has no price source).  A missing source reads "unknown source", a
+ * missing date "?".  Returns buf. */
+const char *catalog_meta_text(const struct catalog_meta *m, bool price,
+                              char *buf, size_t n);
+
 /* Typed getters: copy the row with this id into *out (fully overwritten).
  * CP_ERR_NOT_FOUND with d->where = kind and a message naming the id.
  * meta may be NULL. */

@@ -53,8 +53,8 @@
       PF_BRIEF, "catalog id")                                                  \
     C(accel_spec, "name", CATCOL_TEXT, REQ, 0, 0, NULL, FT_STR, name, 1, 0,    \
       PF_BRIEF, "display name")                                                \
-    C(accel_spec, "vendor", CATCOL_TEXT, 0, 0, 0, NULL, FT_STR, vendor, 1, 0, 0,\
-      "vendor")                                                                \
+    C(accel_spec, "vendor", CATCOL_TEXT, 0, 0, 0, NULL, FT_STR, vendor, 1, 0,  \
+      0, "vendor")                                                             \
     TFLOPS_COL(C, "fp32_tflops", FP32, 0, "dense FP32 peak, TFLOP/s")          \
     TFLOPS_COL(C, "tf32_tflops", TF32, 0, "dense TF32 peak, TFLOP/s")          \
     TFLOPS_COL(C, "bf16_tflops", BF16, PF_BRIEF, "dense BF16 peak, TFLOP/s")   \
@@ -132,8 +132,9 @@
       "whole node incl. accelerators, USD")                                    \
     C(system_spec, "nodes_per_rack", CATCOL_COUNT, 0, 1, 1000, NULL, FT_U64,   \
       nodes_per_rack, 1, 1, DF, "nodes per rack")                              \
-    C(system_spec, "node_mtbf_h", CATCOL_REAL, 0, 1, 1e9, NULL, FT_DBL,        \
-      node_mtbf_h, 1, 6336, DF, "mean time between node interruptions, hours") \
+    C(system_spec, "node_mtbf_h", CATCOL_REAL, 0, B_NODE_MTBF_H_MIN,           \
+      B_NODE_MTBF_H_MAX, NULL, FT_DBL, node_mtbf_h, 1, 6336, DF,               \
+      "mean time between node interruptions, hours")                           \
     PROV_COLS(C, system_spec)                                                  \
     PRICE_PROV_COLS(C, system_spec)                                            \
     NOTE_COLS(C, system_spec)                                                  \
@@ -211,14 +212,13 @@
     C(site_spec, "name", CATCOL_TEXT, REQ, 0, 0, NULL, FT_STR, name, 1, 0,     \
       PF_BRIEF, "display name")                                                \
     C(site_spec, "pue", CATCOL_REAL, REQ, B_PUE_MIN, B_PUE_MAX, NULL, FT_DBL,  \
-      pue, 1, 0,                                                               \
-      PF_BRIEF, "power usage effectiveness")                                   \
+      pue, 1, 0, PF_BRIEF, "power usage effectiveness")                        \
     C(site_spec, "usd_per_kwh", CATCOL_REAL, REQ, 0, B_USD_PER_KWH_MAX, NULL,  \
-      FT_DBL,                                                                  \
-      usd_per_kwh, 1, 0, PF_BRIEF | PF_PRICE, "electricity price, USD/kWh")    \
+      FT_DBL, usd_per_kwh, 1, 0, PF_BRIEF | PF_PRICE,                          \
+      "electricity price, USD/kWh")                                            \
     C(site_spec, "kgco2_per_kwh", CATCOL_REAL, REQ, 0, B_KGCO2_PER_KWH_MAX,    \
-      NULL, FT_DBL,                                                            \
-      kgco2_per_kwh, 1, 0, PF_BRIEF, "grid carbon intensity, kgCO2e/kWh")      \
+      NULL, FT_DBL, kgco2_per_kwh, 1, 0, PF_BRIEF,                             \
+      "grid carbon intensity, kgCO2e/kWh")                                     \
     C(site_spec, "air_kw_per_rack", CATCOL_REAL, 0, 0, 1e4, NULL, FT_DBL,      \
       air_kw_per_rack, 1, 0, PF_BRIEF, "most an air-cooled rack may draw, kW") \
     C(site_spec, "liquid_kw_per_rack", CATCOL_REAL, 0, 0, 1e4, NULL, FT_DBL,   \
@@ -251,9 +251,8 @@
 #define CLOUD_COLS(C)                                                          \
     C(cloud_offer, "id", CATCOL_ID, KEY, 0, 0, NULL, FT_STR, id, 1, 0,         \
       PF_BRIEF, "catalog id (provider-instance)")                              \
-    C(cloud_offer, "term", CATCOL_ENUM, KEY, 0, 0,                             \
-      TERM_CHOICES, FT_NONE, id, 1, 0, PF_BRIEF,                               \
-      "pricing term")                                                          \
+    C(cloud_offer, "term", CATCOL_ENUM, KEY, 0, 0, TERM_CHOICES, FT_NONE, id,  \
+      1, 0, PF_BRIEF, "pricing term")                                          \
     C(cloud_offer, "provider", CATCOL_TEXT, REQ, 0, 0, NULL, FT_STR, provider, \
       1, 0, PF_BRIEF, "cloud provider")                                        \
     C(cloud_offer, "instance", CATCOL_TEXT, REQ, 0, 0, NULL, FT_STR, instance, \
@@ -265,8 +264,8 @@
     C(cloud_offer, "region", CATCOL_TEXT, 0, 0, 0, NULL, FT_STR, region, 1, 0, \
       PF_BRIEF, "region the price is for")                                     \
     C(cloud_offer, "usd_per_gpu_hour", CATCOL_REAL, REQ, 0,                    \
-      B_USD_PER_GPU_HOUR_MAX, NULL,                                            \
-      FT_NONE, id, 1, 0, PF_BRIEF, "price per accelerator-hour, USD")          \
+      B_USD_PER_GPU_HOUR_MAX, NULL, FT_NONE, id, 1, 0, PF_BRIEF,               \
+      "price per accelerator-hour, USD")                                       \
     PROV_COLS(C, cloud_offer)                                                  \
     NOTE_COLS(C, cloud_offer)                                                  \
     C(cloud_offer, "capacity_gpus", CATCOL_COUNT, 0, 0, 1e9, NULL, FT_U64,     \
@@ -276,8 +275,8 @@
       spot_mtbi_h, 1, 0, 0,                                                    \
       "spot: mean hours between preemptions of one instance; 0 = default")
 
-#define MODEL_COUNT(C, name, flags, min, member, dflt, pf, help)               \
-    C(model_spec, name, CATCOL_COUNT, flags, min, BIG, NULL, FT_U64, member,   \
+#define MODEL_COUNT(C, name, flags, min, max, member, dflt, pf, help)          \
+    C(model_spec, name, CATCOL_COUNT, flags, min, max, NULL, FT_U64, member,   \
       1, dflt, pf, help)
 
 #define MODEL_COLS(C)                                                          \
@@ -285,41 +284,46 @@
       PF_BRIEF, "catalog id")                                                  \
     C(model_spec, "name", CATCOL_TEXT, REQ, 0, 0, NULL, FT_NONE, id, 1, 0,     \
       PF_BRIEF, "display name")                                                \
-    MODEL_COUNT(C, "params", 0, 0, params, 0, PF_BRIEF,                        \
+    MODEL_COUNT(C, "params", 0, 0, B_MODEL_PARAMS_MAX, params, 0, PF_BRIEF,    \
                 "total parameters; empty = derived from the shape")            \
-    MODEL_COUNT(C, "layers", REQ, 1, layers, 0, PF_BRIEF, "layers (L)")        \
-    MODEL_COUNT(C, "hidden", REQ, 1, hidden, 0, PF_BRIEF, "hidden size (h)")   \
-    MODEL_COUNT(C, "heads", REQ, 1, heads, 0, PF_BRIEF, "attention heads")     \
-    MODEL_COUNT(C, "kv_heads", 0, 1, kv_heads, 0, PF_BRIEF,                    \
+    MODEL_COUNT(C, "layers", REQ, 1, B_MODEL_LAYERS_MAX, layers, 0, PF_BRIEF,  \
+                "layers (L)")                                                  \
+    MODEL_COUNT(C, "hidden", REQ, 1, B_MODEL_WIDTH_MAX, hidden, 0, PF_BRIEF,   \
+                "hidden size (h)")                                             \
+    MODEL_COUNT(C, "heads", REQ, 1, B_MODEL_HEADS_MAX, heads, 0, PF_BRIEF,     \
+                "attention heads")                                             \
+    MODEL_COUNT(C, "kv_heads", 0, 1, B_MODEL_HEADS_MAX, kv_heads, 0, PF_BRIEF, \
                 "key/value heads; empty = heads")                              \
-    MODEL_COUNT(C, "ffn", REQ, 1, ffn, 0, PF_BRIEF, "FFN inner width")         \
-    MODEL_COUNT(C, "vocab", REQ, 1, vocab, 0, PF_BRIEF, "vocabulary size")     \
+    MODEL_COUNT(C, "ffn", REQ, 1, B_MODEL_FFN_MAX, ffn, 0, PF_BRIEF,           \
+                "FFN inner width")                                             \
+    MODEL_COUNT(C, "vocab", REQ, 1, B_MODEL_VOCAB_MAX, vocab, 0, PF_BRIEF,     \
+                "vocabulary size")                                             \
     C(model_spec, "gated_ffn", CATCOL_BOOL, 0, 0, 0, NULL, FT_BOOL, gated_ffn, \
       1, 0, 0, "SwiGLU-style 3-matrix FFN")                                    \
     C(model_spec, "tied_embeddings", CATCOL_BOOL, 0, 0, 0, NULL, FT_BOOL,      \
       tied_embeddings, 1, 0, 0, "output layer shares the embedding")           \
-    MODEL_COUNT(C, "experts", 0, 0, experts, 0, PF_BRIEF,                      \
+    MODEL_COUNT(C, "experts", 0, 0, B_MODEL_HEADS_MAX, experts, 0, PF_BRIEF,   \
                 "routed experts per MoE layer; 0 or 1 = dense")                \
-    MODEL_COUNT(C, "experts_active", 0, 0, experts_active, 0, PF_BRIEF,        \
-                "routed experts per token (top-k)")                            \
-    MODEL_COUNT(C, "shared_experts", 0, 0, shared_experts, 0, 0,               \
-                "always-active shared experts")                                \
-    MODEL_COUNT(C, "expert_ffn", 0, 0, expert_ffn, 0, 0,                       \
+    MODEL_COUNT(C, "experts_active", 0, 0, B_MODEL_HEADS_MAX, experts_active,  \
+                0, PF_BRIEF, "routed experts per token (top-k)")               \
+    MODEL_COUNT(C, "shared_experts", 0, 0, B_MODEL_HEADS_MAX, shared_experts,  \
+                0, 0, "always-active shared experts")                          \
+    MODEL_COUNT(C, "expert_ffn", 0, 0, B_MODEL_FFN_MAX, expert_ffn, 0, 0,      \
                 "FFN width of one expert; 0 = ffn")                            \
-    MODEL_COUNT(C, "moe_every", 0, 1, moe_every, 1, DF,                        \
+    MODEL_COUNT(C, "moe_every", 0, 1, B_MODEL_MOE_EVERY_MAX, moe_every, 1, DF, \
                 "every n-th layer is MoE")                                     \
     PROV_COLS(C, model_spec)                                                   \
     NOTE_COLS(C, model_spec)                                                   \
-    MODEL_COUNT(C, "head_dim", 0, 0, head_dim, 0, 0,                           \
+    MODEL_COUNT(C, "head_dim", 0, 0, B_MODEL_HEADS_MAX, head_dim, 0, 0,        \
                 "width of one head; empty = hidden / heads")                   \
     C(model_spec, "attention", CATCOL_ENUM, 0, 0, 0, "mha|gqa|mla", FT_ENUM,   \
       attention, 1, 0, 0, "attention kind; empty = mha")                       \
-    MODEL_COUNT(C, "kv_lora_rank", 0, 0, kv_lora_rank, 0, 0,                   \
-                "MLA: latent width of keys and values")                        \
-    MODEL_COUNT(C, "q_lora_rank", 0, 0, q_lora_rank, 0, 0,                     \
+    MODEL_COUNT(C, "kv_lora_rank", 0, 0, B_MODEL_WIDTH_MAX, kv_lora_rank, 0,   \
+                0, "MLA: latent width of keys and values")                     \
+    MODEL_COUNT(C, "q_lora_rank", 0, 0, B_MODEL_WIDTH_MAX, q_lora_rank, 0, 0,  \
                 "MLA: latent width of queries; empty = 3 x kv_lora_rank")      \
-    MODEL_COUNT(C, "rope_head_dim", 0, 0, rope_head_dim, 0, 0,                 \
-                "MLA: decoupled RoPE width per head")
+    MODEL_COUNT(C, "rope_head_dim", 0, 0, B_MODEL_HEADS_MAX, rope_head_dim, 0, \
+                0, "MLA: decoupled RoPE width per head")
 
 #define STACK_FRAC(C, name, member, dflt, help)                                \
     C(stack_spec, name, CATCOL_REAL, 0, 0, 1, NULL, FT_DBL, member, 1, dflt,   \
@@ -356,11 +360,11 @@
       mem_reserve_bytes, GIB, 1, DF,                                           \
       "CUDA context, NCCL buffers, workspaces, GiB")                           \
     STACK_FRAC(C, "mem_frag_frac", mem_frag_frac, 0.05,                        \
-               "allocator slack, fraction of activations")                    \
+               "allocator slack, fraction of activations")                     \
     STACK_FRAC(C, "selective_keep", selective_keep, 1,                         \
-               "selective recompute keeps this share of Megatron's set")      \
+               "selective recompute keeps this share of Megatron's set")       \
     STACK_FRAC(C, "ep_overlap", ep_overlap, 0,                                 \
-               "share of the MoE all-to-all hidden under compute")            \
+               "share of the MoE all-to-all hidden under compute")             \
     PROV_COLS(C, stack_spec)                                                   \
     NOTE_COLS(C, stack_spec)                                                   \
     STACK_FRAC(C, "mbu", mbu, 1,                                               \
@@ -376,7 +380,7 @@
       prefill_chunk, 1, 8192, DF,                                              \
       "serving: tokens per forward pass (max_num_tokens)")                     \
     STACK_FRAC(C, "decode_overlap", decode_overlap, 0.5,                       \
-               "serving: share of compute/memory overlapped in a step")      \
+               "serving: share of compute/memory overlapped in a step")        \
     C(stack_spec, "moe_imbalance", CATCOL_REAL, 0, 1, 16, NULL, FT_DBL,        \
       moe_imbalance, 1, 1, DF,                                                 \
       "dropless MoE: busiest EP rank's routed tokens over the even share")

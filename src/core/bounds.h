@@ -22,6 +22,25 @@
 #define B_USD_PER_KWH_MAX 10.0
 #define B_KGCO2_PER_KWH_MAX 5.0
 
+/* model shape: wider than any published model by two orders, narrow
+ * enough that every product in the model stays far from overflow.  A 0 in
+ * a catalog row stands for "from the shape" where the column says so. */
+#define B_MODEL_PARAMS_MAX 1e15
+#define B_MODEL_LAYERS_MAX 1e5
+#define B_MODEL_WIDTH_MAX 1048576.0 /* hidden, MLA ranks */
+#define B_MODEL_HEADS_MAX 65536.0   /* heads, head dims, experts */
+#define B_MODEL_FFN_MAX 4194304.0   /* dense and expert FFN width */
+#define B_MODEL_VOCAB_MAX 16777216.0
+#define B_MODEL_MOE_EVERY_MAX 1000.0
+
+/* cluster: more accelerators than anyone has (2^24) */
+#define B_GPUS_MAX 16777216.0
+
+/* reliability: a node's mean time between interruptions, hours (the
+ * largest published figure is under 1e5) */
+#define B_NODE_MTBF_H_MIN 1.0
+#define B_NODE_MTBF_H_MAX 1e9
+
 /* cloud: a negotiated or listed price per accelerator-hour */
 #define B_USD_PER_GPU_HOUR_MAX 1e4
 

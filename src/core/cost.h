@@ -3,7 +3,7 @@
  * cloud offer, as level monthly costs, present values over the life of
  * the hardware, a discounted payback and a year-by-year schedule.
  *
- * Model (design/models.md section 7; reference/catalog.md sections 5, 8):
+ * Model (README "Money"; reference/catalog.md sections 5, 8):
  *   - CapEx = nodes x node price + spare nodes (finance.spares_frac) +
  *     network BOM + storage (provisioned TB x $/TB) + facility + cooling.
  *     IT equipment (nodes, spares, network, storage) lives

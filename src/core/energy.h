@@ -1,7 +1,7 @@
 /*
  * energy.h - power draw, energy over the run, emissions, rack density.
  *
- * Model (design/models.md section 6; reference/catalog.md sections 2, 5):
+ * Model (README "The model"; reference/catalog.md sections 2, 5):
  *   - accelerators: gpus x TDP x accel.power_frac, the calibrated mean
  *     draw while training as a fraction of TDP (measured training draw
  *     sits below TDP); ENERGY_DEFAULT_POWER_FRAC when the catalog has no

@@ -2,7 +2,7 @@
  * netbom.h - bill of materials of the scale-out network: nodes, racks,
  * NICs, switches, cables and transceivers, with their price and power.
  *
- * Model (docs: design/models.md section 4; reference/catalog.md section
+ * Model (README "The model"; reference/catalog.md section
  * 3.4).  The fabric is a folded-Clos ("fat tree") of radix-k switches, as
  * in Al-Fares et al., SIGCOMM 2008:
  *

@@ -1,7 +1,7 @@
 /*
  * reliability.h - failures, checkpoint interval and goodput.
  *
- * Model (design/models.md section 5; reference/catalog.md section 7):
+ * Model (README "The model"; reference/catalog.md section 7):
  *   - node MTBF: reliability.node_mtbf_h when > 0, else the system's, else
  *     RELIABILITY_DEFAULT_NODE_MTBF_H, the Llama 3 figure: 419 unexpected
  *     interruptions in 54 days on 2,048 nodes (Dubey et al. 2024, section

@@ -251,7 +251,7 @@ struct load_result {
 };
 
 /*
- * Serving (serve.c, design/serving.md).  Memory per GPU of a replica;
+ * Serving (serve.c, README "Serving").  Memory per GPU of a replica;
  * latencies at the batch the plan runs (TTFT at serve.percentile, queueing
  * included; TPOT the mean time between output tokens of one request after
  * the first); throughput of the whole fleet at peak demand, or of the

@@ -24,13 +24,10 @@
 
 /* Bounds on counts: generous enough for any real plan, small enough that
  * every product in the model stays far from overflow in double. */
-#define MAX_GPUS 1e8
-#define MAX_LAYERS 1e6
-#define MAX_HIDDEN 1e7
-#define MAX_VOCAB 1e9
+#define MAX_GPUS B_GPUS_MAX
+#define MAX_LAYERS B_MODEL_LAYERS_MAX
 #define MAX_SEQ 1e9
 #define MAX_BATCH 1e9
-#define MAX_PARAMS 1e16
 #define MAX_TOKENS 1e18
 
 void scenario_defaults(struct scenario *sc)
@@ -111,34 +108,37 @@ static enum cp_status validate_model(const struct model_spec *m, struct diag *d)
                         "the model needs model.layers or model.params "
                         "(or a model.preset)");
     if (m->params)
-        st = count_in(d, "model.params", m->params, 1e3, MAX_PARAMS);
+        st = count_in(d, "model.params", m->params, 1e3, B_MODEL_PARAMS_MAX);
     if (!st && m->layers)
-        st = count_in(d, "model.layers", m->layers, 1, MAX_LAYERS);
+        st = count_in(d, "model.layers", m->layers, 1, B_MODEL_LAYERS_MAX);
     if (!st && m->hidden)
-        st = count_in(d, "model.hidden", m->hidden, 1, MAX_HIDDEN);
+        st = count_in(d, "model.hidden", m->hidden, 1, B_MODEL_WIDTH_MAX);
     if (!st && m->heads)
-        st = count_in(d, "model.heads", m->heads, 1, MAX_HIDDEN);
+        st = count_in(d, "model.heads", m->heads, 1, B_MODEL_HEADS_MAX);
     if (!st && m->kv_heads)
-        st = count_in(d, "model.kv_heads", m->kv_heads, 1, MAX_HIDDEN);
+        st = count_in(d, "model.kv_heads", m->kv_heads, 1, B_MODEL_HEADS_MAX);
     if (!st && m->ffn)
-        st = count_in(d, "model.ffn", m->ffn, 1, 16 * MAX_HIDDEN);
+        st = count_in(d, "model.ffn", m->ffn, 1, B_MODEL_FFN_MAX);
     if (!st && m->vocab)
-        st = count_in(d, "model.vocab", m->vocab, 1, MAX_VOCAB);
+        st = count_in(d, "model.vocab", m->vocab, 1, B_MODEL_VOCAB_MAX);
     if (!st && m->experts)
         st = count_in(d, "model.experts", m->experts, 1, 1e6);
     if (!st && m->expert_ffn)
-        st = count_in(d, "model.expert_ffn", m->expert_ffn, 1, 16 * MAX_HIDDEN);
+        st = count_in(d, "model.expert_ffn", m->expert_ffn, 1, B_MODEL_FFN_MAX);
     if (!st && m->moe_every)
-        st = count_in(d, "model.moe_every", m->moe_every, 1, MAX_LAYERS);
+        st = count_in(d, "model.moe_every", m->moe_every, 1,
+                      B_MODEL_MOE_EVERY_MAX);
     if (!st && m->head_dim)
-        st = count_in(d, "model.head_dim", m->head_dim, 1, MAX_HIDDEN);
+        st = count_in(d, "model.head_dim", m->head_dim, 1, B_MODEL_HEADS_MAX);
     if (!st && m->kv_lora_rank)
-        st = count_in(d, "model.kv_lora_rank", m->kv_lora_rank, 1, MAX_HIDDEN);
+        st = count_in(d, "model.kv_lora_rank", m->kv_lora_rank, 1,
+                      B_MODEL_WIDTH_MAX);
     if (!st && m->q_lora_rank)
-        st = count_in(d, "model.q_lora_rank", m->q_lora_rank, 1, MAX_HIDDEN);
+        st = count_in(d, "model.q_lora_rank", m->q_lora_rank, 1,
+                      B_MODEL_WIDTH_MAX);
     if (!st && m->rope_head_dim)
-        st =
-            count_in(d, "model.rope_head_dim", m->rope_head_dim, 1, MAX_HIDDEN);
+        st = count_in(d, "model.rope_head_dim", m->rope_head_dim, 1,
+                      B_MODEL_HEADS_MAX);
     if (st)
         return st;
     if (m->params && m->hidden) {
@@ -330,7 +330,7 @@ static enum cp_status validate_hardware(const struct scenario *sc,
         !isfinite(s->host_power_w) || s->host_power_w < 0 ||
         !isfinite(s->node_price_usd) || s->node_price_usd < 0 ||
         s->nodes_per_rack < 1 || !isfinite(s->node_mtbf_h) ||
-        s->node_mtbf_h < 0)
+        s->node_mtbf_h < 0 || s->node_mtbf_h > B_NODE_MTBF_H_MAX)
         return diag_set(d, CP_ERR_RANGE, "hardware.system",
                         "'%s' has values out of range", s->id);
     if (!(f->gbps_per_gpu > 0) || !isfinite(f->gbps_per_gpu) ||
@@ -575,7 +575,7 @@ static enum cp_status validate_money(const struct scenario *sc, struct diag *d)
                           "'%s' has a negative price", sc->cloud.id);
     if (!st)
         st = real_in(d, "reliability.node_mtbf_h", sc->reliability.node_mtbf_h,
-                     0, 1e9);
+                     0, B_NODE_MTBF_H_MAX);
     if (!st)
         st = real_in(d, "reliability.restart_min", sc->reliability.restart_min,
                      0, 1e6);

@@ -1,6 +1,6 @@
 /*
  * serve.h - the serving workload: memory, step times, latency, fleet size
- * and money per token (design/serving.md).
+ * and money per token (README "Serving").
  *
  * Memory per GPU of a replica (tp x pp GPUs): weights at serve.weights
  * over tp x pp, the KV cache pool the engine keeps of what is left

@@ -183,7 +183,7 @@ struct stack_spec {
                               memory time hidden under the longer */
 };
 
-/* Serving inputs (design/serving.md). */
+/* Serving inputs (README "Serving"). */
 enum serve_mode { SERVE_ONLINE, SERVE_OFFLINE };
 
 /* Weight and KV-cache precisions of a serving plan (int4/int8 are

@@ -2,7 +2,7 @@
  * storage.h - checkpoint size and write time, data ingest rate and the
  * capacity the job needs on the shared storage tier.
  *
- * Model (design/models.md section 5; reference/catalog.md section 4):
+ * Model (README "The model"; reference/catalog.md section 4):
  *   - a checkpoint holds the whole model's weights and optimizer state:
  *     params x (2 bytes of 16-bit weights + optimizer bytes per param).
  *     Optimizer bytes (mixed precision, fp32 master copy 4 B included):

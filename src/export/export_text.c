@@ -184,15 +184,13 @@ static void sources(struct table *t, const struct plan_resolved *res)
     fprintf(t->out, "\nsources\n");
     for (i = 0; i < res->nsources; i++) {
         const struct plan_source *s = &res->sources[i];
+        char buf[CP_TEXT_MAX + 32];
 
         fprintf(t->out, "  %-*s %s\n", KEY_W, s->key, s->id);
-        fprintf(t->out, "  %-*s   %s (as of %s)\n", KEY_W, "",
-                s->meta.source[0] ? s->meta.source : "unknown source",
-                s->meta.as_of[0] ? s->meta.as_of : "?");
-        if (s->meta.price_source[0])
-            fprintf(t->out, "  %-*s   price: %s (as of %s)\n", KEY_W, "",
-                    s->meta.price_source,
-                    s->meta.price_as_of[0] ? s->meta.price_as_of : "?");
+        fprintf(t->out, "  %-*s   %s\n", KEY_W, "",
+                catalog_meta_text(&s->meta, false, buf, sizeof(buf)));
+        if (catalog_meta_text(&s->meta, true, buf, sizeof(buf))[0])
+            fprintf(t->out, "  %-*s   price: %s\n", KEY_W, "", buf);
     }
 }
 

@@ -1,6 +1,6 @@
 /*
  * metrics.c - the metric table; see metrics.h.  Formulas are summaries of
- * design/models.md, which has the sources.
+ * the README's "The model", which has the sources.
  */
 #include <assert.h>
 #include <math.h>
@@ -154,7 +154,7 @@ static const char *bottleneck_text(const struct result *r)
         sec, key, unit, MK_F64, OFF(field), 1, NULL, better, formula, known    \
     }
 
-/* MUST keep sections contiguous, in design/cli.md's JSON order. */
+/* MUST keep sections contiguous, in the JSON order of README "Output". */
 static const struct metric table[] = {
     F("model", "params", "", model.params, 1, MB_NONE,
       "total parameters: embeddings + L x (attention + FFN/experts + norms)"),

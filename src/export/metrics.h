@@ -7,7 +7,7 @@
  *
  * Sections may be nested with '.' ("cost.build" becomes cost -> build in
  * JSON).  Rows of a section are contiguous and sections come in output
- * order: the JSON key order of design/cli.md.
+ * order: the JSON key order of README "Output".
  *
  * Never: computing numbers.  A metric is a read (times a constant scale)
  * of a field core computed.

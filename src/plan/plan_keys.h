@@ -1,5 +1,5 @@
 /*
- * plan_keys.h - the list of plan keys (design/cli.md, "The plan schema").
+ * plan_keys.h - the list of plan keys (README "Plans").
  *
  * PLAN_KEY_LIST expands to enum plan_key; the properties of each key (type,
  * bounds, default, help, where it lands in struct scenario) are the table

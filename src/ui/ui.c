@@ -866,16 +866,13 @@ static void open_explain(struct ui *ui)
     }
     for (i = 0; i < res->nsources && i < PLAN_SOURCES_MAX; i++, k++) {
         const struct plan_source *s = &res->sources[i];
+        char row[CP_TEXT_MAX + 32], price[CP_TEXT_MAX + 32];
 
         snprintf(text[k], sizeof(text[k]), "source %s = %s", s->key, s->id);
-        snprintf(note[k], sizeof(note[k]), "%s (as of %s)%s%s%s%s%s",
-                 s->meta.source[0] ? s->meta.source : "unknown source",
-                 s->meta.as_of[0] ? s->meta.as_of : "?",
-                 s->meta.price_source[0] ? "; price: " : "",
-                 s->meta.price_source,
-                 s->meta.price_source[0] ? " (as of " : "",
-                 s->meta.price_source[0] ? s->meta.price_as_of : "",
-                 s->meta.price_source[0] ? ")" : "");
+        catalog_meta_text(&s->meta, false, row, sizeof(row));
+        catalog_meta_text(&s->meta, true, price, sizeof(price));
+        snprintf(note[k], sizeof(note[k]), "%s%s%s", row,
+                 price[0] ? "; price: " : "", price);
         items[k].text = text[k];
         items[k].note = note[k];
     }

@@ -1,5 +1,5 @@
 /*
- * number.h - the number syntax of plan values and options (design/cli.md):
+ * number.h - the number syntax of plan values and options (README "Plans"):
  * plain integers, decimals and exponents ("15e12", "1.5e3", "-2"), with the
  * suffixes K, M, G, T (powers of 1000) for counts ("15T"), in either case,
  * and B for billions (10^9, as model sizes are written: "70B").  Anything

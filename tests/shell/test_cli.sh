@@ -4,21 +4,10 @@
 # --output atomicity, saved plans, locale independence.
 # Prints "ok <what>" / "FAIL <what>".
 set -u
-BIN=${LLMPLAN_BIN:-./llmplan}
-case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export HOME="$tmp/home" LC_ALL=C
-unset LLMPLAN_CATALOG XDG_DATA_HOME
-mkdir -p "$HOME"
+. "$(dirname "$0")/lib.sh"
+unset XDG_DATA_HOME
 L() { "$BIN" --catalog "$tmp/catalog.db" "$@"; }
 BASE="--model llama3-70b --accel h100-sxm --gpus 1024 --tokens 15T"
-
-check() { # check WHAT CONDITION...
-    what=$1
-    shift
-    if "$@"; then echo "ok $what"; else echo "FAIL $what"; fi
-}
 
 have_py() { command -v python3 >/dev/null 2>&1; }
 py() { python3 -c "$1"; }

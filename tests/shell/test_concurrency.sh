@@ -8,19 +8,7 @@
 # and the database passes PRAGMA integrity_check.  Prints "ok <what>" /
 # "FAIL <what>".
 set -u
-BIN=${LLMPLAN_BIN:-./llmplan}
-case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export HOME="$tmp/home" XDG_DATA_HOME="$tmp/xdg" LC_ALL=C
-unset LLMPLAN_CATALOG
-mkdir -p "$HOME"
-
-check() { # check WHAT COMMAND...
-    what=$1
-    shift
-    if "$@"; then echo "ok $what"; else echo "FAIL $what"; fi
-}
+. "$(dirname "$0")/lib.sh"
 
 SITES_HDR=$(head -n 1 "$(dirname "$0")/../../data/sites.csv")
 

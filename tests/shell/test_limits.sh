@@ -7,21 +7,10 @@
 # its work cap and says so (a warning, and "stopped_early" in search
 # --format json).  Prints "ok <what>" / "FAIL <what>".
 set -u
-BIN=${LLMPLAN_BIN:-./llmplan}
-case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export HOME="$tmp/home" XDG_DATA_HOME="$tmp/xdg" LC_ALL=C
-unset LLMPLAN_CATALOG
-mkdir -p "$HOME"
+. "$(dirname "$0")/lib.sh"
 DB="$tmp/catalog.db"
 "$BIN" --catalog "$DB" catalog list sites >/dev/null 2>&1
 
-check() { # check WHAT COMMAND...
-    what=$1
-    shift
-    if "$@"; then echo "ok $what"; else echo "FAIL $what"; fi
-}
 
 # json_ok FILE FITS: every number finite (NaN/Infinity refused), memory
 # parts sum to the total, and when FITS is "no" a "does not fit" warning

@@ -10,14 +10,9 @@
 #  * bad finance input exits 2 naming the key, with nothing on stdout.
 # Prints "ok <what>" / "FAIL <what>".
 set -u
-BIN=${BIN:-./llmplan}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export HOME="$tmp" XDG_DATA_HOME="$tmp/data" LC_ALL=C
+. "$(dirname "$0")/lib.sh"
 cat="$tmp/catalog.db"
 run() { "$BIN" --catalog "$cat" "$@"; }
-ok() { echo "ok $1"; }
-fail() { echo "FAIL $1${2:+: $2}"; }
 
 for plan in data/plans/*.ini; do
     name=$(basename "$plan" .ini)

@@ -1,21 +1,16 @@
 #!/bin/sh
 # test_serve.sh - issue 11's promises for serving, end to end:
 #  * the issue's quote sizes and prices the fleet in under 50 ms, with every
-#    JSON key of design/serving.md, finite;
+#    JSON key of README "Serving", finite;
 #  * --explain defines every latency (TTFT with queueing, TPOT);
 #  * a serving search over layouts, batch and replicas takes under 1 s;
 #  * CSV carries the serve rows and no training-only rows;
 #  * bad serving input: a result with the reason, or exit 2 naming the key.
 # Prints "ok <what>" / "FAIL <what>".
 set -u
-BIN=${BIN:-./llmplan}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export HOME="$tmp" XDG_DATA_HOME="$tmp/data" LC_ALL=C
+. "$(dirname "$0")/lib.sh"
 cat="$tmp/catalog.db"
 run() { "$BIN" --catalog "$cat" "$@"; }
-ok() { echo "ok $1"; }
-fail() { echo "FAIL $1${2:+: $2}"; }
 issue="--model llama3.3-70b --accel h100-sxm --set workload.kind=serve
  --set serve.tokens_per_day=2e10 --set serve.peak_to_avg=2
  --set serve.ttft_ms=1000 --set serve.tpot_ms=50 --set hardware.gpus=auto"

@@ -5,11 +5,7 @@
 # back to the value already evaluated neither.  LLMPLAN_TEST_EVALS makes
 # the TUI print its count on exit.  Prints "ok ..." / "FAIL ...".
 set -u
-BIN=${LLMPLAN_BIN:-./llmplan}
-case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/home"
+. "$(dirname "$0")/lib.sh"
 
 evals() { # evals KEYS...: the evaluations of a session typing KEYS
     printf '%s\n' "$@" >"$tmp/k"

@@ -7,11 +7,7 @@
 # CLI's (elapsed time aside), and says when the search stopped early.  Prints
 # "ok <what>" / "FAIL <what>".
 set -u
-BIN=${LLMPLAN_BIN:-./llmplan}
-case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/home"
+. "$(dirname "$0")/lib.sh"
 
 run() {
     (cd "$tmp" && env -i LC_ALL=C TZ=UTC HOME="$tmp/home" PATH=/usr/bin:/bin \

@@ -7,12 +7,9 @@
 #
 #   sh tests/shell/test_tui_fuzz.sh [FIRST_SEED [COUNT]]
 set -u
-BIN=${LLMPLAN_BIN:-./llmplan}
-case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
+. "$(dirname "$0")/lib.sh"
 first=${1:-1}
 count=${2:-24}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 keys="q ? p c s g x t Tab BTab Up Down Left Right PgUp PgDn Home End Enter
 Esc / a Delete F1 F2 F3 F4 F5 F6 F7 F8 F9 w o N y n i r > < Backspace C-u

@@ -5,10 +5,7 @@
 # problem and exit 2; --theme with an unknown name is refused before the
 # terminal is touched.  Prints "ok <what>" / "FAIL <what>".
 set -u
-BIN=${LLMPLAN_BIN:-./llmplan}
-case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 
 run() { # run EXPECTED_RC NAME ARGS... (stderr into $tmp/err)
     want=$1

@@ -9,13 +9,11 @@
 # results of a plan that cannot be evaluated are dimmed (15).  Prints "ok ..." /
 # "FAIL ...".  A private tmux server (-L) keeps the user's sessions out.
 set -u
-BIN=${LLMPLAN_BIN:-./llmplan}
-case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
+. "$(dirname "$0")/lib.sh"
 if ! command -v tmux >/dev/null 2>&1; then
     echo "FAIL tmux not installed"
     exit 1
 fi
-tmp=$(mktemp -d)
 sock="llmplan-test-$$"
 T="tmux -L $sock -f /dev/null"
 cleanup() {

@@ -1,5 +1,5 @@
 -- 0004_serve.sql - serving-engine knobs of the stacks (the serving
--- workload, design/serving.md).  Appended at the end of the table, in the
+-- workload, README "Serving").  Appended at the end of the table, in the
 -- same place as in src/catalog/catalog_kinds.c STACK_COLS.  Empty on
 -- training rows (their defaults apply); the built-in serving rows are
 -- refreshed by `llmplan catalog reset`.

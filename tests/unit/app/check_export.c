@@ -1,6 +1,6 @@
 /*
  * check_export.c - the exporters on a real evaluation: JSON keys present
- * and in design/cli.md order, every number finite, CSV that parses with
+ * and in README "Output" order, every number finite, CSV that parses with
  * more than 30 rows and one column per plan, text with the better values
  * marked.
  */

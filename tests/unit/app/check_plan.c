@@ -406,12 +406,73 @@ START_TEST(test_bounds_agree)
             continue;
         }
         ck_assert_msg(ki->min == cols[j].min && ki->max == cols[j].max,
-                      "%s [%g, %g] but the catalog's %s [%g, %g]",
-                      pairs[i].key, ki->min, ki->max, pairs[i].col,
-                      cols[j].min, cols[j].max);
+                      "%s [%g, %g] but the catalog's %s [%g, %g]", pairs[i].key,
+                      ki->min, ki->max, pairs[i].col, cols[j].min, cols[j].max);
     }
     ck_assert_str_eq(plan_key_info(PK_CLOUD_TERM)->choices,
                      "on_demand|reserved_1y|reserved_3y|spot");
+}
+END_TEST
+
+/* Every plan key whose field has a twin of the same name in the catalog
+ * kind its section overrides shares its bounds (or its choices): a value
+ * imported into the catalog quotes, and --set takes what the row holds.
+ * Pairs by name, so a key or a column added later is checked too. */
+START_TEST(test_bounds_twins)
+{
+    static const struct {
+        const char *section;
+        enum catalog_kind kind;
+    } twins[] = {
+        {"site", CATALOG_SITES},
+        {"cloud", CATALOG_CLOUD},
+        {"hardware", CATALOG_SYSTEMS},
+        {"reliability", CATALOG_SYSTEMS},
+        {"hardware", CATALOG_ACCELERATORS},
+        {"network", CATALOG_FABRICS},
+        {"storage", CATALOG_STORAGE},
+        {"model", CATALOG_MODELS},
+        {"software", CATALOG_STACKS},
+        {"serve", CATALOG_STACKS},
+    };
+    size_t i, j, t, n, paired = 0;
+    char diff[4096] = "";
+
+    for (i = 0; i < PLAN_KEY_COUNT; i++) {
+        const struct plan_key_info *ki = plan_key_info((enum plan_key)i);
+
+        for (t = 0; t < sizeof(twins) / sizeof(twins[0]); t++) {
+            const struct catalog_column *cols;
+
+            if (strcmp(ki->section, twins[t].section) != 0)
+                continue;
+            cols = catalog_columns(twins[t].kind, &n);
+            for (j = 0; j < n && strcmp(cols[j].name, ki->key); j++)
+                ;
+            if (j == n || ki->type == PT_ID || ki->type == PT_BOOL)
+                continue;
+            paired++;
+            if (ki->choices || cols[j].choices) {
+                if (!ki->choices || !cols[j].choices ||
+                    strcmp(ki->choices, cols[j].choices) != 0)
+                    snprintf(diff + strlen(diff), sizeof(diff) - strlen(diff),
+                             " %s choices differ from %s.%s;", ki->name,
+                             catalog_kind_name(twins[t].kind), cols[j].name);
+                continue;
+            }
+            /* a catalog 0 may stand for "not given" (from the shape) */
+            if ((ki->min != cols[j].min &&
+                 !(cols[j].min == 0 && ki->min == 1 && ki->type == PT_COUNT)) ||
+                ki->max != cols[j].max)
+                snprintf(diff + strlen(diff), sizeof(diff) - strlen(diff),
+                         " %s [%g, %g] vs %s.%s [%g, %g];", ki->name, ki->min,
+                         ki->max, catalog_kind_name(twins[t].kind),
+                         cols[j].name, cols[j].min, cols[j].max);
+        }
+    }
+    ck_assert_msg(paired >= 10, "only %zu plan keys paired with a column",
+                  paired);
+    ck_assert_msg(diff[0] == '\0', "bounds differ:%s", diff);
 }
 END_TEST
 
@@ -428,6 +489,7 @@ Suite *suite_plan(void)
     tcase_add_test(core, test_round_trip);
     tcase_add_test(core, test_format_number);
     tcase_add_test(core, test_bounds_agree);
+    tcase_add_test(core, test_bounds_twins);
     tcase_add_loop_test(errors, test_bad_inputs, 0,
                         (int)(sizeof(bad) / sizeof(bad[0])));
     tcase_add_loop_test(errors, test_ini_errors, 0,
