@@ -140,3 +140,29 @@ void model_shape_derive(const struct model_spec *m, double seq_len,
         6 * matmul_active * s.param_scale + s.attn_flops_per_token;
     *out = s;
 }
+
+uint64_t model_auto_global_batch(double params, uint64_t seq_len, double *lo,
+                                 double *hi)
+{
+    static const struct {
+        double below; /* total parameters */
+        double lo, hi; /* tokens per step, in 2^20 */
+    } band[] = {
+        {2e9, 0.5, 1},  {20e9, 1, 4},       {200e9, 2, 8},
+        {500e9, 4, 16}, {INFINITY, 16, 64},
+    };
+    unsigned i = 0;
+    double tokens, b;
+
+    while (i + 1 < sizeof(band) / sizeof(band[0]) && !(params < band[i].below))
+        i++;
+    if (lo)
+        *lo = band[i].lo * 1048576;
+    if (hi)
+        *hi = band[i].hi * 1048576;
+    /* a power of two divides into the most layouts, and rounding one down
+     * stays inside the band (its ends are at least 2x apart) */
+    tokens = band[i].hi * 1048576;
+    b = seq_len ? tokens / (double)seq_len : 1;
+    return b >= 2 ? (uint64_t)exp2(floor(log2(b))) : 1;
+}

@@ -61,4 +61,28 @@ struct model_shape {
 void model_shape_derive(const struct model_spec *m, double seq_len,
                         struct model_shape *out /* OUT */);
 
+/* train.global_batch = auto.  Published pretraining runs settle on a
+ * number of tokens per optimizer step that grows with the model: they warm
+ * up at the low end of a band and spend most of their tokens at its high
+ * end.  By total parameters (MoE: every expert, as the runs report them):
+ *   below 2B    0.5M to 1M tokens  GPT-3 125M-1.3B (Brown et al. 2020,
+ *                                  Table 2.1)
+ *   below 20B   1M to 4M           GPT-3 2.7B-13B 1M-2M; Llama 2 7B, 13B
+ *                                  4M (Touvron et al. 2023, section 2.2)
+ *   below 200B  2M to 8M           Chinchilla 70B 1.5M -> 3M (Hoffmann et
+ *                                  al. 2022, Table 4); GPT-3 175B 3.2M;
+ *                                  Llama 2 70B 4M
+ *   below 500B  4M to 16M          Llama 3 405B 4M -> 8M -> 16M (Dubey et
+ *                                  al. 2024, section 3.4.1); Gopher 280B
+ *                                  3M -> 6M
+ *   from 500B   16M to 64M         DeepSeek-V3 671B, 3,072 -> 15,360
+ *                                  sequences of 4K (Liu et al. 2024,
+ *                                  section 4.2)
+ * (M = 2^20 tokens).  *lo and *hi get the band; the result is its high
+ * end in sequences of seq_len, rounded down to a power of two, at least
+ * 1. */
+uint64_t model_auto_global_batch(double params, uint64_t seq_len,
+                                 double *lo /* OUT, may be NULL */,
+                                 double *hi /* OUT, may be NULL */);
+
 #endif

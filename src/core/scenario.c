@@ -582,6 +582,16 @@ static enum cp_status validate_money(const struct scenario *sc, struct diag *d)
     return st;
 }
 
+enum cp_status scenario_validate_model(const struct scenario *sc,
+                                      struct diag *d)
+{
+    enum cp_status st = validate_model(&sc->model, d);
+
+    if (!st)
+        st = count_in(d, "train.seq_len", sc->train.seq_len, 1, MAX_SEQ);
+    return st;
+}
+
 enum cp_status scenario_validate(const struct scenario *sc, struct diag *d)
 {
     enum cp_status st;
@@ -610,6 +620,18 @@ enum cp_status scenario_validate(const struct scenario *sc, struct diag *d)
     if (!st && sc->efficiency_scale != 0)
         st = real_in(d, "software.efficiency_scale", sc->efficiency_scale, 0.01,
                      10);
+    if (!st && (unsigned)sc->recipe.a2a_overlap > RECIPE_NO)
+        st = diag_set(d, CP_ERR_RANGE, "software.moe_a2a_overlap",
+                      "must be stack, yes or no");
+    if (!st && (unsigned)sc->recipe.tp_overlap > RECIPE_NO)
+        st = diag_set(d, CP_ERR_RANGE, "software.tp_overlap",
+                      "must be stack, yes or no");
+    if (!st && (unsigned)sc->recipe.graphs > GRAPHS_FULL)
+        st = diag_set(d, CP_ERR_RANGE, "software.cuda_graphs",
+                      "must be stack, none, router, attn or full");
+    if (!st && (unsigned)sc->recipe.dispatcher > DISPATCH_HYBRIDEP)
+        st = diag_set(d, CP_ERR_RANGE, "software.moe_dispatcher",
+                      "must be stack, alltoall, deepep or hybridep");
     if (!st && (unsigned)sc->train.optimizer >= OPT_COUNT)
         st = diag_set(d, CP_ERR_RANGE, "train.optimizer", "unknown optimizer");
     if (!st && sc->train.grad_dtype != PREC_FP32 &&

@@ -26,6 +26,12 @@ enum eval_flags {
  * plan key ("parallel.tp") and d->msg saying what is wrong.  d may be NULL. */
 enum cp_status scenario_validate(const struct scenario *sc, struct diag *d);
 
+/* The model and the sequence length alone (what model_shape_derive needs),
+ * for callers that size something from the model before the rest is
+ * resolved (train.global_batch = auto). */
+enum cp_status scenario_validate_model(const struct scenario *sc,
+                                       struct diag *d);
+
 /* Evaluate a validated scenario into *out (fully overwritten).  Never
  * fails: a plan that does not fit is reported in out->memory.fits and
  * out->warnings.  Calling it on a scenario that scenario_validate() rejects

@@ -128,3 +128,26 @@ const char *serve_disagg_name(enum serve_disagg g)
 
     return (unsigned)g <= DISAGG_AUTO ? names[g] : NULL;
 }
+
+const char *recipe_switch_name(enum recipe_switch r)
+{
+    static const char *const names[] = {"stack", "yes", "no"};
+
+    return (unsigned)r <= RECIPE_NO ? names[r] : NULL;
+}
+
+const char *cuda_graphs_name(enum cuda_graphs g)
+{
+    static const char *const names[] = {"stack", "none", "router", "attn",
+                                        "full"};
+
+    return (unsigned)g <= GRAPHS_FULL ? names[g] : NULL;
+}
+
+const char *moe_dispatcher_name(enum moe_dispatcher m)
+{
+    static const char *const names[] = {"stack", "alltoall", "deepep",
+                                        "hybridep"};
+
+    return (unsigned)m <= DISPATCH_HYBRIDEP ? names[m] : NULL;
+}

@@ -321,6 +321,8 @@ struct train_spec {
                             times its even share, padded to it; 0: dropless
                             (every token routed, the busiest rank sets the
                             pace: stack moe_imbalance) */
+    bool batch_auto;     /* global_batch was picked by train.global_batch =
+                            auto (model_auto_global_batch) */
 };
 
 /* The parallel layout.  Every degree is >= 1 once resolved. */
@@ -387,6 +389,20 @@ static inline double spec_moe_load(double capacity, double imbalance,
     return imbalance < most ? imbalance : most;
 }
 
+/* software.* recipe facts; each 0 is "as the stack does" (steptime.c). */
+enum recipe_switch { RECIPE_STACK, RECIPE_YES, RECIPE_NO };
+enum cuda_graphs { GRAPHS_STACK, GRAPHS_NONE, GRAPHS_ROUTER, GRAPHS_ATTN,
+                   GRAPHS_FULL };
+enum moe_dispatcher { DISPATCH_STACK, DISPATCH_ALLTOALL, DISPATCH_DEEPEP,
+                      DISPATCH_HYBRIDEP };
+
+struct recipe {
+    enum recipe_switch a2a_overlap; /* overlap of the MoE all-to-all */
+    enum recipe_switch tp_overlap;  /* TP communication overlap */
+    enum cuda_graphs graphs;        /* what CUDA graphs capture */
+    enum moe_dispatcher dispatcher; /* MoE token dispatcher */
+};
+
 struct scenario {
     enum workload_kind workload;
     struct model_spec model;
@@ -397,6 +413,10 @@ struct scenario {
      * efficiency is capped at the accelerator's peak (spec_scaled_eff), so
      * MFU stays <= 1. */
     double efficiency_scale;
+    /* Recipe facts (software.*): what a run turns on beyond its stack's
+     * typical recipe.  0 everywhere is the stack's own behaviour (its
+     * fitted overlap knobs, no CUDA graphs, the all-to-all dispatcher). */
+    struct recipe recipe;
     struct train_spec train;
     struct serve_spec serve;
     struct accel_spec accel;
@@ -441,5 +461,8 @@ const char *workload_name(enum workload_kind w);
 const char *serve_dtype_name(enum serve_dtype t);
 const char *serve_mode_name(enum serve_mode m);
 const char *serve_disagg_name(enum serve_disagg g);
+const char *recipe_switch_name(enum recipe_switch r);
+const char *cuda_graphs_name(enum cuda_graphs g);
+const char *moe_dispatcher_name(enum moe_dispatcher m);
 
 #endif

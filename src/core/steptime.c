@@ -102,6 +102,11 @@ struct hw {
     double attn_rate; /* fused attention FLOP/s */
     double half;      /* GEMM size at which efficiency halves, FLOP */
     double kernel;    /* launch + host dispatch per kernel, s */
+    double launch;    /* launch alone: a kernel replayed from a CUDA graph */
+    double tp_ov;     /* share of TP communication pipelined with GEMMs */
+    double ep_ov;     /* share of the MoE all-to-all overlapped */
+    enum cuda_graphs graphs;
+    bool forward;     /* dispatcher forwards inside the domain (DeepEP) */
     double cast;      /* bytes moved per element cast to 8/4 bits; 0: none */
     double elem;      /* bytes per activation element */
     double bw;        /* achieved HBM bytes/s */
@@ -167,6 +172,19 @@ static void hw_init(const struct scenario *sc, struct hw *hw)
     hw->attn_rate = hw->peak16 * spec_scaled_eff(sc->stack.attn_eff * attn, k);
     hw->half = a->gemm_half_flops;
     hw->kernel = a->kernel_s + sc->stack.kernel_s;
+    hw->launch = a->kernel_s;
+    /* Recipe facts (software.*) override the stack's typical recipe:
+     * Megatron-Core --overlap-moe-expert-parallel-comm (1F1B all-to-all
+     * overlap) and --tp-comm-overlap turn the overlap on whole. */
+    hw->tp_ov = sc->recipe.tp_overlap == RECIPE_YES  ? 1
+                : sc->recipe.tp_overlap == RECIPE_NO ? 0
+                                                     : sc->stack.tp_overlap;
+    hw->ep_ov = sc->recipe.a2a_overlap == RECIPE_YES  ? 1
+                : sc->recipe.a2a_overlap == RECIPE_NO ? 0
+                                                      : sc->stack.ep_overlap;
+    hw->graphs = sc->recipe.graphs;
+    hw->forward = sc->recipe.dispatcher == DISPATCH_DEEPEP ||
+                  sc->recipe.dispatcher == DISPATCH_HYBRIDEP;
     hw->elem = (p == PREC_FP32 || p == PREC_TF32) ? 4 : 2;
     hw->bw = a->hbm_bps * a->hbm_frac;
     hw->domain = (double)sc->system.scaleup_domain;
@@ -214,17 +232,29 @@ static double group_reduce_scatter(const struct group *gr, double bytes)
                                  gr->out.alpha);
 }
 
-static double group_all_to_all(const struct group *gr, double bytes)
+/* An MoE dispatch (or combine) of `bytes` per rank: k copies of each
+ * token, one per routed expert.  The all-to-all sends every copy to its
+ * rank.  A forwarding dispatcher (DeepEP, HybridEP: DeepSeek-V3 report
+ * section 3.2.2; DeepEP README, "normal kernels") sends a token across the
+ * fabric once per remote domain that holds one of its experts and fans it
+ * out over the scale-up links there: with k experts spread evenly over D
+ * domains a token reaches (D - 1)(1 - (1 - 1/D)^k) remote domains on
+ * average, against k (D - 1)/D copies. */
+static double group_all_to_all(const struct group *gr, double bytes,
+                               double k, bool forward)
 {
-    double n = gr->n, g = gr->g;
+    double n = gr->n, g = gr->g, D = n / g, out;
 
     if (n <= 1 || bytes <= 0)
         return 0;
-    if (n / g <= 1)
+    if (D <= 1)
         return comm_all_to_all_s(bytes, n, gr->in.beta, gr->in.alpha);
     /* the share addressed outside the domain crosses the fabric */
-    return bytes * (g - 1) / n / gr->in.beta +
-           bytes * (n - g) / n / gr->out.beta + (n - 1) * gr->out.alpha;
+    out = bytes * (n - g) / n;
+    if (forward && k > 1)
+        out = fmin(out, bytes / k * (D - 1) * (1 - pow(1 - 1 / D, k)));
+    return bytes * (g - 1) / n / gr->in.beta + out / gr->out.beta +
+           (forward ? (D - 1) : (n - 1)) * gr->out.alpha;
 }
 
 /* ---- compute --------------------------------------------------------- */
@@ -295,7 +325,7 @@ struct layer_time {
 };
 
 static void layer_time(const struct scenario *sc, const struct model_shape *m,
-                       const struct hw *hw, bool moe, struct layer_time *lt)
+                       const struct hw *hw_in, bool moe, struct layer_time *lt)
 {
     const struct layout *lay = &sc->layout;
     double t = (double)lay->tp, c = (double)lay->cp, e = (double)lay->ep;
@@ -303,44 +333,58 @@ static void layer_time(const struct scenario *sc, const struct model_shape *m,
     double sc_len = s / c, T = b * sc_len;
     double h = m->h, heads = m->a / t, kv = (m->mla ? m->a : m->a_kv) / t;
     double dq = m->d_qk, dv = m->d_v;
-    double elem = hw->elem, repl = lay->sequence_parallel ? t : 1;
+    double elem = hw_in->elem, repl = lay->sequence_parallel ? t : 1;
     double attn_f = 0, attn_b = 0, ew_f, up_width, f_width, tp_hide;
     double col_f = 0, col_b = 0; /* column-parallel GEMMs (QKV, FFN up) */
     struct group gr;
+    /* CUDA graphs replay the kernels of their scope without host dispatch
+     * (Megatron-Core --cuda-graph-scope attn, moe_router, moe_preprocess;
+     * full: the whole layer, --cuda-graph-impl local, which dropless MoE
+     * cannot capture for its data-dependent shapes). */
+    struct hw whole = *hw_in, at, rt;
+    const struct hw *hw = &whole;
+
+    if (hw_in->graphs == GRAPHS_FULL)
+        whole.kernel = hw_in->launch;
+    at = rt = whole;
+    if (hw_in->graphs >= GRAPHS_ATTN)
+        at.kernel = hw_in->launch;
+    if (hw_in->graphs >= GRAPHS_ROUTER)
+        rt.kernel = hw_in->launch;
 
     lt->f = lt->b = 0;
     /* Q, K, V and output projections; MLA goes through its latents (the
      * down projections replicated across TP, the up projections split) */
     if (m->mla) {
         if (m->q_lora > 0) {
-            gemm_fb(hw, T, m->q_lora, h, 1, &lt->f, &lt->b);
-            gemm_fb(hw, T, heads * dq, m->q_lora, 1, &col_f, &col_b);
+            gemm_fb(&at, T, m->q_lora, h, 1, &lt->f, &lt->b);
+            gemm_fb(&at, T, heads * dq, m->q_lora, 1, &col_f, &col_b);
         } else {
-            gemm_fb(hw, T, heads * dq, h, 1, &col_f, &col_b);
+            gemm_fb(&at, T, heads * dq, h, 1, &col_f, &col_b);
         }
-        gemm_fb(hw, T, m->kv_lora + m->rope, h, 1, &lt->f, &lt->b);
-        gemm_fb(hw, T, heads * (m->d + dv), m->kv_lora, 1, &col_f, &col_b);
+        gemm_fb(&at, T, m->kv_lora + m->rope, h, 1, &lt->f, &lt->b);
+        gemm_fb(&at, T, heads * (m->d + dv), m->kv_lora, 1, &col_f, &col_b);
     } else {
-        gemm_fb(hw, T, heads * dq + kv * (dq + dv), h, 1, &col_f, &col_b);
+        gemm_fb(&at, T, heads * dq + kv * (dq + dv), h, 1, &col_f, &col_b);
     }
-    gemm_fb(hw, T, h, heads * dv, 1, &lt->f, &lt->b);
+    gemm_fb(&at, T, h, heads * dv, 1, &lt->f, &lt->b);
 
     /* attention core, 16-bit: local queries against every key (ring with
      * CP) */
     if (attention_materialised(sc)) {
         double n_scores = b * heads * sc_len * s;
 
-        gemm16_fb(hw, sc_len, s, dq, b * heads, &attn_f, &attn_b);
-        gemm16_fb(hw, sc_len, dv, s, b * heads, &attn_f, &attn_b);
+        gemm16_fb(&at, sc_len, s, dq, b * heads, &attn_f, &attn_b);
+        gemm16_fb(&at, sc_len, dv, s, b * heads, &attn_f, &attn_b);
         /* scale-mask-softmax (read 2, write 2) and dropout (read 2,
          * write 2, mask 1) forward; their backward about 11 bytes */
-        attn_f += bytes_s(hw, 9 * n_scores) + 2 * hw->kernel;
-        attn_b += bytes_s(hw, 11 * n_scores) + 2 * hw->kernel;
+        attn_f += bytes_s(&at, 9 * n_scores) + 2 * at.kernel;
+        attn_b += bytes_s(&at, 11 * n_scores) + 2 * at.kernel;
     } else {
         double flops = 2 * b * heads * sc_len * s * (dq + dv) * CAUSAL_FRAC;
 
-        attn_f = flops / hw->attn_rate + hw->kernel;
-        attn_b = FLASH_BWD_RATIO * flops / hw->attn_rate + hw->kernel;
+        attn_f = flops / at.attn_rate + at.kernel;
+        attn_b = FLASH_BWD_RATIO * flops / at.attn_rate + at.kernel;
     }
     lt->attn_f = attn_f;
     lt->f += attn_f;
@@ -372,7 +416,7 @@ static void layer_time(const struct scenario *sc, const struct model_shape *m,
 
         f_width = m->f_expert;
         up_width = (m->gated ? 2 : 1) * f_width / etp;
-        gemm16_fb(hw, T, m->experts, h, 1, &lt->f, &lt->b);
+        gemm16_fb(&rt, T, m->experts, h, 1, &lt->f, &lt->b);
         gemm_fb(hw, per_expert, up_width, h, local, &col_f, &col_b);
         gemm_fb(hw, per_expert, h, f_width / etp, local, &lt->f, &lt->b);
         if (m->shared > 0) {
@@ -393,7 +437,8 @@ static void layer_time(const struct scenario *sc, const struct model_shape *m,
          * another's compute hides its share ep_overlap */
         group_init(hw, e, etp == t ? t * c : etp, &gr);
         lt->ep_f =
-            2 * group_all_to_all(&gr, load * T / t * m->top_k * h * elem);
+            2 * group_all_to_all(&gr, load * T / t * m->top_k * h * elem,
+                                 m->top_k, hw->forward);
         if (etp > 1) {
             struct group tpg;
 
@@ -401,21 +446,23 @@ static void layer_time(const struct scenario *sc, const struct model_shape *m,
             lt->ep_f += 2 * group_reduce_scatter(&tpg, T * m->top_k * h * elem);
         }
         lt->ep_b = lt->ep_f;
-        lt->f += MOE_KERNELS_FWD * hw->kernel;
-        lt->b += 2 * MOE_KERNELS_FWD * hw->kernel;
+        lt->f += MOE_KERNELS_FWD * rt.kernel;
+        lt->b += 2 * MOE_KERNELS_FWD * rt.kernel;
     }
 
     /* element-wise: 2 layernorms (read + write), 2 bias-dropout-residual
      * (read 2, write 1, mask 0.5) = 11 passes over s*b*h, split by TP only
      * with sequence parallelism; backward reads and writes about twice */
     ew_f += 11 * T * h * elem / repl;
-    lt->f += bytes_s(hw, ew_f) + ELEMWISE_KERNELS_FWD * hw->kernel;
-    lt->b += bytes_s(hw, 2 * ew_f) + 2 * ELEMWISE_KERNELS_FWD * hw->kernel;
+    /* half of them (the input norm, the residual) in the attention block */
+    lt->f += bytes_s(hw, ew_f) +
+             ELEMWISE_KERNELS_FWD / 2 * (hw->kernel + at.kernel);
+    lt->b += bytes_s(hw, 2 * ew_f) + ELEMWISE_KERNELS_FWD * (hw->kernel + at.kernel);
 
     lt->f += col_f;
     lt->b += col_b;
     if (moe) {
-        double o = hw->sw->ep_overlap;
+        double o = hw->ep_ov;
 
         lt->ep_f = (1 - o) * lt->ep_f + o * exposed(lt->ep_f, lt->f, 0);
         lt->ep_b = (1 - o) * lt->ep_b + o * exposed(lt->ep_b, lt->b, 0);
@@ -431,7 +478,7 @@ static void layer_time(const struct scenario *sc, const struct model_shape *m,
      * collectives with the GEMMs around them for its share tp_overlap. */
     group_init(hw, t, 1, &gr);
     lt->tp_f = 2 * group_allreduce(&gr, T * h * elem);
-    tp_hide = hw->sw->tp_overlap;
+    tp_hide = hw->tp_ov;
     lt->tp_b = (1 - tp_hide) * exposed(lt->tp_f, col_b, 0) +
                tp_hide * exposed(lt->tp_f, lt->b, 0);
     lt->tp_f = (1 - tp_hide) * lt->tp_f + tp_hide * exposed(lt->tp_f, lt->f, 0);
@@ -763,7 +810,19 @@ void steptime_estimate(const struct scenario *sc, const struct model_shape *m,
                     "tensor parallelism (tp=%llu) spans beyond the scale-up "
                     "domain (%.0f GPUs)",
                     (unsigned long long)lay->tp, hw.domain);
-    if (tr->bubble_s > 0.2 * step)
+    /* A batch below what runs of this size use starves the pipeline:
+     * point at the band (model_auto_global_batch) unless it is in use. */
+    if (tr->bubble_s > 0.2 * step && !sc->train.batch_auto &&
+        sc->train.global_batch <
+            model_auto_global_batch(m->params, sc->train.seq_len, NULL, NULL))
+        result_warn(r,
+                    "pipeline bubble is %.0f%% of the step; runs of this "
+                    "model size use larger batches "
+                    "(train.global_batch=auto: %llu sequences)",
+                    100 * tr->bubble_s / step,
+                    (unsigned long long)model_auto_global_batch(
+                        m->params, sc->train.seq_len, NULL, NULL));
+    else if (tr->bubble_s > 0.2 * step)
         result_warn(r,
                     "pipeline bubble is %.0f%% of the step; more "
                     "microbatches or interleaving would shrink it",

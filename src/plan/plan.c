@@ -23,6 +23,9 @@ _Static_assert(sizeof(enum workload_kind) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum serve_mode) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum serve_dtype) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum serve_disagg) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum recipe_switch) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum cuda_graphs) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum moe_dispatcher) == sizeof(int), "enum size");
 
 static const int grad_dtype_values[] = {PREC_FP32, PREC_BF16, PREC_FP16};
 
@@ -123,6 +126,29 @@ static const struct plan_key_info keys[PLAN_KEY_COUNT] = {
                                       OFF(efficiency_scale),
                                       "x the stack's compute efficiency "
                                       "(GEMM, attention; capped at peak)"},
+    [PK_SOFTWARE_MOE_A2A_OVERLAP] = {"software.moe_a2a_overlap", "software",
+                                     "moe_a2a_overlap", PT_ENUM, 0, 0, 0,
+                                     "stack|yes|no", NULL, 0, "stack",
+                                     PS_INT, OFF(recipe.a2a_overlap),
+                                     "MoE all-to-all overlapped with another "
+                                     "microbatch's compute"},
+    [PK_SOFTWARE_TP_OVERLAP] = {"software.tp_overlap", "software",
+                                "tp_overlap", PT_ENUM, 0, 0, 0, "stack|yes|no",
+                                NULL, 0, "stack", PS_INT,
+                                OFF(recipe.tp_overlap),
+                                "TP communication pipelined with the GEMMs"},
+    [PK_SOFTWARE_CUDA_GRAPHS] = {"software.cuda_graphs", "software",
+                                 "cuda_graphs", PT_ENUM, 0, 0, 0,
+                                 "stack|none|router|attn|full", NULL, 0,
+                                 "stack (none)", PS_INT, OFF(recipe.graphs),
+                                 "kernels launched from CUDA graphs (no "
+                                 "host dispatch)"},
+    [PK_SOFTWARE_MOE_DISPATCHER] = {"software.moe_dispatcher", "software",
+                                    "moe_dispatcher", PT_ENUM, 0, 0, 0,
+                                    "stack|alltoall|deepep|hybridep", NULL, 0,
+                                    "stack (alltoall)", PS_INT,
+                                    OFF(recipe.dispatcher),
+                                    "MoE token dispatcher"},
     [PK_TRAIN_TOKENS] = {"train.tokens", "train", "tokens", PT_COUNT, 0, 1,
                          9e15, NULL, NULL, 0, "0 (run totals 0)", PS_F64,
                          OFF(train.tokens), "training tokens (15T)"},
@@ -130,8 +156,9 @@ static const struct plan_key_info keys[PLAN_KEY_COUNT] = {
                           COUNT_MAX, NULL, NULL, 0, "4096", PS_U64,
                           OFF(train.seq_len), "sequence length"},
     [PK_TRAIN_GLOBAL_BATCH] = {"train.global_batch", "train", "global_batch",
-                               PT_COUNT, 0, 1, COUNT_MAX, NULL, NULL, 0, "1024",
-                               PS_U64, OFF(train.global_batch),
+                               PT_COUNT, PKF_AUTO, 1, COUNT_MAX, NULL, NULL,
+                               0, "1024; auto: by model size", PS_U64,
+                               OFF(train.global_batch),
                                "sequences per optimizer step"},
     [PK_TRAIN_PRECISION] = {"train.precision", "train", "precision", PT_ENUM, 0,
                             0, 0, "fp32|tf32|bf16|fp16|fp8|mxfp8|fp4", NULL, 0,

@@ -1,10 +1,13 @@
 /*
  * resolve.c - plan -> scenario -> result; see resolve.h.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "plan/resolve.h"
+
+#include "core/model.h"
 
 #define DEFAULT_STORAGE "parallel-fs"
 #define DEFAULT_STACK "megatron-core"
@@ -148,6 +151,35 @@ static void resolve_layout(const struct plan *p, struct plan_resolved *out)
     for (i = 0; i < sizeof(searched) / sizeof(searched[0]); i++)
         if (!fixed(p, searched[i]) && !(searched[i] == PK_PAR_EP && sp->ep))
             out->needs_search = true;
+}
+
+/* train.global_batch = auto: the high end of the tokens-per-step band of
+ * published runs of this model size (model_auto_global_batch).  A model
+ * that does not validate keeps the default; validation names it later. */
+static void resolve_auto_batch(struct plan_resolved *out)
+{
+    struct scenario *sc = &out->sc;
+    struct model_shape m;
+    struct diag tmp;
+    double lo, hi;
+
+    sc->train.batch_auto = true;
+    if (scenario_validate_model(sc, &tmp) != CP_OK)
+        return;
+    model_shape_derive(&sc->model, (double)sc->train.seq_len, &m);
+    if (!(m.params > 0) || !isfinite(m.params))
+        return;
+    sc->train.global_batch =
+        model_auto_global_batch(m.params, sc->train.seq_len, &lo, &hi);
+    add_note(out,
+             "train.global_batch=auto: %llu sequences of %llu (%.3g%s "
+             "tokens per step, the high end of the %.3g-%.3gM band of "
+             "published runs of %.3gB-parameter models)",
+             (unsigned long long)sc->train.global_batch,
+             (unsigned long long)sc->train.seq_len,
+             (double)sc->train.global_batch * (double)sc->train.seq_len /
+                 1048576,
+             "M", lo / 1048576, hi / 1048576, m.params / 1e9);
 }
 
 /* A serving plan: one replica of tp x pp GPUs (ep inside it); replicas
@@ -374,6 +406,9 @@ enum cp_status plan_resolve(const struct plan *p, struct catalog *cat,
         if (!p->v[PK_MODEL_PRESET].set)
             sc->model.id[0] = '\0';
     }
+    if (sc->workload == WORKLOAD_TRAIN &&
+        p->v[PK_TRAIN_GLOBAL_BATCH].is_auto)
+        resolve_auto_batch(out);
     if (sc->workload == WORKLOAD_SERVE) {
         resolve_serve(p, out);
         if (sc->stack.kind != WORKLOAD_SERVE)
@@ -568,6 +603,13 @@ static const char *enum_text(enum plan_key k, int value)
         return serve_dtype_name((enum serve_dtype)value);
     case PK_SERVE_DISAGGREGATED:
         return serve_disagg_name((enum serve_disagg)value);
+    case PK_SOFTWARE_MOE_A2A_OVERLAP:
+    case PK_SOFTWARE_TP_OVERLAP:
+        return recipe_switch_name((enum recipe_switch)value);
+    case PK_SOFTWARE_CUDA_GRAPHS:
+        return cuda_graphs_name((enum cuda_graphs)value);
+    case PK_SOFTWARE_MOE_DISPATCHER:
+        return moe_dispatcher_name((enum moe_dispatcher)value);
     default:
         return NULL;
     }

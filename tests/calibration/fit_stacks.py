@@ -9,7 +9,9 @@ hardware's measured ceilings (data/accelerators.csv): GEMM and attention
 efficiency, its FP8 recipe, host dispatch per kernel, what selective
 recomputation keeps, the allocator's reserve.  Each knob is one software
 effect; this script fits them on all calibration cases that name the stack
-(../shared/calibration/training_cases.csv), never per case, by coordinate
+(tests/data/training_cases.csv, the repo's copy of
+../shared/calibration/training_cases.csv with the recipe facts each source
+states), never per case, by coordinate
 descent on the mean absolute error (median-like: where two sources
 disagree on the same run, the model does not split the difference for
 everyone else).  A stack
@@ -192,13 +194,15 @@ def main():
     ap.add_argument('--bin', default=os.path.join(ROOT, 'llmplan'))
     ap.add_argument('--shared', default=os.path.join(ROOT, '..', 'shared'))
     ap.add_argument('--stacks', default=os.path.join(ROOT, 'data', 'stacks.csv'))
+    ap.add_argument('--cases', default=os.path.join(ROOT, 'tests', 'data', 'training_cases.csv'),
+                    help='calibration cases (the repo copy: its software.* recipe facts)')
     ap.add_argument('--write', action='store_true')
     ap.add_argument('--loso', default='')
     ap.add_argument('--only', default='')
     ap.add_argument('--show', action='store_true', help='print every case after the fit')
     a = ap.parse_args()
     v = load_validate(a.shared)
-    cases = list(csv.DictReader(open(os.path.join(a.shared, 'calibration', 'training_cases.csv'), newline='')))
+    cases = list(csv.DictReader(open(a.cases, newline='')))
     run = Runner(a.bin, v, a.stacks)
     by_stack = {}
     for c in cases:

@@ -220,6 +220,51 @@ START_TEST(test_interleave_auto)
 }
 END_TEST
 
+/* train.global_batch = auto: the band's high end for the model, noted;
+ * a fixed batch that leaves a bubble-bound pipeline points at auto. */
+START_TEST(test_auto_batch)
+{
+    struct diag d;
+    size_t i;
+    bool noted = false, pointed = false;
+
+    set("model.preset=llama3.1-405b");
+    set("hardware.accelerator=h100-sxm");
+    set("hardware.gpus=16384");
+    set("train.tokens=15T");
+    set("parallel.tp=8");
+    set("parallel.pp=16");
+    ck_assert_msg(plan_evaluate(&plan, cat, OBJECTIVE_TIME, oc, &d) == CP_OK,
+                  "%s: %s", d.where, d.msg);
+    ck_assert_uint_eq(oc->res.sc.train.global_batch, 1024);
+    for (i = 0; i < oc->result.nwarnings; i++)
+        pointed |= strstr(oc->result.warnings[i],
+                          "train.global_batch=auto") != NULL;
+    ck_assert(pointed);
+
+    set("train.global_batch=auto");
+    ck_assert_msg(plan_evaluate(&plan, cat, OBJECTIVE_TIME, oc, &d) == CP_OK,
+                  "%s: %s", d.where, d.msg);
+    ck_assert(oc->res.sc.train.batch_auto);
+    /* 16M tokens of the catalog's 4096 */
+    ck_assert_uint_eq(oc->res.sc.train.global_batch *
+                          oc->res.sc.train.seq_len,
+                      1u << 24);
+    for (i = 0; i < oc->result.nwarnings; i++) {
+        noted |= strstr(oc->result.warnings[i], "train.global_batch=auto: ") !=
+                 NULL;
+        ck_assert_ptr_null(strstr(oc->result.warnings[i], "use larger"));
+    }
+    ck_assert(noted);
+    ck_assert(oc->result.time.mfu > 0.3 && oc->result.time.mfu <= 1);
+
+    /* auto is for training batches: a bad word still names the key */
+    ck_assert_int_eq(plan_set_assignment(&plan, "train.global_batch=many", &d),
+                     CP_ERR_PARSE);
+    ck_assert_str_eq(d.where, "train.global_batch");
+}
+END_TEST
+
 START_TEST(test_nothing_fits)
 {
     struct diag d;
@@ -272,6 +317,7 @@ Suite *suite_resolve(void)
     tcase_add_test(core, test_defaults);
     tcase_add_test(core, test_overrides);
     tcase_add_test(core, test_saved_plan);
+    tcase_add_test(core, test_auto_batch);
     tcase_add_loop_test(errors, test_errors, 0,
                         (int)(sizeof(bad) / sizeof(bad[0])));
     tcase_add_test(errors, test_missing);

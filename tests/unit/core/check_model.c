@@ -106,6 +106,44 @@ START_TEST(test_absurd_finite)
 }
 END_TEST
 
+/* train.global_batch = auto: the high end of the tokens-per-step band of
+ * published runs of each size, in sequences. */
+static const struct {
+    double params;
+    uint64_t seq_len;
+    uint64_t batch; /* sequences */
+    const char *source;
+} batch_cases[] = {
+    {125e6, 2048, 512, "GPT-3 Small: 0.5M tokens (Table 2.1), high end 1M"},
+    {7e9, 4096, 1024, "Llama 2 7B: 4M tokens of 4096 (section 2.2)"},
+    {70e9, 4096, 2048, "Chinchilla 70B 3M, Llama 2 70B 4M: high end 8M"},
+    {405e9, 8192, 2048, "Llama 3 405B: 16M tokens of 8192 (3.4.1)"},
+    {671e9, 4096, 16384, "DeepSeek-V3: 15,360 x 4096 (4.2), as 2^14"},
+    {405e9, 3000, 4096, "16M / 3000 = 5592, down to a power of two"},
+    {405e9, 1u << 25, 1, "a sequence longer than the band: one"},
+};
+
+START_TEST(test_auto_batch)
+{
+    double lo, hi;
+    uint64_t b = model_auto_global_batch(batch_cases[_i].params,
+                                         batch_cases[_i].seq_len, &lo, &hi);
+
+    ck_assert_msg(b == batch_cases[_i].batch, "%s: %llu",
+                  batch_cases[_i].source, (unsigned long long)b);
+    /* invariants: the band is ordered, the batch inside it (but for one
+     * sequence longer than the band), and it never shrinks with size */
+    ck_assert(lo > 0 && lo < hi);
+    if (batch_cases[_i].seq_len <= hi) {
+        ck_assert((double)b * (double)batch_cases[_i].seq_len >= lo);
+        ck_assert((double)b * (double)batch_cases[_i].seq_len <= hi);
+    }
+    ck_assert_uint_le(b, model_auto_global_batch(batch_cases[_i].params * 3,
+                                                 batch_cases[_i].seq_len,
+                                                 NULL, NULL));
+}
+END_TEST
+
 Suite *suite_model(void)
 {
     Suite *s = suite_create("model");
@@ -115,6 +153,8 @@ Suite *suite_model(void)
                         sizeof(param_cases) / sizeof(param_cases[0]));
     tcase_add_loop_test(tc, test_megatron_flops, 0, 4);
     tcase_add_test(tc, test_params_only);
+    tcase_add_loop_test(tc, test_auto_batch, 0,
+                        sizeof(batch_cases) / sizeof(batch_cases[0]));
     suite_add_tcase(s, tc);
     tc = tcase_create("limits");
     tcase_add_test(tc, test_absurd_finite);

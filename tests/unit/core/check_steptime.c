@@ -241,6 +241,111 @@ START_TEST(test_moe_load)
 }
 END_TEST
 
+/* Recipe facts (software.*): each "stack" value is the stack's own fitted
+ * behaviour; yes/no turn the effect on or off whole; CUDA graphs take host
+ * dispatch off the kernels of their scope; a forwarding dispatcher (DeepEP)
+ * sends fewer bytes over the fabric only when EP spans scale-up domains.
+ * None of them changes what the model computes. */
+static void recipe_moe(struct scenario *sc, uint64_t ep)
+{
+    fixture_scenario(sc, "h100-sxm");
+    fixture_gpt(sc, 8, 4096, 32, 32000);
+    sc->model.experts = 64;
+    sc->model.experts_active = 8;
+    sc->model.expert_ffn = 1024;
+    sc->gpus = 2 * ep;
+    sc->layout.tp = 2;
+    sc->layout.dp = ep;
+    sc->layout.ep = ep;
+    sc->layout.microbatch = 1;
+    sc->layout.sequence_parallel = true;
+    sc->train.global_batch = 4 * ep;
+    sc->stack.kernel_s = 10e-6;
+    sc->stack.ep_overlap = 0.5;
+    sc->stack.tp_overlap = 0.5;
+}
+
+static double recipe_step(struct scenario *sc, struct result *r)
+{
+    struct diag d;
+
+    ck_assert_msg(scenario_validate(sc, &d) == CP_OK, "%s: %s", d.where,
+                  d.msg);
+    scenario_eval(sc, r);
+    ck_assert(r->time.mfu > 0 && r->time.mfu <= 1);
+    return r->time.step_s;
+}
+
+START_TEST(test_recipe_facts)
+{
+    struct scenario sc;
+    struct result r, base;
+    double stack, yes, no, none, router, attn, full, a2a, deepep;
+    struct diag d;
+
+    /* all-to-all overlap: yes <= stack (half) <= no; the stack's 1 is yes */
+    recipe_moe(&sc, 16);
+    stack = recipe_step(&sc, &base);
+    sc.recipe.a2a_overlap = RECIPE_YES;
+    yes = recipe_step(&sc, &r);
+    sc.recipe.a2a_overlap = RECIPE_NO;
+    no = recipe_step(&sc, &r);
+    ck_assert(yes < stack && stack < no);
+    ck_assert(r.time.ep_comm_s > base.time.ep_comm_s);
+    ck_assert_rel(r.model.flops_per_token, base.model.flops_per_token, 1e-12);
+    sc.recipe.a2a_overlap = RECIPE_STACK;
+    sc.stack.ep_overlap = 1;
+    ck_assert_rel(recipe_step(&sc, &r), yes, 1e-12);
+
+    /* TP overlap the same way */
+    recipe_moe(&sc, 16);
+    sc.recipe.tp_overlap = RECIPE_YES;
+    yes = recipe_step(&sc, &r);
+    sc.recipe.tp_overlap = RECIPE_NO;
+    no = recipe_step(&sc, &r);
+    ck_assert(yes < stack && stack < no);
+    sc.recipe.tp_overlap = RECIPE_STACK;
+    sc.stack.tp_overlap = 0;
+    ck_assert_rel(recipe_step(&sc, &r), no, 1e-12);
+
+    /* CUDA graphs: the wider the scope, the less host dispatch */
+    recipe_moe(&sc, 16);
+    sc.recipe.graphs = GRAPHS_NONE;
+    none = recipe_step(&sc, &r);
+    ck_assert_rel(none, stack, 1e-12);
+    sc.recipe.graphs = GRAPHS_ROUTER;
+    router = recipe_step(&sc, &r);
+    sc.recipe.graphs = GRAPHS_ATTN;
+    attn = recipe_step(&sc, &r);
+    sc.recipe.graphs = GRAPHS_FULL;
+    full = recipe_step(&sc, &r);
+    ck_assert(full < attn && attn < router && router < none);
+    /* with no host dispatch to save, graphs change nothing */
+    sc.stack.kernel_s = 0;
+    full = recipe_step(&sc, &r);
+    sc.recipe.graphs = GRAPHS_NONE;
+    ck_assert_rel(recipe_step(&sc, &r), full, 1e-12);
+
+    /* DeepEP: EP 16 over two 8-GPU domains sends less over the fabric;
+     * EP 4 inside one domain is the all-to-all */
+    recipe_moe(&sc, 16);
+    a2a = recipe_step(&sc, &base);
+    sc.recipe.dispatcher = DISPATCH_DEEPEP;
+    deepep = recipe_step(&sc, &r);
+    ck_assert(deepep < a2a);
+    ck_assert(r.time.ep_comm_s < base.time.ep_comm_s);
+    recipe_moe(&sc, 4);
+    a2a = recipe_step(&sc, &r);
+    sc.recipe.dispatcher = DISPATCH_HYBRIDEP;
+    ck_assert_rel(recipe_step(&sc, &r), a2a, 1e-12);
+
+    /* out-of-range values name their key */
+    sc.recipe.graphs = (enum cuda_graphs)9;
+    ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_RANGE);
+    ck_assert_str_eq(d.where, "software.cuda_graphs");
+}
+END_TEST
+
 Suite *suite_steptime(void)
 {
     Suite *s = suite_create("steptime");
@@ -252,6 +357,7 @@ Suite *suite_steptime(void)
     tcase_add_test(tc, test_recompute_order);
     tcase_add_test(tc, test_overlap_not_free);
     tcase_add_test(tc, test_moe_load);
+    tcase_add_test(tc, test_recipe_facts);
     suite_add_tcase(s, tc);
     tc = tcase_create("invariants");
     tcase_add_test(tc, test_layout_grid);
