@@ -539,15 +539,26 @@ enum cp_status plan_evaluate_ex(const struct plan *p, struct catalog *cat,
                                 void *ctx, const volatile int *cancel,
                                 struct plan_outcome *out, struct diag *d)
 {
+    enum cp_status st;
+
+    st = plan_resolve(p, cat, 0, &out->res, d);
+    if (st)
+        return st;
+    return plan_evaluate_resolved(obj, progress, ctx, cancel, out, d);
+}
+
+enum cp_status plan_evaluate_resolved(enum objective obj,
+                                      search_progress_fn progress, void *ctx,
+                                      const volatile int *cancel,
+                                      struct plan_outcome *out,
+                                      struct diag *d)
+{
     struct plan_resolved *res = &out->res;
     struct scenario sc;
     struct layout lay;
     enum cp_status st;
 
     out->searched = false;
-    st = plan_resolve(p, cat, 0, res, d);
-    if (st)
-        return st;
     lay = res->sc.layout;
     if (res->needs_search) {
         st = plan_validate_inputs(&res->sc, d);

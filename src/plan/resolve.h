@@ -93,6 +93,15 @@ enum cp_status plan_evaluate_ex(const struct plan *p, struct catalog *cat,
                                 struct plan_outcome *out /* OUT */,
                                 struct diag *d);
 
+/* The second half of plan_evaluate_ex: out->res holds a resolved plan
+ * (plan_resolve, possibly changed since: calibrate sets a stack's knobs
+ * in out->res.sc.stack); search, validate and evaluate it. */
+enum cp_status plan_evaluate_resolved(enum objective obj,
+                                      search_progress_fn progress, void *ctx,
+                                      const volatile int *cancel,
+                                      struct plan_outcome *out /* IN/OUT */,
+                                      struct diag *d);
+
 /* The best layouts of a plan, evaluated in full: the one search pipeline
  * of `llmplan search` and the TUI's search view. */
 struct plan_layouts {

@@ -9,7 +9,7 @@
 
 #include "app/cal_cases.h"
 #include "check_helpers.h"
-#include "export/metrics.h"
+#include "plan/calibrate.h"
 #include "plan/plan.h"
 #include "util/csvio.h"
 #include "util/strbuf.h"
@@ -100,69 +100,13 @@ const struct plan_outcome *cal_run(struct catalog *cat,
     return &out;
 }
 
-/* A dotted name through the metric table the exporters use. */
-static int table_metric(const char *name, const struct result *r, double *v)
-{
-    const char *dot = strrchr(name, '.');
-    const struct metric *tab;
-    size_t n, i;
-
-    if (!dot)
-        return 0;
-    tab = metrics_table(&n);
-    for (i = 0; i < n; i++)
-        if (strlen(tab[i].section) == (size_t)(dot - name) &&
-            !strncmp(tab[i].section, name, (size_t)(dot - name)) &&
-            !strcmp(tab[i].key, dot + 1)) {
-            *v = metric_value(&tab[i], r);
-            return 1;
-        }
-    return 0;
-}
-
 double cal_metric(const char *name, const struct plan_outcome *out)
 {
-    const struct result *r = &out->result;
-    const struct memory_result *m = &r->memory;
-    double states = m->weights_bytes + m->gradients_bytes + m->optimizer_bytes;
-    double v;
+    double v = 0;
 
-    if (table_metric(name, r, &v))
-        return v;
-    if (!strcmp(name, "step_s"))
-        return r->time.step_s;
-    if (!strcmp(name, "mfu"))
-        return r->time.mfu;
-    if (!strcmp(name, "hfu"))
-        return r->time.hfu;
-    if (!strcmp(name, "hw_tflops_per_gpu"))
-        return r->time.hw_tflops_per_gpu;
-    if (!strcmp(name, "model_tflops_per_gpu"))
-        return r->time.model_tflops_per_gpu;
-    if (!strcmp(name, "tokens_per_s_per_gpu"))
-        return r->time.tokens_per_s / (double)out->res.sc.gpus;
-    if (!strcmp(name, "gpu_hours"))
-        return r->time.gpu_hours;
-    if (!strcmp(name, "train_days"))
-        return r->time.train_days;
-    if (!strcmp(name, "activations_gib"))
-        return m->activations_bytes / 1073741824.0;
-    if (!strcmp(name, "total_gib"))
-        return m->total_bytes / 1073741824.0;
-    if (!strcmp(name, "model_states_gib"))
-        return states / 1073741824.0;
-    if (!strcmp(name, "model_states_gb"))
-        return states / 1e9;
-    if (!strcmp(name, "cloud_run_usd"))
-        return r->cost.cloud.run_usd;
-    if (!strcmp(name, "it_mwh"))
-        return r->energy.it_mwh;
-    if (!strcmp(name, "facility_mwh"))
-        return r->energy.facility_mwh;
-    if (!strcmp(name, "tco2e"))
-        return r->energy.tco2e;
-    ck_abort_msg("unknown metric '%s'", name);
-    return 0;
+    /* the one reader of `llmplan calibrate` (validate.py's metric()) */
+    ck_assert_msg(calib_metric(name, out, &v), "unknown metric '%s'", name);
+    return v;
 }
 
 double cal_error(struct catalog *cat, const struct cal_case *c)
