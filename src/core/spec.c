@@ -128,3 +128,10 @@ const char *serve_disagg_name(enum serve_disagg g)
 
     return (unsigned)g <= DISAGG_AUTO ? names[g] : NULL;
 }
+
+const char *serve_pct_name(enum serve_pct p)
+{
+    static const char *const names[] = {"mean", "p50", "p90", "p99"};
+
+    return (unsigned)p <= SERVE_PCT_P99 ? names[p] : NULL;
+}

@@ -565,7 +565,7 @@ static enum cp_status serve_text(FILE *out, const struct size_result *s,
             fprintf(out, " and ");
         if (s->tpot_ms > 0)
             fprintf(out, "TPOT <= %.4g ms", s->tpot_ms);
-        fprintf(out, " at p%.4g", s->percentile);
+        fprintf(out, " at %s", serve_pct_name(s->percentile));
     } else {
         fprintf(out, ", no latency target");
     }
@@ -660,7 +660,8 @@ static enum cp_status serve_text(FILE *out, const struct size_result *s,
                 fprintf(out, "  ~#%d", p->overlaps + 1);
             fprintf(out, "\n");
         }
-        fprintf(out, "(TTFT includes queueing at the percentile; TPOT: "
+        fprintf(out, "(TTFT and TPOT at the targets' statistic, TTFT with "
+                     "queueing; TPOT: "
                      "per output token after the first; e2e: one request; "
                      "~#k: cost and energy ranges overlap point k's)\n");
     }
@@ -763,7 +764,8 @@ static enum cp_status serve_json(FILE *out, const struct size_result *s,
                         json_integer((json_int_t)s->concurrency));
     json_object_set_new(sv, "ttft_ms", num(s->ttft_ms));
     json_object_set_new(sv, "tpot_ms", num(s->tpot_ms));
-    json_object_set_new(sv, "percentile", num(s->percentile));
+    json_object_set_new(sv, "percentile",
+                        json_string(serve_pct_name(s->percentile)));
     json_object_set_new(sv, "peak_to_avg", num(s->peak_to_avg));
     json_object_set_new(root, "serving", sv);
     json_object_set_new(c, "objective",
