@@ -648,6 +648,65 @@ START_TEST(test_closed_loop_over_cap)
 }
 END_TEST
 
+/* Open-loop TTFT over requests, a case table against the closed forms:
+ * the wait for the prefills ahead is M/M/1 at rho = lambda x s (s: one
+ * prompt's share of bulk prefill time), P(W > t) = rho exp(-(1 - rho) t /
+ * s), so E[W] = rho s / (1 - rho) and the q-quantile is s / (1 - rho)
+ * ln(rho / (1 - q)) when rho > 1 - q, else 0 (Kleinrock 1975, vol. 1,
+ * 3.2); joining the running batch adds a wait uniform over one decode
+ * step (mean step / 2, q-quantile q step).  rho and the step are read
+ * back from the result (prefill_time_frac, decode_step_ms). */
+START_TEST(test_open_loop_ttft_table)
+{
+    static const struct {
+        double rps; /* offered to one TP4 replica */
+        uint64_t out; /* output tokens (1000 input) */
+        const char *source;
+    } cases[] = {
+        {0.5, 1000, "light load: rho < 0.1, only the p99 tail waits"},
+        {4, 1000, "moderate load"},
+        {14, 16, "prompt-heavy load: the median waits too (rho > 0.5)"},
+    };
+    static const double q[] = {0.5, 0.9, 0.99};
+    size_t i, j;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct scenario sc;
+        struct result r;
+        const struct serve_result *v = &r.serve;
+        double lambda = cases[i].rps, rho, svc, step, got[3];
+
+        serving(&sc, 4);
+        sc.serve.requests_per_s = lambda;
+        sc.serve.output_tokens = cases[i].out;
+        eval_ok(&sc, &r);
+        ck_assert_msg(v->fits && !v->saturated, "%s", cases[i].source);
+        rho = v->prefill_time_frac;
+        ck_assert(rho > 0 && rho < 1);
+        svc = rho / lambda;
+        step = v->decode_step_ms / 1e3;
+        ck_assert_rel(v->ttft_ms,
+                      (v->prefill_ms / 1e3 + rho * svc / (1 - rho) +
+                       step / 2) * 1e3,
+                      1e-9);
+        got[0] = v->ttft_p50_ms;
+        got[1] = v->ttft_p90_ms;
+        got[2] = v->ttft_p99_ms;
+        for (j = 0; j < 3; j++) {
+            double tail = 1 - q[j];
+            double w = rho > tail ? svc / (1 - rho) * log(rho / tail) : 0;
+
+            ck_assert_msg(fabs(got[j] - (v->prefill_ms / 1e3 + w +
+                                         q[j] * step) * 1e3) <=
+                              1e-9 * got[j],
+                          "%s: q %g got %g", cases[i].source, q[j], got[j]);
+        }
+        if (i == 2)
+            ck_assert(rho > 0.5);
+    }
+}
+END_TEST
+
 Suite *suite_serve(void); /* listed by the Makefile */
 
 Suite *suite_serve(void)
@@ -673,6 +732,7 @@ Suite *suite_serve(void)
     tcase_add_test(core, test_no_fit_no_latency);
     tcase_add_test(core, test_batch_cap_raised);
     tcase_add_test(core, test_closed_loop_over_cap);
+    tcase_add_test(core, test_open_loop_ttft_table);
     tcase_add_test(inv, test_tp_invariants);
     tcase_add_test(inv, test_directions);
     tcase_add_test(err, test_bad_input);
