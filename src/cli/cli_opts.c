@@ -43,6 +43,8 @@ static const struct cli_opt opts[] = {
      "size: the largest fleet to consider (default 32768; serving: at the "
      "peak)"},
     {"--help", NULL, OPT_HELP, -1, ALL, "show this help"},
+    {"--max-num-seqs", "N", OPT_SHORTCUT, PK_SERVE_MAX_BATCH, PLANS | SZ,
+     NULL},
     {"--microbatch", "N", OPT_SHORTCUT, PK_PAR_MICROBATCH, PLANS | SZ, NULL},
     {"--model", "ID", OPT_SHORTCUT, PK_MODEL_PRESET, PLANS | SZ, NULL},
     {"--objective", "OBJ", OPT_OBJECTIVE, -1, EVALS | SZ,

@@ -252,10 +252,11 @@ struct load_result {
 
 /*
  * Serving (serve.c, README "Serving").  Memory per GPU of a replica;
- * latencies at the batch the plan runs (TTFT at serve.percentile, queueing
- * included; TPOT the mean time between output tokens of one request after
- * the first); throughput of the whole fleet at peak demand, or of the
- * given fleet at the targets; money per day over the daily profile.
+ * latencies at the batch the plan runs as distributions over requests
+ * (mean, p50, p90, p99; TTFT queueing included; TPOT the mean time between
+ * output tokens of one request after the first); throughput of the whole
+ * fleet at peak demand, or of the given fleet at the targets; money per
+ * day over the daily profile.
  */
 struct serve_result {
     double kv_bytes_per_token;     /* one token's KV, whole model */
@@ -267,10 +268,23 @@ struct serve_result {
     double batch;               /* running sequences at the operating point */
     double prefill_ms;          /* one prompt's prefill, no queueing */
     double decode_step_ms;      /* one decode iteration at the batch */
-    double queue_ms;            /* TTFT queueing at the percentile */
-    double ttft_ms;             /* prefill + queueing (+ KV transfer) */
-    double tpot_ms;             /* per output token after the first */
-    double e2e_s;               /* ttft + (output - 1) x tpot */
+    double queue_ms;            /* TTFT queueing, mean */
+    double ttft_ms;             /* prefill + queueing (+ KV transfer), mean */
+    double ttft_p50_ms;         /* ... over requests: median */
+    double ttft_p90_ms;         /* ... 90th percentile */
+    double ttft_p99_ms;         /* ... 99th percentile */
+    double tpot_ms;             /* per output token after the first, mean */
+    double tpot_p50_ms;         /* one request's TPOT over requests */
+    double tpot_p90_ms;
+    double tpot_p99_ms;
+    double e2e_s;               /* ttft + (output - 1) x tpot, means */
+    /* false when there is no latency to report: the memory does not fit,
+     * or the offered rate exceeds capacity with no window
+     * (serve.window_requests = 0: the queue grows without bound).  The
+     * latencies above are then 0 and exporters show null. */
+    bool latency_known;
+    bool saturated; /* offered rate above capacity: throughput = capacity */
+    double capacity_requests_per_s; /* the fleet at no target (open loop) */
     double tokens_per_step;     /* speculative decoding: accepted + 1 */
     double output_tokens_per_s; /* the fleet */
     double output_tokens_per_s_per_gpu;

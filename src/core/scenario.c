@@ -75,7 +75,8 @@ void scenario_defaults(struct scenario *sc)
     sc->serve.input_tokens = 1024;
     sc->serve.output_tokens = 256;
     sc->serve.peak_to_avg = 1;
-    sc->serve.percentile = 90;
+    sc->serve.percentile = SERVE_PCT_P99;
+    sc->serve.window_requests = 1000;
     sc->serve.weights = SD_BF16;
     sc->serve.kv_cache = SD_BF16;
     sc->serve.disaggregated = DISAGG_NO;
@@ -469,9 +470,12 @@ static enum cp_status validate_serve(const struct scenario *sc, struct diag *d)
         st = real_in(d, "serve.ttft_ms", v->ttft_ms, 0, 1e9);
     if (!st)
         st = real_in(d, "serve.tpot_ms", v->tpot_ms, 0, 1e9);
-    if (!st && !(v->percentile > 0 && v->percentile < 100))
+    if (!st && (unsigned)v->percentile > SERVE_PCT_P99)
         st = diag_set(d, CP_ERR_RANGE, "serve.percentile",
-                      "%g is out of range (0, 100)", v->percentile);
+                      "must be mean, p50, p90 or p99");
+    if (!st)
+        st = count_in(d, "serve.window_requests", v->window_requests, 0,
+                      1e9);
     if (!st && (unsigned)v->weights >= SD_COUNT)
         st = diag_set(d, CP_ERR_RANGE, "serve.weights", "unknown precision");
     if (!st && v->kv_cache != SD_BF16 && v->kv_cache != SD_FP16 &&

@@ -25,9 +25,15 @@
  * Continuous batching (Yu et al. 2022, Orca; Kwon et al. 2023, vLLM) with
  * chunked prefill (Agrawal et al. 2024, Sarathi-Serve): prompts share the
  * GPU with decode steps, stretching TPOT by 1 / (1 - prefill share).
- * TTFT = prefill + half a step + waiting for the prefills ahead, an M/M/1
- * tail at serve.percentile (conservative against M/D/1; Kingman).  Per
- * replica, Little's law: arrivals = batch / (TTFT + (O - 1) TPOT).
+ * TTFT = prefill + the wait for the running step + waiting for the
+ * prefills ahead (M/M/1, conservative against M/D/1; Kingman); TPOT
+ * varies over requests with the prompts that stall a request's decode
+ * and, open loop, with the batch (Poisson around its mean, M/G/inf).
+ * Both are reported as mean, p50, p90 and p99; the targets hold at
+ * serve.percentile.  Per replica, Little's law: arrivals = batch / (TTFT
+ * + (O - 1) TPOT).  Offered above capacity, throughput saturates at
+ * capacity and the queue grows over the load test's requests
+ * (serve.window_requests; 0: without bound, no latency).
  * Speculative decoding accepts (1 - a^(g+1)) / (1 - a) tokens per step
  * (Leviathan et al. 2023) for g + 1 tokens of compute.
  *
@@ -75,6 +81,12 @@ void serve_daily_profile(double peak_to_avg, double *f /* OUT */, int n);
  * the fleet size in r->serve.gpus; m is the model shape.  Pure. */
 void serve_estimate(const struct scenario *sc, const struct model_shape *m,
                     struct result *r /* IN/OUT */);
+
+/* The TTFT and TPOT of s at statistic p (mean, p50, p90, p99), ms: what
+ * the targets of serve.percentile are checked against.  0 when
+ * s->latency_known is false. */
+double serve_ttft_at_ms(const struct serve_result *s, enum serve_pct p);
+double serve_tpot_at_ms(const struct serve_result *s, enum serve_pct p);
 
 /* The serving load (load.h) over the daily profile: of the whole fleet
  * serve_estimate sized (base false: every GPU owned) or of the owned base

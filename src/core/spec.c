@@ -151,3 +151,10 @@ const char *moe_dispatcher_name(enum moe_dispatcher m)
 
     return (unsigned)m <= DISPATCH_HYBRIDEP ? names[m] : NULL;
 }
+
+const char *serve_pct_name(enum serve_pct p)
+{
+    static const char *const names[] = {"mean", "p50", "p90", "p99"};
+
+    return (unsigned)p <= SERVE_PCT_P99 ? names[p] : NULL;
+}

@@ -205,6 +205,10 @@ enum serve_dtype {
 
 enum serve_disagg { DISAGG_NO, DISAGG_YES, DISAGG_AUTO };
 
+/* The statistic a latency target holds at: the mean, or the 50th, 90th or
+ * 99th percentile over requests (SLAs and MLPerf Inference use p99). */
+enum serve_pct { SERVE_PCT_MEAN, SERVE_PCT_P50, SERVE_PCT_P90, SERVE_PCT_P99 };
+
 struct serve_spec {
     enum serve_mode mode;
     uint64_t input_tokens;   /* mean prompt length */
@@ -214,7 +218,10 @@ struct serve_spec {
     double peak_to_avg;      /* peak hour / daily mean, >= 1 */
     uint64_t concurrency;    /* closed-loop users; 0: open arrivals */
     double ttft_ms, tpot_ms; /* targets; 0: none */
-    double percentile;       /* of TTFT, in (0, 100) */
+    enum serve_pct percentile; /* the targets' statistic (TTFT and TPOT) */
+    uint64_t window_requests;  /* requests of a load test above capacity
+                                  (the queue grows over them); 0: steady
+                                  state, unbounded */
     enum serve_dtype weights;
     enum serve_dtype kv_cache;
     double prefix_hit_frac; /* prompt share served from the prefix cache */
@@ -464,5 +471,6 @@ const char *serve_disagg_name(enum serve_disagg g);
 const char *recipe_switch_name(enum recipe_switch r);
 const char *cuda_graphs_name(enum cuda_graphs g);
 const char *moe_dispatcher_name(enum moe_dispatcher m);
+const char *serve_pct_name(enum serve_pct p);
 
 #endif

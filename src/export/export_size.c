@@ -652,7 +652,7 @@ static enum cp_status serve_text(FILE *out, const struct size_result *s,
             fprintf(out, " and ");
         if (s->tpot_ms > 0)
             fprintf(out, "TPOT <= %.4g ms", s->tpot_ms);
-        fprintf(out, " at p%.4g", s->percentile);
+        fprintf(out, " at %s", serve_pct_name(s->percentile));
     } else {
         fprintf(out, ", no latency target");
     }
@@ -768,9 +768,10 @@ static enum cp_status serve_text(FILE *out, const struct size_result *s,
         fprintf(out, "(buy: whole units x GPUs each; cap: the offer's "
                      "capacity in GPUs, ? not published; cash: owned, the "
                      "capex; reserved, a term; on demand, a day's bill; "
-                     "TTFT includes queueing at the percentile; TPOT: per "
-                     "output token after the first; e2e: one request; ~#k: "
-                     "cost and energy ranges overlap point k's)\n");
+                     "TTFT and TPOT at the targets' statistic, TTFT with "
+                     "queueing; TPOT: per output token after the first; "
+                     "e2e: one request; ~#k: cost and energy ranges overlap "
+                     "point k's)\n");
     }
     if (s->n > s->nfront)
         fprintf(out, "\nexcluded:\n");
@@ -873,7 +874,8 @@ static enum cp_status serve_json(FILE *out, const struct size_result *s,
                         json_integer((json_int_t)s->concurrency));
     json_object_set_new(sv, "ttft_ms", num(s->ttft_ms));
     json_object_set_new(sv, "tpot_ms", num(s->tpot_ms));
-    json_object_set_new(sv, "percentile", num(s->percentile));
+    json_object_set_new(sv, "percentile",
+                        json_string(serve_pct_name(s->percentile)));
     json_object_set_new(sv, "peak_to_avg", num(s->peak_to_avg));
     json_object_set_new(root, "serving", sv);
     json_object_set_new(c, "objective",

@@ -127,6 +127,13 @@ static const char *serve_reason_text(const struct result *r)
     return r->serve.reason;
 }
 
+/* Latency exists unless the memory does not fit or the queue grows
+ * without bound (serve.latency_known). */
+static bool latency_known(const struct result *r)
+{
+    return r->serve.latency_known;
+}
+
 static const char *bottleneck_text(const struct result *r)
 {
     return r->bottleneck;
@@ -220,16 +227,29 @@ static const struct metric table[] = {
     F("serve", "decode_step_ms", "ms", serve.decode_step_ms, 1, MB_LOWER,
       "max((weights + batch x context x KV) / (HBM x MBU), GEMMs) + 2 x "
       "layers all-reduces + host overhead"),
-    F("serve", "queue_ms", "ms", serve.queue_ms, 1, MB_LOWER,
-      "waiting before the prefill at serve.percentile (M/M/1 tail) + half "
-      "a step"),
-    F("serve", "ttft_ms", "ms", serve.ttft_ms, 1, MB_LOWER,
-      "time to first token = queueing + prefill, at serve.percentile"),
-    F("serve", "tpot_ms", "ms", serve.tpot_ms, 1, MB_LOWER,
-      "mean time between output tokens of one request after the first: "
-      "decode step / tokens per step / (1 - prefill share)"),
-    F("serve", "e2e_s", "s", serve.e2e_s, 1, MB_LOWER,
-      "end to end = ttft + (output_tokens - 1) x tpot"),
+    FK("serve", "queue_ms", "ms", serve.queue_ms, MB_LOWER, latency_known,
+       "mean wait before the prefill (M/M/1) + half a step, + the load "
+       "test's queue above capacity"),
+    FK("serve", "ttft_ms", "ms", serve.ttft_ms, MB_LOWER, latency_known,
+       "time to first token = queueing + prefill, mean over requests"),
+    FK("serve", "ttft_p50_ms", "ms", serve.ttft_p50_ms, MB_LOWER,
+       latency_known, "TTFT median: M/M/1 wait quantile + prefill"),
+    FK("serve", "ttft_p90_ms", "ms", serve.ttft_p90_ms, MB_LOWER,
+       latency_known, "TTFT 90th percentile"),
+    FK("serve", "ttft_p99_ms", "ms", serve.ttft_p99_ms, MB_LOWER,
+       latency_known, "TTFT 99th percentile"),
+    FK("serve", "tpot_ms", "ms", serve.tpot_ms, MB_LOWER, latency_known,
+       "mean time between output tokens of one request after the first: "
+       "decode step / tokens per step / (1 - prefill share)"),
+    FK("serve", "tpot_p50_ms", "ms", serve.tpot_p50_ms, MB_LOWER,
+       latency_known, "TPOT median over requests (normal approximation)"),
+    FK("serve", "tpot_p90_ms", "ms", serve.tpot_p90_ms, MB_LOWER,
+       latency_known,
+       "TPOT 90th percentile: mean + 1.28 sd (prompt stalls, batch)"),
+    FK("serve", "tpot_p99_ms", "ms", serve.tpot_p99_ms, MB_LOWER,
+       latency_known, "TPOT 99th percentile: mean + 2.33 sd"),
+    FK("serve", "e2e_s", "s", serve.e2e_s, MB_LOWER, latency_known,
+       "end to end = ttft + (output_tokens - 1) x tpot, means"),
     F("serve", "tokens_per_step", "", serve.tokens_per_step, 1, MB_HIGHER,
       "speculative decoding: (1 - a^(g+1)) / (1 - a); 1 without"),
     F("serve", "output_tokens_per_s", "tok/s", serve.output_tokens_per_s, 1,
@@ -245,6 +265,12 @@ static const struct metric table[] = {
       MB_NONE,
       "serve.requests_per_s, or tokens_per_day / output_tokens / 86400 x "
       "peak_to_avg"),
+    F("serve", "capacity_requests_per_s", "req/s",
+      serve.capacity_requests_per_s, 1, MB_HIGHER,
+      "open arrivals: the most the fleet serves, no target (0: a fleet "
+      "sized for the demand at its targets, below it by construction)"),
+    B("serve", "saturated", serve.saturated,
+      "offered rate above capacity: throughput = capacity, queue grows"),
     F("serve", "utilization", "", serve.utilization, 1, MB_NONE,
       "peak demand / (replicas x capacity of a replica at the targets)"),
     F("serve", "replicas", "", serve.replicas, 1, MB_LOWER,

@@ -26,6 +26,7 @@ _Static_assert(sizeof(enum serve_disagg) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum recipe_switch) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum cuda_graphs) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum moe_dispatcher) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum serve_pct) == sizeof(int), "enum size");
 
 static const int grad_dtype_values[] = {PREC_FP32, PREC_BF16, PREC_FP16};
 
@@ -223,9 +224,15 @@ static const struct plan_key_info keys[PLAN_KEY_COUNT] = {
                           OFF(serve.tpot_ms),
                           "time-per-output-token target, ms"},
     [PK_SERVE_PERCENTILE] = {"serve.percentile", "serve", "percentile",
-                             PT_NUMBER, 0, 1, 99.99, NULL, NULL, 0, "90",
-                             PS_F64, OFF(serve.percentile),
-                             "percentile of TTFT the target holds at"},
+                             PT_ENUM, 0, 0, 0, "mean|p50|p90|p99", NULL, 0,
+                             "p99", PS_INT, OFF(serve.percentile),
+                             "statistic the TTFT and TPOT targets hold at"},
+    [PK_SERVE_WINDOW_REQUESTS] = {"serve.window_requests", "serve",
+                                  "window_requests", PT_COUNT, 0, 0, 1e9,
+                                  NULL, NULL, 0, "1000", PS_U64,
+                                  OFF(serve.window_requests),
+                                  "requests of a load test above capacity "
+                                  "(0: steady state, TTFT unbounded)"},
     [PK_SERVE_WEIGHTS] = {"serve.weights", "serve", "weights", PT_ENUM, 0, 0, 0,
                           "bf16|fp16|fp8|int8|int4|fp4", NULL, 0, "bf16",
                           PS_INT, OFF(serve.weights),
@@ -245,7 +252,9 @@ static const struct plan_key_info keys[PLAN_KEY_COUNT] = {
                             PKF_AUTO, 1, COUNT_MAX, NULL, NULL, 0,
                             "auto (memory and engine)", PS_U64,
                             OFF(serve.max_batch),
-                            "running sequences per replica"},
+                            "running sequences per replica: the engine's "
+                            "cap (--max-num-seqs), above or below the "
+                            "stack's"},
     [PK_SERVE_OWNED_GPUS] = {"serve.owned_gpus", "serve", "owned_gpus",
                              PT_COUNT, 0, 0, COUNT_MAX, NULL, NULL, 0,
                              "0 (all owned)", PS_U64, OFF(serve.owned_gpus),
@@ -543,6 +552,21 @@ static enum cp_status parse_bool(const char *s, uint64_t *out)
 /* Quote user text in messages, cut to keep the line short. */
 #define SHOWN(s) (int)(strlen(s) > 40 ? 40 : strlen(s)), (s)
 
+/* serve.percentile was a number before it named a statistic; plans and
+ * published case files still write 50, 90 or 99 for p50, p90, p99. */
+static const char *percentile_alias(enum plan_key k, const char *value)
+{
+    if (k != PK_SERVE_PERCENTILE)
+        return value;
+    if (strcmp(value, "50") == 0)
+        return "p50";
+    if (strcmp(value, "90") == 0)
+        return "p90";
+    if (strcmp(value, "99") == 0)
+        return "p99";
+    return value;
+}
+
 enum cp_status plan_set_key(struct plan *p, enum plan_key k, const char *value,
                             const char *origin, struct diag *d)
 {
@@ -570,7 +594,7 @@ enum cp_status plan_set_key(struct plan *p, enum plan_key k, const char *value,
                         "value longer than %zu characters",
                         sizeof(trimmed) - 1);
     snprintf(trimmed, sizeof(trimmed), "%.*s", (int)len, value);
-    value = trimmed;
+    value = percentile_alias(k, trimmed);
     if ((ki->flags & PKF_AUTO) && strcmp(value, "auto") == 0) {
         v.is_auto = true;
         p->v[k] = v;

@@ -61,6 +61,7 @@
     X(SERVE_TTFT_MS, "serve.ttft_ms")                                          \
     X(SERVE_TPOT_MS, "serve.tpot_ms")                                          \
     X(SERVE_PERCENTILE, "serve.percentile")                                    \
+    X(SERVE_WINDOW_REQUESTS, "serve.window_requests")                          \
     X(SERVE_WEIGHTS, "serve.weights")                                          \
     X(SERVE_KV_CACHE, "serve.kv_cache")                                        \
     X(SERVE_PREFIX_HIT, "serve.prefix_hit")                                    \

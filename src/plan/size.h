@@ -156,7 +156,7 @@ struct size_result {
     double demand_rps;       /* peak requests/s */
     uint64_t concurrency;    /* closed-loop users (0: open arrivals) */
     double ttft_ms, tpot_ms; /* targets (0: none) */
-    double percentile;       /* of the targets */
+    enum serve_pct percentile; /* the targets' statistic */
     double peak_to_avg;      /* >= 1 */
     uint64_t layouts;        /* serving layouts evaluated (every system) */
     uint64_t layouts_cut;    /* systems with more replicas meeting the

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/serve.h"
 #include "plan/resolve.h"
 #include "plan/serve_errors.h"
 #include "plan/size_int.h"
@@ -107,7 +108,8 @@ static enum size_why miss_of(const struct result *r, const struct scenario *sc)
         return SIZE_MISSES_TTFT;
     if (strstr(s->reason, "serve.tpot_ms"))
         return SIZE_MISSES_TPOT;
-    if (sc->serve.ttft_ms > 0 && s->ttft_ms > sc->serve.ttft_ms)
+    if (sc->serve.ttft_ms > 0 &&
+        serve_ttft_at_ms(s, sc->serve.percentile) > sc->serve.ttft_ms)
         return SIZE_MISSES_TTFT;
     return SIZE_MISSES_TPOT;
 }
@@ -140,8 +142,9 @@ static void fill_fleet(struct size_point *p, const struct scenario *sc,
     p->max_batch = sc->serve.max_batch;
     p->replicas = s->replicas;
     p->utilization = s->utilization;
-    p->ttft_ms = s->ttft_ms;
-    p->tpot_ms = s->tpot_ms;
+    /* at the statistic the targets hold at */
+    p->ttft_ms = serve_ttft_at_ms(s, sc->serve.percentile);
+    p->tpot_ms = serve_tpot_at_ms(s, sc->serve.percentile);
     p->e2e_s = s->e2e_s;
     p->wh_mtok = s->wh_per_mtok;
     p->facility_mw = r->energy.nameplate_it_kw * r->energy.pue / 1000;

@@ -433,7 +433,10 @@ static int draw_serve_results(struct ui *ui, struct canvas *c, int w,
     snprintf(t, sizeof(t), "TTFT %s ms, TPOT %s ms",
              mtext(r, "serve", "ttft_ms", a, sizeof(a)),
              mtext(r, "serve", "tpot_ms", b, sizeof(b)));
-    heading(f, "LATENCY", t, THEME_VALUE, "TTFT incl. queueing", THEME_DIM);
+    heading(f, "LATENCY", t, THEME_VALUE, "means, TTFT incl. queueing",
+            THEME_DIM);
+    metric_item(f, r, "TTFT p99", "serve", "ttft_p99_ms", "ms", -1);
+    metric_item(f, r, "TPOT p99", "serve", "tpot_p99_ms", "ms", -1);
     metric_item(f, r, "prefill", "serve", "prefill_ms", "ms", -1);
     metric_item(f, r, "queue", "serve", "queue_ms", "ms", -1);
     metric_item(f, r, "step", "serve", "decode_step_ms", "ms", -1);

@@ -113,6 +113,12 @@ static const struct {
     {{"quote", "--top", "5", NULL}, CP_ERR_USAGE, ""},
     {{"search", "--top", "0", NULL}, CP_ERR_USAGE, "--top"},
     {{"quote", "--objective", "fun", NULL}, CP_ERR_USAGE, "--objective"},
+    {{"quote", "--set", "serve.percentile=95", NULL},
+     CP_ERR_PARSE,
+     "serve.percentile"},
+    {{"quote", "--set", "serve.window_requests=-1", NULL},
+     CP_ERR_RANGE,
+     "serve.window_requests"},
 };
 
 START_TEST(test_bad_inputs)
@@ -174,6 +180,19 @@ START_TEST(test_good_values)
     ck_assert_str_eq(d.where, "train.seq_len");
     ck_assert_int_eq(plan_set_key(&p, PK_HW_GPUS, "auto", NULL, &d), CP_OK);
     ck_assert(p.v[PK_HW_GPUS].is_auto);
+    /* serve.percentile names a statistic; 50, 90, 99 are read as p50 ... */
+    ck_assert_int_eq(plan_set_key(&p, PK_SERVE_PERCENTILE, "mean", NULL, &d),
+                     CP_OK);
+    ck_assert_uint_eq(p.v[PK_SERVE_PERCENTILE].u, SERVE_PCT_MEAN);
+    ck_assert_int_eq(plan_set_key(&p, PK_SERVE_PERCENTILE, "p90", NULL, &d),
+                     CP_OK);
+    ck_assert_uint_eq(p.v[PK_SERVE_PERCENTILE].u, SERVE_PCT_P90);
+    ck_assert_int_eq(plan_set_key(&p, PK_SERVE_PERCENTILE, "99", NULL, &d),
+                     CP_OK);
+    ck_assert_uint_eq(p.v[PK_SERVE_PERCENTILE].u, SERVE_PCT_P99);
+    ck_assert_int_eq(plan_set_key(&p, PK_SERVE_PERCENTILE, "50", NULL, &d),
+                     CP_OK);
+    ck_assert_uint_eq(p.v[PK_SERVE_PERCENTILE].u, SERVE_PCT_P50);
 }
 END_TEST
 

@@ -307,7 +307,7 @@ START_TEST(test_efficiency_scale)
         sc.serve.input_tokens = 2048;
         sc.serve.output_tokens = 128;
         sc.serve.concurrency = 1;
-        sc.serve.percentile = 50;
+        sc.serve.percentile = SERVE_PCT_P50;
         sc.stack.mbu = 0.8;
         sc.stack.kv_mem_frac = 0.9;
         sc.stack.prefill_chunk = 8192;

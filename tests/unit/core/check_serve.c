@@ -448,6 +448,270 @@ START_TEST(test_extremes)
 }
 END_TEST
 
+/* Latency as distributions: percentiles in order, the mean between the
+ * median and p99 of an open-loop M/M/1 wait, and one request alone has
+ * no spread at all. */
+START_TEST(test_distributions)
+{
+    struct scenario sc;
+    struct result r;
+    const struct serve_result *s = &r.serve;
+
+    serving(&sc, 4);
+    sc.serve.requests_per_s = 4;
+    eval_ok(&sc, &r);
+    ck_assert(s->fits && s->latency_known && !s->saturated);
+    ck_assert(s->ttft_p50_ms <= s->ttft_p90_ms);
+    ck_assert(s->ttft_p90_ms <= s->ttft_p99_ms);
+    ck_assert(s->ttft_p99_ms > s->ttft_ms && s->ttft_ms > s->prefill_ms);
+    ck_assert(s->tpot_p50_ms <= s->tpot_p90_ms);
+    ck_assert(s->tpot_p90_ms < s->tpot_p99_ms);
+    ck_assert_rel(s->tpot_p50_ms, s->tpot_ms, 1e-12);
+    /* p99 = mean + 2.326 sd and p90 = mean + 1.2816 sd (normal). */
+    ck_assert_rel((s->tpot_p99_ms - s->tpot_ms) / (s->tpot_p90_ms - s->tpot_ms),
+                  2.3263478740408408 / 1.2815515655446004, 1e-9);
+    ck_assert_rel(serve_ttft_at_ms(s, SERVE_PCT_P90), s->ttft_p90_ms, 0);
+    ck_assert_rel(serve_tpot_at_ms(s, SERVE_PCT_MEAN), s->tpot_ms, 0);
+    /* One user: nothing to wait for, nothing to stall. */
+    sc.serve.requests_per_s = 0;
+    sc.serve.concurrency = 1;
+    eval_ok(&sc, &r);
+    ck_assert_rel(s->ttft_p99_ms, s->prefill_ms, 1e-12);
+    ck_assert_rel(s->ttft_p50_ms, s->ttft_ms, 1e-12);
+    ck_assert_rel(s->tpot_p99_ms, s->tpot_ms, 1e-12);
+}
+END_TEST
+
+/* serve.percentile drives the sizing: a p99 target needs at least the
+ * GPUs of the same target on the mean, and here strictly more. */
+START_TEST(test_percentile_sizing)
+{
+    static const enum serve_pct order[] = {SERVE_PCT_MEAN, SERVE_PCT_P50,
+                                           SERVE_PCT_P90, SERVE_PCT_P99};
+    struct scenario sc;
+    struct result r;
+    double gpus[4];
+    size_t i;
+
+    for (i = 0; i < 4; i++) {
+        serving(&sc, 4);
+        sc.serve.gpus_auto = true;
+        sc.serve.requests_per_s = 20;
+        sc.serve.ttft_ms = 200;
+        sc.serve.tpot_ms = 60;
+        sc.serve.percentile = order[i];
+        eval_ok(&sc, &r);
+        ck_assert(r.serve.fits);
+        ck_assert(serve_ttft_at_ms(&r.serve, order[i]) <= 200);
+        ck_assert(serve_tpot_at_ms(&r.serve, order[i]) <= 60);
+        gpus[i] = r.serve.gpus;
+    }
+    ck_assert(gpus[2] >= gpus[1] && gpus[3] >= gpus[2]);
+    ck_assert(gpus[3] >= gpus[0]);
+    ck_assert_msg(gpus[3] > gpus[0], "p99 %g GPUs, mean %g", gpus[3],
+                  gpus[0]);
+}
+END_TEST
+
+/* Offered above capacity: throughput saturates at capacity and TTFT grows
+ * with the load test's queue, w(i) = i (1/cap - 1/lambda) - B/cap over
+ * requests i = 1..n (fluid); with no window it is unbounded (null). */
+START_TEST(test_saturation)
+{
+    struct scenario sc;
+    struct result below, r1, r, r2;
+    const struct serve_result *s = &r.serve;
+    double cap, lambda, a, c, i0, n = 1000;
+
+    serving(&sc, 4);
+    sc.serve.max_batch = 64; /* the batch cap bounds the capacity */
+    sc.serve.requests_per_s = 1;
+    eval_ok(&sc, &below);
+    cap = below.serve.capacity_requests_per_s;
+    ck_assert(cap > 1 && !below.serve.saturated);
+    lambda = 3 * cap;
+    sc.serve.requests_per_s = lambda;
+    sc.serve.window_requests = 1;
+    eval_ok(&sc, &r1);
+    sc.serve.window_requests = (uint64_t)n;
+    eval_ok(&sc, &r);
+    ck_assert(s->saturated && !s->fits && s->latency_known);
+    ck_assert_ptr_nonnull(strstr(s->reason, "exceeds the capacity"));
+    ck_assert_rel(s->requests_per_s, cap, 1e-9);
+    ck_assert_rel(s->capacity_requests_per_s, cap, 1e-9);
+    ck_assert_rel(s->output_tokens_per_s, cap * 1000, 1e-9);
+    /* The one-request window waits for nothing beyond the batch. */
+    a = 1 / cap - 1 / lambda;
+    c = s->batch / cap;
+    i0 = c / a;
+    ck_assert(i0 < n);
+    ck_assert_rel(s->ttft_ms - r1.serve.ttft_ms,
+                  a * (n - i0) * (n - i0) / (2 * n) * 1e3, 1e-6);
+    ck_assert_rel(s->ttft_p99_ms - r1.serve.ttft_p99_ms,
+                  (a * 0.99 * n - c) * 1e3, 1e-6);
+    ck_assert(s->ttft_ms > 10 * below.serve.ttft_ms);
+    /* A longer test, a longer queue; the rate served does not move. */
+    sc.serve.window_requests = 2000;
+    eval_ok(&sc, &r2);
+    ck_assert(r2.serve.ttft_ms > s->ttft_ms);
+    ck_assert_rel(r2.serve.requests_per_s, cap, 1e-9);
+    /* Steady state: unbounded, no latency, the reason says so. */
+    sc.serve.window_requests = 0;
+    eval_ok(&sc, &r2);
+    ck_assert(!r2.serve.latency_known && !r2.serve.fits);
+    ck_assert_rel(r2.serve.ttft_ms, 0, 0);
+    ck_assert_ptr_nonnull(strstr(r2.serve.reason, "without bound"));
+    ck_assert_rel(r2.serve.requests_per_s, cap, 1e-9);
+}
+END_TEST
+
+/* A quote that does not fit in memory has no latency (exported null), not
+ * a latency of 0. */
+START_TEST(test_no_fit_no_latency)
+{
+    struct scenario sc;
+    struct result r;
+
+    serving(&sc, 1);
+    sc.serve.weights = SD_BF16;
+    sc.serve.requests_per_s = 1;
+    eval_ok(&sc, &r);
+    ck_assert(!r.memory.fits && !r.serve.fits);
+    ck_assert(!r.serve.latency_known);
+    ck_assert_rel(r.serve.ttft_ms, 0, 0);
+    ck_assert_rel(r.serve.tpot_p99_ms, 0, 0);
+    /* ... and one that fits has it. */
+    serving(&sc, 4);
+    sc.serve.requests_per_s = 1;
+    eval_ok(&sc, &r);
+    ck_assert(r.serve.latency_known && r.serve.ttft_ms > 0);
+}
+END_TEST
+
+/* serve.max_batch is the engine's cap as launched: above the stack's
+ * default as well as below, memory still bounding it. */
+START_TEST(test_batch_cap_raised)
+{
+    struct scenario sc;
+    struct result r;
+
+    serving(&sc, 8);
+    sc.stack.max_seqs = 256;
+    sc.serve.input_tokens = 200;
+    sc.serve.output_tokens = 200;
+    sc.serve.mode = SERVE_OFFLINE;
+    eval_ok(&sc, &r);
+    ck_assert_rel(r.serve.max_batch, 256, 0);
+    sc.serve.max_batch = 1024;
+    eval_ok(&sc, &r);
+    ck_assert_rel(r.serve.max_batch, 1024, 0);
+    sc.serve.max_batch = 64;
+    eval_ok(&sc, &r);
+    ck_assert_rel(r.serve.max_batch, 64, 0);
+}
+END_TEST
+
+/* Closed loop with more users than the engine runs (its batch cap or the
+ * KV that fits): the engine runs the cap and the rest wait for a slot.
+ * Throughput and TPOT are those at the cap; each request waits for
+ * (N - B) requests to finish at the cap's rate (Little's law over the
+ * closed system: N = rate x (wait + e2e at B)). */
+START_TEST(test_closed_loop_over_cap)
+{
+    struct scenario sc;
+    struct result at, over;
+    double b = 64, n = 256, rate, wait_ms;
+
+    serving(&sc, 4);
+    sc.serve.max_batch = (uint64_t)b;
+    sc.serve.concurrency = (uint64_t)b;
+    eval_ok(&sc, &at);
+    ck_assert(at.serve.fits && at.serve.latency_known);
+    ck_assert_rel(at.serve.batch, b, 0);
+    sc.serve.concurrency = (uint64_t)n;
+    eval_ok(&sc, &over);
+    ck_assert_msg(over.serve.fits, "%s", over.serve.reason);
+    ck_assert(over.serve.latency_known);
+    ck_assert_rel(over.serve.batch, b, 0);
+    rate = at.serve.requests_per_s;
+    ck_assert_rel(over.serve.requests_per_s, rate, 1e-12);
+    ck_assert_rel(over.serve.tpot_ms, at.serve.tpot_ms, 1e-12);
+    ck_assert_rel(over.serve.tpot_p99_ms, at.serve.tpot_p99_ms, 1e-12);
+    wait_ms = (n - b) / rate * 1e3;
+    ck_assert_rel(over.serve.ttft_ms, at.serve.ttft_ms + wait_ms, 1e-9);
+    ck_assert_rel(over.serve.ttft_p99_ms, at.serve.ttft_p99_ms + wait_ms,
+                  1e-9);
+    ck_assert_rel(over.serve.queue_ms, at.serve.queue_ms + wait_ms, 1e-9);
+    ck_assert_rel(over.serve.e2e_s, at.serve.e2e_s + wait_ms / 1e3, 1e-9);
+    /* Little's law over the closed system. */
+    ck_assert_rel(over.serve.requests_per_s * over.serve.e2e_s, n, 1e-9);
+    /* A TTFT target the wait breaks is missed, with the reason. */
+    sc.serve.ttft_ms = at.serve.ttft_p99_ms + wait_ms / 2;
+    eval_ok(&sc, &over);
+    ck_assert(!over.serve.fits && over.serve.latency_known);
+    ck_assert_ptr_nonnull(strstr(over.serve.reason, "miss the latency"));
+}
+END_TEST
+
+/* Open-loop TTFT over requests, a case table against the closed forms:
+ * the wait for the prefills ahead is M/M/1 at rho = lambda x s (s: one
+ * prompt's share of bulk prefill time), P(W > t) = rho exp(-(1 - rho) t /
+ * s), so E[W] = rho s / (1 - rho) and the q-quantile is s / (1 - rho)
+ * ln(rho / (1 - q)) when rho > 1 - q, else 0 (Kleinrock 1975, vol. 1,
+ * 3.2); joining the running batch adds a wait uniform over one decode
+ * step (mean step / 2, q-quantile q step).  rho and the step are read
+ * back from the result (prefill_time_frac, decode_step_ms). */
+START_TEST(test_open_loop_ttft_table)
+{
+    static const struct {
+        double rps; /* offered to one TP4 replica */
+        uint64_t out; /* output tokens (1000 input) */
+        const char *source;
+    } cases[] = {
+        {0.5, 1000, "light load: rho < 0.1, only the p99 tail waits"},
+        {4, 1000, "moderate load"},
+        {14, 16, "prompt-heavy load: the median waits too (rho > 0.5)"},
+    };
+    static const double q[] = {0.5, 0.9, 0.99};
+    size_t i, j;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct scenario sc;
+        struct result r;
+        const struct serve_result *v = &r.serve;
+        double lambda = cases[i].rps, rho, svc, step, got[3];
+
+        serving(&sc, 4);
+        sc.serve.requests_per_s = lambda;
+        sc.serve.output_tokens = cases[i].out;
+        eval_ok(&sc, &r);
+        ck_assert_msg(v->fits && !v->saturated, "%s", cases[i].source);
+        rho = v->prefill_time_frac;
+        ck_assert(rho > 0 && rho < 1);
+        svc = rho / lambda;
+        step = v->decode_step_ms / 1e3;
+        ck_assert_rel(v->ttft_ms,
+                      (v->prefill_ms / 1e3 + rho * svc / (1 - rho) +
+                       step / 2) * 1e3,
+                      1e-9);
+        got[0] = v->ttft_p50_ms;
+        got[1] = v->ttft_p90_ms;
+        got[2] = v->ttft_p99_ms;
+        for (j = 0; j < 3; j++) {
+            double tail = 1 - q[j];
+            double w = rho > tail ? svc / (1 - rho) * log(rho / tail) : 0;
+
+            ck_assert_msg(fabs(got[j] - (v->prefill_ms / 1e3 + w +
+                                         q[j] * step) * 1e3) <=
+                              1e-9 * got[j],
+                          "%s: q %g got %g", cases[i].source, q[j], got[j]);
+        }
+        if (i == 2)
+            ck_assert(rho > 0.5);
+    }
+}
+END_TEST
+
 Suite *suite_serve(void); /* listed by the Makefile */
 
 Suite *suite_serve(void)
@@ -467,6 +731,13 @@ Suite *suite_serve(void)
     tcase_add_test(core, test_sizing);
     tcase_add_test(core, test_hybrid);
     tcase_add_test(core, test_disaggregated);
+    tcase_add_test(core, test_distributions);
+    tcase_add_test(core, test_percentile_sizing);
+    tcase_add_test(core, test_saturation);
+    tcase_add_test(core, test_no_fit_no_latency);
+    tcase_add_test(core, test_batch_cap_raised);
+    tcase_add_test(core, test_closed_loop_over_cap);
+    tcase_add_test(core, test_open_loop_ttft_table);
     tcase_add_test(inv, test_tp_invariants);
     tcase_add_test(inv, test_directions);
     tcase_add_test(err, test_bad_input);
