@@ -128,3 +128,10 @@ const char *serve_disagg_name(enum serve_disagg g)
 
     return (unsigned)g <= DISAGG_AUTO ? names[g] : NULL;
 }
+
+const char *serve_pool_name(enum serve_pool p)
+{
+    static const char *const names[] = {"both", "prefill", "decode"};
+
+    return (unsigned)p <= POOL_DECODE ? names[p] : NULL;
+}

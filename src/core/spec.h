@@ -200,6 +200,20 @@ enum serve_dtype {
 
 enum serve_disagg { DISAGG_NO, DISAGG_YES, DISAGG_AUTO };
 
+/* Which part of a serving deployment is measured: both phases on one
+ * pool, or a prefill or decode pool alone (serve_pool.h). */
+enum serve_pool { POOL_BOTH, POOL_PREFILL, POOL_DECODE };
+
+/* One pool's own parallelism (serve.prefill.* / serve.decode.*): 0 keeps
+ * parallel.tp, parallel.ep and serve.attention_dp; gpus 0 leaves the pool
+ * to be sized. */
+struct serve_pool_spec {
+    uint64_t gpus;
+    uint64_t tp;
+    uint64_t ep;
+    uint64_t attention_dp;
+};
+
 struct serve_spec {
     enum serve_mode mode;
     uint64_t input_tokens;   /* mean prompt length */
@@ -219,6 +233,9 @@ struct serve_spec {
     bool gpus_auto;       /* hardware.gpus = auto: size for the peak */
     uint64_t spec_tokens; /* speculative draft tokens per step; 0: off */
     double spec_accept;   /* acceptance rate of one draft token */
+    enum serve_pool pool; /* both phases, or one pool measured alone */
+    uint64_t attention_dp; /* attention data-parallel ranks beside MoE EP */
+    struct serve_pool_spec prefill, decode; /* disaggregated pools */
 };
 
 /* A node type (server or rack-scale system). */
@@ -433,5 +450,6 @@ const char *workload_name(enum workload_kind w);
 const char *serve_dtype_name(enum serve_dtype t);
 const char *serve_mode_name(enum serve_mode m);
 const char *serve_disagg_name(enum serve_disagg g);
+const char *serve_pool_name(enum serve_pool p);
 
 #endif

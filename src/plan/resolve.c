@@ -568,6 +568,8 @@ static const char *enum_text(enum plan_key k, int value)
         return serve_dtype_name((enum serve_dtype)value);
     case PK_SERVE_DISAGGREGATED:
         return serve_disagg_name((enum serve_disagg)value);
+    case PK_SERVE_POOL:
+        return serve_pool_name((enum serve_pool)value);
     default:
         return NULL;
     }
