@@ -132,9 +132,10 @@ struct engine {
     double w_dense;   /* per GPU, read every decode step */
     double w_expert;  /* per GPU, routed experts (read as touched) */
     double experts, top_k, moe_layers;
-    double kv_tok; /* KV bytes per token per GPU */
-    double n_mm;   /* active matmul params per token */
-    double attn_c; /* attention FLOPs per token per context position */
+    double kv_tok;     /* KV bytes per token per GPU */
+    double n_mm;       /* active matmul params per token */
+    double attn_c;     /* attention FLOPs per token per context position */
+    double attn_c_dec; /* ... in decode (MLA absorbed into the latent) */
     double L, h;
     double ar_alpha, ar_beta;
     double overhead;  /* host work per step */
@@ -228,6 +229,12 @@ static void engine_init(const struct scenario *sc, const struct model_shape *m,
      * a heads, 2 FLOPs per multiply-add (PaLM's 12 L a d s is 3x this
      * with d_qk = d_v = d). */
     e->attn_c = 2 * m->L * m->a * (m->d_qk + m->d_v);
+    /* MLA decode absorbs the key and value up-projections into the query
+     * and output (DeepSeek-V2, Liu et al. 2024, 2.1.2; FlashMLA): every
+     * head attends over the cached latent and RoPE key, kv_lora + rope
+     * wide, and sums kv_lora-wide values; prefill expands the heads. */
+    e->attn_c_dec =
+        m->mla ? 2 * m->L * m->a * (2 * m->kv_lora + m->rope) : e->attn_c;
     e->L = m->L;
     e->h = m->h;
     e->ar_alpha = st->allreduce_s;
@@ -335,7 +342,7 @@ static double decode_step_s(const struct engine *e, double b, double ctx)
     double bytes = e->w_dense + e->w_expert * touched + b * ctx * e->kv_tok;
     double t_mem = bytes / e->bw * e->pp;
     double t_cmp = gemm_s(e, 2 * e->n_mm * toks / e->gpr) * e->pp +
-                   e->attn_c * toks * ctx / e->gpr / e->attn_rate * e->pp;
+                   e->attn_c_dec * toks * ctx / e->gpr / e->attn_rate * e->pp;
 
     return (t_mem > t_cmp ? t_mem + (1 - e->overlap) * t_cmp
                           : t_cmp + (1 - e->overlap) * t_mem) +

@@ -266,6 +266,50 @@ START_TEST(test_deepseek_ep32_ep144)
 }
 END_TEST
 
+/* The attention of one decode step: what b sequences' 4000 more context
+ * positions add, less the same with an attention kernel 1e6 times
+ * faster (the KV read stays). */
+static double decode_attention_s(struct scenario *sc, double b)
+{
+    struct model_shape m;
+    double d[2];
+    int i;
+
+    for (i = 0; i < 2; i++) {
+        sc->stack.attn_eff = i ? 1e6 : 1;
+        sc->serve.input_tokens = 4000;
+        model_shape_derive(&sc->model, 1, &m);
+        d[i] = serve_rank_step_s(sc, &m, b);
+        sc->serve.input_tokens = 8000;
+        d[i] = serve_rank_step_s(sc, &m, b) - d[i];
+    }
+    sc->stack.attn_eff = 1;
+    return d[0] - d[1];
+}
+
+/* MLA decode with the up-projections absorbed (DeepSeek-V2 2.1.2,
+ * FlashMLA): each of the 128 heads attends over the 576-wide latent and
+ * RoPE key and sums 512-wide values, (512 + 64) + 512 per head and context
+ * position, not the expanded heads' (128 + 64) + 128; against multi-head
+ * attention of 128 heads of 128 ((128 + 128)), at the same rate and both
+ * steps bandwidth-bound, 1088 / 256. */
+START_TEST(test_mla_decode_absorbed)
+{
+    struct scenario sc;
+    double mla, mha, ratio;
+
+    wide_ep(&sc);
+    mla = decode_attention_s(&sc, 64);
+    sc.model.attention = MATTN_MHA;
+    sc.model.kv_lora_rank = 0;
+    sc.model.rope_head_dim = 0;
+    mha = decode_attention_s(&sc, 64);
+    ck_assert(mla > 0 && mha > 0);
+    ratio = mla / mha;
+    ck_assert_double_eq_tol(ratio, 1088.0 / 256, 1e-6);
+}
+END_TEST
+
 /* clang-format off */
 static const struct bad_case {
     const char *key;
@@ -350,6 +394,7 @@ Suite *suite_serve_pool(void)
     tcase_add_test(core, test_expert_weights_spread);
     tcase_add_test(core, test_pool_alone);
     tcase_add_test(core, test_deepseek_ep32_ep144);
+    tcase_add_test(core, test_mla_decode_absorbed);
     tcase_add_loop_test(core, test_bad_keys, 0,
                         (int)(sizeof(bad) / sizeof(bad[0])));
     suite_add_tcase(s, core);
