@@ -333,7 +333,8 @@ static void serve_try(struct walk *w)
     keep(w->out, w->cap, &h);
 }
 
-/* Disaggregated MoE pools the plan leaves open (serve.disaggregated = yes,
+/* Disaggregated MoE pools the plan leaves open (serve.disaggregated = yes
+ * or auto,
  * hardware.gpus = auto, no serve.prefill.* / serve.decode.* parallelism):
  * wide EP over whole nodes (whole scale-up domains on rack-scale
  * systems), attention data-parallel over the same GPUs (tp 1), each pool
@@ -352,8 +353,9 @@ static void search_pools(struct walk *w, const struct search_space *sp)
     size_t nw = 0, i, j, k;
     struct layout keep_layout = w->sc.layout;
     uint64_t keep_batch = w->sc.serve.max_batch, keep_gpus = w->sc.gpus;
+    enum serve_disagg sv_disagg = w->sc.serve.disaggregated;
 
-    if (!sp->serve_pools || sv->disaggregated != DISAGG_YES || !sv->gpus_auto ||
+    if (!sp->serve_pools || sv->disaggregated == DISAGG_NO || !sv->gpus_auto ||
         base->model.experts < 2 || sp->tp || sp->pp || sv->pool != POOL_BOTH ||
         sv->prefill.gpus || sv->prefill.tp || sv->prefill.ep ||
         sv->prefill.attention_dp || sv->decode.gpus || sv->decode.tp ||
@@ -365,6 +367,7 @@ static void search_pools(struct walk *w, const struct search_space *sp)
         if (nodes[k] * node <= base->model.experts)
             widths[nw++] = nodes[k] * node;
     w->pools = true;
+    w->sc.serve.disaggregated = DISAGG_YES; /* auto: the pools compete */
     w->sc.layout.tp = 1;
     w->sc.layout.pp = 1;
     w->sc.layout.dp = 1;
@@ -388,6 +391,7 @@ static void search_pools(struct walk *w, const struct search_space *sp)
     }
     memset(&w->sc.serve.prefill, 0, sizeof(w->sc.serve.prefill));
     memset(&w->sc.serve.decode, 0, sizeof(w->sc.serve.decode));
+    w->sc.serve.disaggregated = sv_disagg;
     w->sc.layout = keep_layout;
     w->sc.serve.max_batch = keep_batch;
     w->sc.gpus = keep_gpus;

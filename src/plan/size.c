@@ -1070,7 +1070,8 @@ static enum cp_status pool_keys(struct plan *out,
         {PK_SERVE_DECODE_ATTENTION_DP, dc->attention_dp},
     };
     char buf[32];
-    enum cp_status st = CP_OK;
+    enum cp_status st =
+        plan_set_key(out, PK_SERVE_DISAGGREGATED, "yes", NULL, d);
     size_t i;
 
     for (i = 0; i < sizeof(kv) / sizeof(kv[0]) && !st; i++) {

@@ -175,6 +175,7 @@ static void price_hit(const struct s_state *st, struct s_sys *sy, size_t cap,
     sc->serve.max_batch = h->max_batch;
     sc->serve.owned_gpus = 0;
     if (h->prefill.ep) {
+        sc->serve.disaggregated = DISAGG_YES;
         sc->serve.prefill = h->prefill;
         sc->serve.decode = h->decode;
     }

@@ -87,6 +87,26 @@ else
     fail "size pools" "$(head -c 300 "$tmp/err")"
 fi
 
+# serve.disaggregated=auto: the pools compete with aggregated replicas and
+# win here; the point's plan says yes and carries the pools' keys
+if run size --model deepseek-v3 --accel h100-sxm --set workload.kind=serve \
+    --set software.stack=sglang --set serve.weights=fp8 \
+    --set serve.input_tokens=2000 --set serve.output_tokens=500 \
+    --set serve.requests_per_s=200 --set serve.ttft_ms=3000 \
+    --set serve.tpot_ms=50 --set serve.disaggregated=auto --format json \
+    >"$tmp/sa.json" 2>"$tmp/err" && python3 - "$tmp/sa.json" "$tmp/sz.json" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))['frontier'][0]
+y = json.load(open(sys.argv[2]))['frontier'][0]
+assert 'prefill' in a['replica'], a
+assert a['gpus'] == y['gpus'] and abs(a['usd_per_day'] - y['usd_per_day']) < 1e-6 * y['usd_per_day'], (a, y)
+PY
+then
+    ok "size with serve.disaggregated=auto chooses the same pools"
+else
+    fail "size pools auto" "$(head -c 300 "$tmp/err")"
+fi
+
 # bad keys: exit 2, one line naming the key, nothing on stdout
 for c in "serve.prefill.ep=32:serve.disaggregated=no:serve.prefill.gpus" \
          "serve.decode.ep=512:serve.decode.attention_dp=512:serve.decode.ep" \
