@@ -298,6 +298,7 @@ struct serve_result {
     double prefill_gpus; /* disaggregated prefill pool; else 0 */
     double decode_gpus;  /* disaggregated decode pool; else 0 */
     bool disaggregated;
+    bool prefill_bound; /* own pools (serve_pool.h): prefill limits the rate */
     bool fits;                           /* the targets and memory can be met */
     double prefill_time_frac;            /* share of GPU time on prompts */
     double fleet_gpu_hours_per_day;      /* GPU-hours the demand needs a day */

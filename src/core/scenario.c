@@ -19,6 +19,7 @@
 #include "core/reliability.h"
 #include "core/scenario.h"
 #include "core/serve.h"
+#include "core/serve_pool.h"
 #include "core/steptime.h"
 #include "core/storage.h"
 
@@ -80,6 +81,8 @@ void scenario_defaults(struct scenario *sc)
     sc->serve.weights = SD_BF16;
     sc->serve.kv_cache = SD_BF16;
     sc->serve.disaggregated = DISAGG_NO;
+    sc->serve.pool = POOL_BOTH;
+    sc->serve.attention_dp = 1;
 }
 
 static enum cp_status count_in(struct diag *d, const char *key, uint64_t v,
@@ -392,6 +395,138 @@ static enum cp_status validate_stack(const struct stack_spec *s, struct diag *d)
     return CP_OK;
 }
 
+/* One pool's parallelism against the model: key names the pool's keys
+ * (or parallel.* for the plan's own layout). */
+static enum cp_status validate_pool(const struct scenario *sc,
+                                    const struct model_shape *m,
+                                    enum serve_pool phase, struct diag *d)
+{
+    const struct serve_pool_spec *ps =
+        phase == POOL_PREFILL ? &sc->serve.prefill : &sc->serve.decode;
+    const char *name = phase == POOL_PREFILL ? "prefill" : "decode";
+    bool own = phase != POOL_BOTH;
+    struct serve_pool_layout pl;
+    char k_tp[40], k_ep[40], k_adp[40], k_gpus[40];
+    double group;
+
+    serve_pool_layout_of(sc, phase, &pl);
+    snprintf(k_tp, sizeof(k_tp), own && ps->tp ? "serve.%s.tp" : "parallel.tp",
+             name);
+    snprintf(k_ep, sizeof(k_ep), own && ps->ep ? "serve.%s.ep" : "parallel.ep",
+             name);
+    snprintf(k_adp, sizeof(k_adp),
+             own && ps->attention_dp ? "serve.%s.attention_dp"
+                                     : "serve.attention_dp",
+             name);
+    snprintf(k_gpus, sizeof(k_gpus),
+             own && ps->gpus ? "serve.%s.gpus" : "hardware.gpus", name);
+    if (fmod(m->a, pl.tp) != 0)
+        return diag_set(d, CP_ERR_LAYOUT, k_tp,
+                        "%.0f does not divide model.heads (%.0f)", pl.tp, m->a);
+    if (fmod(m->a_kv, pl.tp) != 0 && fmod(pl.tp, m->a_kv))
+        return diag_set(d, CP_ERR_LAYOUT, k_tp,
+                        "%.0f and model.kv_heads (%.0f) must divide one "
+                        "another",
+                        pl.tp, m->a_kv);
+    if (m->experts < 2 && pl.ep != 1)
+        return diag_set(d, CP_ERR_LAYOUT, k_ep,
+                        "expert parallelism needs a mixture-of-experts model");
+    group = pl.tp * pl.pp * pl.adp;
+    if (m->experts >= 2 && pl.ep > m->experts)
+        return diag_set(d, CP_ERR_LAYOUT, k_ep,
+                        "%.0f ranks exceed model.experts (%.0f): every EP "
+                        "rank holds at least one expert",
+                        pl.ep, m->experts);
+    if (m->experts >= 2 && pl.ep > group)
+        return diag_set(d, CP_ERR_LAYOUT, k_ep,
+                        "%.0f exceeds the GPUs of a replica "
+                        "(tp*pp*attention_dp = %.0f)",
+                        pl.ep, group);
+    if (m->experts >= 2 && fmod(m->experts, pl.ep) != 0 && pl.adp <= 1)
+        return diag_set(d, CP_ERR_LAYOUT, k_ep,
+                        "%.0f does not divide model.experts (%.0f); "
+                        "redundant experts need serve.attention_dp",
+                        pl.ep, m->experts);
+    if (pl.ep > 1 && pl.adp > 1 && fmod(pl.tp * pl.adp, pl.ep) != 0)
+        return diag_set(d, CP_ERR_LAYOUT, k_ep,
+                        "%.0f does not divide tp*attention_dp (%.0f), the "
+                        "GPUs the experts spread over",
+                        pl.ep, pl.tp * pl.adp);
+    if (own && pl.gpus > 0 && fmod(pl.gpus, group) != 0)
+        return diag_set(d, CP_ERR_LAYOUT, k_gpus,
+                        "%.0f is not a multiple of tp*pp*attention_dp (%.0f), "
+                        "the GPUs of one %s replica",
+                        pl.gpus, group, name);
+    (void)k_adp;
+    return CP_OK;
+}
+
+/* serve.pool, serve.attention_dp and the disaggregated pools' keys. */
+static enum cp_status validate_pools(const struct scenario *sc,
+                                     const struct model_shape *m,
+                                     struct diag *d)
+{
+    const struct serve_spec *v = &sc->serve;
+    const struct serve_pool_spec *ps[2] = {&v->prefill, &v->decode};
+    static const char *const names[2] = {"prefill", "decode"};
+    enum cp_status st;
+    int i;
+
+    if ((unsigned)v->pool > POOL_DECODE)
+        return diag_set(d, CP_ERR_RANGE, "serve.pool", "unknown pool");
+    st = count_in(d, "serve.attention_dp", v->attention_dp, 1, MAX_GPUS);
+    for (i = 0; i < 2 && !st; i++) {
+        char key[40];
+        bool any = ps[i]->gpus || ps[i]->tp || ps[i]->ep || ps[i]->attention_dp;
+
+        snprintf(key, sizeof(key), "serve.%s.gpus", names[i]);
+        st = count_in(d, key, ps[i]->gpus, 0, MAX_GPUS);
+        snprintf(key, sizeof(key), "serve.%s.tp", names[i]);
+        if (!st)
+            st = count_in(d, key, ps[i]->tp, 0, MAX_GPUS);
+        snprintf(key, sizeof(key), "serve.%s.ep", names[i]);
+        if (!st)
+            st = count_in(d, key, ps[i]->ep, 0, MAX_GPUS);
+        snprintf(key, sizeof(key), "serve.%s.attention_dp", names[i]);
+        if (!st)
+            st = count_in(d, key, ps[i]->attention_dp, 0, MAX_GPUS);
+        if (!st && any && v->disaggregated != DISAGG_YES) {
+            snprintf(key, sizeof(key), "serve.%s.%s", names[i],
+                     ps[i]->gpus ? "gpus"
+                     : ps[i]->tp ? "tp"
+                     : ps[i]->ep ? "ep"
+                                 : "attention_dp");
+            st = diag_set(d, CP_ERR_RANGE, key,
+                          "a pool's own parallelism needs "
+                          "serve.disaggregated=yes");
+        }
+    }
+    if (st)
+        return st;
+    st = validate_pool(sc, m, POOL_BOTH, d);
+    if (!st && serve_pool_applies(sc))
+        st = validate_pool(
+            sc, m, v->pool == POOL_DECODE ? POOL_DECODE : POOL_PREFILL, d);
+    if (!st && serve_pool_applies(sc) && v->pool == POOL_BOTH)
+        st = validate_pool(sc, m, POOL_DECODE, d);
+    if (!st && v->pool == POOL_BOTH && serve_pool_applies(sc) &&
+        !v->gpus_auto && v->prefill.gpus && v->decode.gpus &&
+        v->prefill.gpus + v->decode.gpus != sc->gpus)
+        st = diag_set(d, CP_ERR_LAYOUT, "serve.decode.gpus",
+                      "the prefill (%llu) and decode (%llu) pools must add "
+                      "up to hardware.gpus (%llu)",
+                      (unsigned long long)v->prefill.gpus,
+                      (unsigned long long)v->decode.gpus,
+                      (unsigned long long)sc->gpus);
+    if (!st && v->pool != POOL_BOTH && v->mode == SERVE_ONLINE &&
+        v->concurrency == 0 && !(v->requests_per_s > 0) &&
+        !(v->tokens_per_day > 0))
+        st = diag_set(d, CP_ERR_RANGE, "serve.pool",
+                      "a pool measured alone online needs "
+                      "serve.concurrency or serve.requests_per_s");
+    return st;
+}
+
 /* A serving replica (tp x pp GPUs) against the model and the fleet. */
 static enum cp_status validate_serve_layout(const struct scenario *sc,
                                             struct diag *d)
@@ -426,22 +561,21 @@ static enum cp_status validate_serve_layout(const struct scenario *sc,
     if (m.experts < 2 && lay->ep != 1)
         return diag_set(d, CP_ERR_LAYOUT, "parallel.ep",
                         "expert parallelism needs a mixture-of-experts model");
-    if (m.experts >= 2 &&
-        (fmod(m.experts, (double)lay->ep) != 0 || (double)lay->ep > gpr))
-        return diag_set(d, CP_ERR_LAYOUT, "parallel.ep",
-                        "%llu must divide model.experts (%.0f) and not "
-                        "exceed the GPUs of a replica (tp*pp = %.0f)",
-                        (unsigned long long)lay->ep, m.experts, gpr);
-    if (!sc->serve.gpus_auto && fmod((double)sc->gpus, gpr) != 0)
+    st = validate_pools(sc, &m, d);
+    if (st)
+        return st;
+    gpr *= (double)sc->serve.attention_dp;
+    if (!sc->serve.gpus_auto && !serve_pool_applies(sc) &&
+        fmod((double)sc->gpus, gpr) != 0)
         return diag_set(d, CP_ERR_LAYOUT, "hardware.gpus",
-                        "%llu is not a multiple of tp*pp (%.0f), the GPUs "
-                        "of one replica",
+                        "%llu is not a multiple of tp*pp*attention_dp "
+                        "(%.0f), the GPUs of one replica",
                         (unsigned long long)sc->gpus, gpr);
     if ((double)sc->serve.owned_gpus > 0 &&
         fmod((double)sc->serve.owned_gpus, gpr) != 0)
         return diag_set(d, CP_ERR_LAYOUT, "serve.owned_gpus",
-                        "%llu is not a multiple of tp*pp (%.0f), the GPUs "
-                        "of one replica",
+                        "%llu is not a multiple of tp*pp*attention_dp "
+                        "(%.0f), the GPUs of one replica",
                         (unsigned long long)sc->serve.owned_gpus, gpr);
     return CP_OK;
 }
@@ -700,7 +834,10 @@ static void serve_eval(const struct scenario *sc, unsigned flags,
     out->model.ffn = m.f;
     serve_estimate(sc, &m, out);
     snprintf(out->bottleneck, sizeof(out->bottleneck), "%s",
-             out->serve.prefill_time_frac > 0.5 ? "prefill" : "decode");
+             (serve_pool_applies(sc) ? out->serve.prefill_bound
+                                     : out->serve.prefill_time_frac > 0.5)
+                 ? "prefill"
+                 : "decode");
     if (!(flags & EVAL_QUIET) && !out->serve.fits)
         result_warn(out, "does not fit: %s", out->serve.reason);
     if (flags & (EVAL_MEMORY_ONLY | EVAL_TIME_ONLY))

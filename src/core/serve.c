@@ -8,6 +8,7 @@
 #include "core/cost.h"
 #include "core/load.h"
 #include "core/serve.h"
+#include "core/serve_pool.h"
 
 #define BIG 1e300
 #define FIXED_POINT_ITERS 40
@@ -132,20 +133,23 @@ struct engine {
     double w_dense;   /* per GPU, read every decode step */
     double w_expert;  /* per GPU, routed experts (read as touched) */
     double experts, top_k, moe_layers;
-    double kv_tok; /* KV bytes per token per GPU */
-    double n_mm;   /* active matmul params per token */
-    double attn_c; /* attention FLOPs per token per context position */
+    double kv_tok;     /* KV bytes per token per GPU */
+    double n_mm;       /* active matmul params per token */
+    double attn_c;     /* attention FLOPs per token per context position */
+    double attn_c_dec; /* ... in decode (MLA absorbed into the latent) */
     double L, h;
     double ar_alpha, ar_beta;
-    double overhead; /* host work per step */
-    double launch;   /* kernel gaps of one forward pass */
-    double overlap;  /* share of the shorter of compute and memory hidden */
-    double chunk;    /* tokens per prefill pass */
-    double q;        /* tokens per sequence per decode step (spec) */
-    double tau;      /* tokens accepted per decode step */
-    double in_new;   /* prompt tokens not served from the prefix cache */
-    double in_hit;   /* ... served from it */
-    double out;      /* output tokens */
+    double overhead;  /* host work per step */
+    double launch;    /* kernel gaps of one forward pass */
+    double overlap;   /* share of the shorter of compute and memory hidden */
+    double chunk;     /* tokens per prefill pass */
+    double q;         /* tokens per sequence per decode step (spec) */
+    double tau;       /* tokens accepted per decode step */
+    double in_new;    /* prompt tokens not served from the prefix cache */
+    double in_hit;    /* ... served from it */
+    double out;       /* output tokens */
+    double moe_group; /* attention ranks sharing the experts (EP) */
+    struct serve_a2a a2a; /* the EP dispatcher (serve_pool.h) */
 };
 
 static double peak_of(const struct accel_spec *a, enum precision p)
@@ -202,6 +206,19 @@ static void engine_init(const struct scenario *sc, const struct model_shape *m,
     e->w_gpu = (embed * 2 + (m->params - embed) * wb) / e->gpr;
     e->w_expert = m->experts >= 2 ? expert_all * wb / e->gpr : 0;
     e->w_dense = e->w_gpu - e->w_expert;
+    /* Wide EP: the experts spread over the whole replica, attention_dp
+     * ranks of tp x pp (serve_pool.h). */
+    e->moe_group = sc->layout.ep > 1 && sv->attention_dp > 1
+                       ? (double)sv->attention_dp
+                       : 1;
+    e->w_expert /= e->moe_group;
+    /* ep not dividing the experts: every GPU holds ceil(E / ep) slots,
+     * the spare ones redundant copies of hot experts (DeepSeek EPLB) */
+    if (sc->layout.ep > 1 && m->experts >= 2)
+        e->w_expert *= ceil(m->experts / (double)sc->layout.ep) *
+                       (double)sc->layout.ep / m->experts;
+    e->w_gpu = e->w_dense + e->w_expert;
+    serve_a2a_init(sc, m, e->tp, (double)sc->layout.ep, &e->a2a);
     e->experts = m->experts;
     e->top_k = m->top_k;
     e->moe_layers = m->moe_layers;
@@ -213,6 +230,12 @@ static void engine_init(const struct scenario *sc, const struct model_shape *m,
      * a heads, 2 FLOPs per multiply-add (PaLM's 12 L a d s is 3x this
      * with d_qk = d_v = d). */
     e->attn_c = 2 * m->L * m->a * (m->d_qk + m->d_v);
+    /* MLA decode absorbs the key and value up-projections into the query
+     * and output (DeepSeek-V2, Liu et al. 2024, 2.1.2; FlashMLA): every
+     * head attends over the cached latent and RoPE key, kv_lora + rope
+     * wide, and sums kv_lora-wide values; prefill expands the heads. */
+    e->attn_c_dec =
+        m->mla ? 2 * m->L * m->a * (2 * m->kv_lora + m->rope) : e->attn_c;
     e->L = m->L;
     e->h = m->h;
     e->ar_alpha = st->allreduce_s;
@@ -283,7 +306,8 @@ static double prefill_pass_s(const struct engine *e, double tokens, double len,
 
     return (read > cmp ? read + (1 - e->overlap) * cmp
                        : cmp + (1 - e->overlap) * read) +
-           allreduce_s(e, tokens) + e->launch + e->overhead;
+           allreduce_s(e, tokens) + serve_a2a_prefill_s(&e->a2a, tokens) +
+           e->launch + e->overhead;
 }
 
 /* One prompt alone: passes of at most `chunk` tokens. */
@@ -313,16 +337,18 @@ static double decode_step_s(const struct engine *e, double b, double ctx)
     double toks = b * e->q;
     double touched =
         e->experts >= 2
-            ? serve_experts_touched(e->experts, e->top_k, toks) / e->experts
+            ? serve_experts_touched(e->experts, e->top_k, toks * e->moe_group) /
+                  e->experts
             : 0;
     double bytes = e->w_dense + e->w_expert * touched + b * ctx * e->kv_tok;
     double t_mem = bytes / e->bw * e->pp;
     double t_cmp = gemm_s(e, 2 * e->n_mm * toks / e->gpr) * e->pp +
-                   e->attn_c * toks * ctx / e->gpr / e->attn_rate * e->pp;
+                   e->attn_c_dec * toks * ctx / e->gpr / e->attn_rate * e->pp;
 
     return (t_mem > t_cmp ? t_mem + (1 - e->overlap) * t_cmp
                           : t_cmp + (1 - e->overlap) * t_mem) +
-           allreduce_s(e, toks) + e->launch + e->overhead;
+           allreduce_s(e, toks) + serve_a2a_s(&e->a2a, toks) + e->launch +
+           e->overhead;
 }
 
 /* Mean context a running sequence holds (prompt plus half the output). */
@@ -707,8 +733,12 @@ static void memory_of(const struct scenario *sc, const struct engine *e,
      * --max-num-seqs, TensorRT-LLM max_batch_size): it replaces the
      * stack's default, above it as well as below; memory still bounds. */
     if (sc->serve.max_batch >= 1) {
-        if (maxb > (double)sc->serve.max_batch)
-            maxb = (double)sc->serve.max_batch;
+        /* with attention DP beside EP the cap is the replica's, shared
+         * by its attention ranks */
+        double cap = floor((double)sc->serve.max_batch / e->moe_group);
+
+        if (maxb > cap)
+            maxb = cap;
     } else if (sc->stack.max_seqs >= 1 && maxb > sc->stack.max_seqs) {
         maxb = sc->stack.max_seqs;
     }
@@ -930,6 +960,10 @@ void serve_estimate(const struct scenario *sc, const struct model_shape *m,
     double ttft_s = sv->ttft_ms / 1e3, tpot_s = sv->tpot_ms / 1e3;
     double demand = peak_demand(sv), replicas, cap, given_rep;
 
+    if (serve_pool_applies(sc)) {
+        serve_pool_estimate(sc, m, r);
+        return;
+    }
     memset(s, 0, sizeof(*s));
     engine_init(sc, m, &e);
     memory_of(sc, &e, m, r);
@@ -1220,4 +1254,35 @@ void serve_money(const struct scenario *sc, double all_owned_usd_per_year,
         s->cash_usd_hybrid =
             clamp_pos(r->cost.build.cash_usd + s->burst_usd_per_day);
     }
+}
+
+/* ---- one attention rank, for serve_pool.c ---------------------------- */
+
+void serve_rank_init(const struct scenario *sc, const struct model_shape *m,
+                     struct serve_rank *k, struct result *r)
+{
+    struct engine e;
+
+    engine_init(sc, m, &e);
+    memory_of(sc, &e, m, r);
+    memset(k, 0, sizeof(*k));
+    k->gpr = e.gpr;
+    k->max_batch = r->serve.max_batch;
+    k->prefill_one_s = prefill_one_s(&e);
+    k->prefill_bulk_s = prefill_bulk_s(&e);
+    k->passes = ceil(e.in_new / e.chunk);
+    k->kv_transfer_s = kv_transfer_s(sc, &e);
+    k->ctx = mean_ctx(&e);
+    k->tau = e.tau;
+    k->out = e.out;
+    k->in = e.in_new + e.in_hit;
+}
+
+double serve_rank_step_s(const struct scenario *sc, const struct model_shape *m,
+                         double b)
+{
+    struct engine e;
+
+    engine_init(sc, m, &e);
+    return decode_step_s(&e, b, mean_ctx(&e));
 }

@@ -158,3 +158,10 @@ const char *serve_pct_name(enum serve_pct p)
 
     return (unsigned)p <= SERVE_PCT_P99 ? names[p] : NULL;
 }
+
+const char *serve_pool_name(enum serve_pool p)
+{
+    static const char *const names[] = {"both", "prefill", "decode"};
+
+    return (unsigned)p <= POOL_DECODE ? names[p] : NULL;
+}

@@ -209,6 +209,20 @@ enum serve_disagg { DISAGG_NO, DISAGG_YES, DISAGG_AUTO };
  * 99th percentile over requests (SLAs and MLPerf Inference use p99). */
 enum serve_pct { SERVE_PCT_MEAN, SERVE_PCT_P50, SERVE_PCT_P90, SERVE_PCT_P99 };
 
+/* Which part of a serving deployment is measured: both phases on one
+ * pool, or a prefill or decode pool alone (serve_pool.h). */
+enum serve_pool { POOL_BOTH, POOL_PREFILL, POOL_DECODE };
+
+/* One pool's own parallelism (serve.prefill.* / serve.decode.*): 0 keeps
+ * parallel.tp, parallel.ep and serve.attention_dp; gpus 0 leaves the pool
+ * to be sized. */
+struct serve_pool_spec {
+    uint64_t gpus;
+    uint64_t tp;
+    uint64_t ep;
+    uint64_t attention_dp;
+};
+
 struct serve_spec {
     enum serve_mode mode;
     uint64_t input_tokens;   /* mean prompt length */
@@ -231,6 +245,9 @@ struct serve_spec {
     bool gpus_auto;       /* hardware.gpus = auto: size for the peak */
     uint64_t spec_tokens; /* speculative draft tokens per step; 0: off */
     double spec_accept;   /* acceptance rate of one draft token */
+    enum serve_pool pool; /* both phases, or one pool measured alone */
+    uint64_t attention_dp; /* attention data-parallel ranks beside MoE EP */
+    struct serve_pool_spec prefill, decode; /* disaggregated pools */
 };
 
 /* A node type (server or rack-scale system). */
@@ -472,5 +489,6 @@ const char *recipe_switch_name(enum recipe_switch r);
 const char *cuda_graphs_name(enum cuda_graphs g);
 const char *moe_dispatcher_name(enum moe_dispatcher m);
 const char *serve_pct_name(enum serve_pct p);
+const char *serve_pool_name(enum serve_pool p);
 
 #endif

@@ -391,9 +391,8 @@ static enum cp_status json_finish(FILE *out, const struct size_result *s,
         json_object_set_new(e, "options",
                             json_integer((json_int_t)s->why_count[w]));
         json_object_set_new(e, "closest",
-                            s->closest[w] >= 0
-                                ? enc(&s->pt[s->closest[w]])
-                                : json_null());
+                            s->closest[w] >= 0 ? enc(&s->pt[s->closest[w]])
+                                               : json_null());
         json_array_append_new(ex, e);
     }
     json_object_set_new(root, "excluded", ex);
@@ -572,6 +571,14 @@ static const char *replica_text(const struct size_point *p, char *buf, size_t n)
 
     if (p->max_batch)
         snprintf(b, sizeof(b), "%llu", (unsigned long long)p->max_batch);
+    if (p->prefill.ep) {
+        snprintf(buf, n, "prefill ep%llu x%llu, decode ep%llu x%llu",
+                 (unsigned long long)p->prefill.ep,
+                 (unsigned long long)p->prefill.gpus,
+                 (unsigned long long)p->decode.ep,
+                 (unsigned long long)p->decode.gpus);
+        return buf;
+    }
     snprintf(buf, n, "tp%llu pp%llu x%.0f batch %s",
              (unsigned long long)p->layout.tp, (unsigned long long)p->layout.pp,
              p->replicas, p->max_batch ? b : "auto");
@@ -802,6 +809,19 @@ static enum cp_status serve_text(FILE *out, const struct size_result *s,
     return CP_OK;
 }
 
+/* One disaggregated pool a serving point chose. */
+static json_t *pool_json(const struct serve_pool_spec *ps)
+{
+    json_t *o = json_object();
+
+    json_object_set_new(o, "gpus", json_integer((json_int_t)ps->gpus));
+    json_object_set_new(o, "tp", json_integer((json_int_t)ps->tp));
+    json_object_set_new(o, "ep", json_integer((json_int_t)ps->ep));
+    json_object_set_new(o, "attention_dp",
+                        json_integer((json_int_t)ps->attention_dp));
+    return o;
+}
+
 static json_t *serve_point_json(const struct size_point *p)
 {
     json_t *o = json_object(), *lay = json_object();
@@ -847,6 +867,10 @@ static json_t *serve_point_json(const struct size_point *p)
     json_object_set_new(lay, "max_batch",
                         p->max_batch ? json_integer((json_int_t)p->max_batch)
                                      : json_string("auto"));
+    if (p->prefill.ep) {
+        json_object_set_new(lay, "prefill", pool_json(&p->prefill));
+        json_object_set_new(lay, "decode", pool_json(&p->decode));
+    }
     json_object_set_new(o, "replica", lay);
     json_object_set_new(o, "status", json_string(size_why_name(p->why)));
     return o;

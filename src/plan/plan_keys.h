@@ -70,6 +70,16 @@
     X(SERVE_OWNED_GPUS, "serve.owned_gpus")                                    \
     X(SERVE_SPEC_TOKENS, "serve.spec_tokens")                                  \
     X(SERVE_SPEC_ACCEPT, "serve.spec_accept")                                  \
+    X(SERVE_POOL, "serve.pool")                                                \
+    X(SERVE_ATTENTION_DP, "serve.attention_dp")                                \
+    X(SERVE_PREFILL_GPUS, "serve.prefill.gpus")                                \
+    X(SERVE_PREFILL_TP, "serve.prefill.tp")                                    \
+    X(SERVE_PREFILL_EP, "serve.prefill.ep")                                    \
+    X(SERVE_PREFILL_ATTENTION_DP, "serve.prefill.attention_dp")                \
+    X(SERVE_DECODE_GPUS, "serve.decode.gpus")                                  \
+    X(SERVE_DECODE_TP, "serve.decode.tp")                                      \
+    X(SERVE_DECODE_EP, "serve.decode.ep")                                      \
+    X(SERVE_DECODE_ATTENTION_DP, "serve.decode.attention_dp")                  \
     X(HW_ACCELERATOR, "hardware.accelerator")                                  \
     X(HW_GPUS, "hardware.gpus")                                                \
     X(HW_SYSTEM, "hardware.system")                                            \

@@ -623,6 +623,8 @@ static const char *enum_text(enum plan_key k, int value)
         return moe_dispatcher_name((enum moe_dispatcher)value);
     case PK_SERVE_PERCENTILE:
         return serve_pct_name((enum serve_pct)value);
+    case PK_SERVE_POOL:
+        return serve_pool_name((enum serve_pool)value);
     default:
         return NULL;
     }

@@ -141,6 +141,7 @@ struct walk {
     bool cancelled;
     bool halt;        /* cancelled or the work cap reached: unwind the loops */
     bool fixed_batch; /* serving: the plan fixed serve.max_batch */
+    bool pools;       /* serving: trying the pools' wide EP */
 };
 
 /* Validate, price memory, evaluate and rank the layout in w->sc. */
@@ -317,6 +318,10 @@ static void serve_try(struct walk *w)
     h.layout = w->sc.layout;
     h.attention = w->sc.train.attention;
     h.max_batch = w->sc.serve.max_batch;
+    if (w->pools) {
+        h.prefill = w->sc.serve.prefill;
+        h.decode = w->sc.serve.decode;
+    }
     h.total_bytes = w->r.serve.weights_bytes;
     h.fits = w->r.serve.fits;
     h.step_s = w->r.serve.tpot_ms;
@@ -336,6 +341,71 @@ static void serve_try(struct walk *w)
     w->out->evaluated++;
     h.score = serve_score(&w->r, w->obj);
     keep(w->out, w->cap, &h);
+}
+
+/* Disaggregated MoE pools the plan leaves open (serve.disaggregated = yes
+ * or auto,
+ * hardware.gpus = auto, no serve.prefill.* / serve.decode.* parallelism):
+ * wide EP over whole nodes (whole scale-up domains on rack-scale
+ * systems), attention data-parallel over the same GPUs (tp 1), each pool
+ * its own width; serve_pool.c sizes the pools for the demand.  Widths
+ * from one node to the experts (DeepSeek-V3: EP 32 prefill and EP 144
+ * decode on nodes of 8). */
+static void search_pools(struct walk *w, const struct search_space *sp)
+{
+    static const uint64_t nodes[] = {1, 2, 4, 8, 12, 16, 18, 24, 32};
+    const struct scenario *base = &w->sc;
+    const struct serve_spec *sv = &base->serve;
+    uint64_t node = base->system.scaleup_domain > base->system.gpus_per_node
+                        ? base->system.scaleup_domain
+                        : base->system.gpus_per_node;
+    uint64_t widths[sizeof(nodes) / sizeof(nodes[0])];
+    size_t nw = 0, i, j, k;
+    struct layout keep_layout = w->sc.layout;
+    uint64_t keep_batch = w->sc.serve.max_batch, keep_gpus = w->sc.gpus;
+    enum serve_disagg sv_disagg = w->sc.serve.disaggregated;
+
+    if (!sp->serve_pools || sv->disaggregated == DISAGG_NO || !sv->gpus_auto ||
+        base->model.experts < 2 || sp->tp || sp->pp || sv->pool != POOL_BOTH ||
+        sv->prefill.gpus || sv->prefill.tp || sv->prefill.ep ||
+        sv->prefill.attention_dp || sv->decode.gpus || sv->decode.tp ||
+        sv->decode.ep || sv->decode.attention_dp || sv->attention_dp > 1)
+        return;
+    if (node < 1)
+        node = 1;
+    for (k = 0; k < sizeof(nodes) / sizeof(nodes[0]); k++)
+        if (nodes[k] * node <= base->model.experts)
+            widths[nw++] = nodes[k] * node;
+    w->pools = true;
+    w->sc.serve.disaggregated = DISAGG_YES; /* auto: the pools compete */
+    w->sc.layout.tp = 1;
+    w->sc.layout.pp = 1;
+    w->sc.layout.dp = 1;
+    w->sc.layout.ep = 1;
+    w->sc.gpus = 1;
+    w->sc.serve.max_batch = w->fixed_batch ? keep_batch : 0;
+    for (i = 0; i < nw && !w->halt; i++) {
+        for (j = 0; j < nw && !w->halt; j++) {
+            w->sc.serve.prefill.tp = 1;
+            w->sc.serve.decode.tp = 1;
+            w->sc.serve.prefill.ep = widths[i];
+            w->sc.serve.prefill.attention_dp = widths[i];
+            w->sc.serve.decode.ep = widths[j];
+            w->sc.serve.decode.attention_dp = widths[j];
+            if ((w->cancel && *w->cancel) ||
+                (w->progress && !w->progress(w->ctx, w->tried)))
+                w->cancelled = w->halt = true;
+            else
+                serve_try(w);
+        }
+    }
+    memset(&w->sc.serve.prefill, 0, sizeof(w->sc.serve.prefill));
+    memset(&w->sc.serve.decode, 0, sizeof(w->sc.serve.decode));
+    w->sc.serve.disaggregated = sv_disagg;
+    w->sc.layout = keep_layout;
+    w->sc.serve.max_batch = keep_batch;
+    w->sc.gpus = keep_gpus;
+    w->pools = false;
 }
 
 /* Serving layouts: tp within the scale-up domain, pp, and the engine's
@@ -406,6 +476,8 @@ search_serve(struct walk *w, const struct search_space *sp, struct diag *d)
             }
         }
     }
+    if (!w->halt)
+        search_pools(w, sp);
     if (w->cancelled)
         return diag_set(d, CP_ERR_CANCELLED, "search", "cancelled");
     w->out->feasible = w->out->evaluated;

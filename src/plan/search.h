@@ -79,6 +79,9 @@ struct search_space {
     int attention; /* enum attention fixed, or -1: choose the kernel (the
                       plan's train.attention is auto): fused for no
                       recomputation, fused or materialised for selective */
+    bool serve_pools; /* serving: also try disaggregated wide-EP pools
+                         (search_hit.prefill / .decode; size sets it, the
+                         callers that apply hit.layout alone do not) */
 };
 
 /* Everything free. */
@@ -92,6 +95,9 @@ struct search_hit {
     double total_bytes;
     bool fits;
     uint64_t max_batch; /* serving: the engine's batch cap; 0 = auto */
+    /* serving: the disaggregated pools' wide EP the search chose
+     * (serve.prefill.* / serve.decode.*); all 0: the plan's own */
+    struct serve_pool_spec prefill, decode;
 };
 
 struct search_result {

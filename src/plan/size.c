@@ -1160,6 +1160,36 @@ done:
     return st;
 }
 
+/* The disaggregated pools' wide EP a point chose (their GPUs stay sized
+ * by the demand: hardware.gpus = auto). */
+static enum cp_status pool_keys(struct plan *out,
+                                const struct serve_pool_spec *pf,
+                                const struct serve_pool_spec *dc,
+                                struct diag *d)
+{
+    const struct {
+        enum plan_key k;
+        uint64_t v;
+    } kv[] = {
+        {PK_SERVE_PREFILL_TP, pf->tp},
+        {PK_SERVE_PREFILL_EP, pf->ep},
+        {PK_SERVE_PREFILL_ATTENTION_DP, pf->attention_dp},
+        {PK_SERVE_DECODE_TP, dc->tp},
+        {PK_SERVE_DECODE_EP, dc->ep},
+        {PK_SERVE_DECODE_ATTENTION_DP, dc->attention_dp},
+    };
+    char buf[32];
+    enum cp_status st =
+        plan_set_key(out, PK_SERVE_DISAGGREGATED, "yes", NULL, d);
+    size_t i;
+
+    for (i = 0; i < sizeof(kv) / sizeof(kv[0]) && !st; i++) {
+        snprintf(buf, sizeof(buf), "%llu", (unsigned long long)kv[i].v);
+        st = plan_set_key(out, kv[i].k, buf, NULL, d);
+    }
+    return st;
+}
+
 /* A serving fleet: the fleet for the peak (hardware.gpus = auto) of the
  * point's replica (tp x pp, batch cap), owned, rented or hybrid. */
 static enum cp_status serve_point_plan(const struct plan *p,
@@ -1181,6 +1211,8 @@ static enum cp_status serve_point_plan(const struct plan *p,
     if (!st)
         st = plan_set_key(out, PK_SERVE_MAX_BATCH, pt->max_batch ? buf : "auto",
                           NULL, d);
+    if (!st && pt->prefill.ep)
+        st = pool_keys(out, &pt->prefill, &pt->decode, d);
     if (!st && (pt->rented || pt->hybrid)) {
         st = plan_set_key(out, PK_CLOUD_OFFER, pt->offer, NULL, d);
         if (!st)

@@ -134,6 +134,9 @@ struct size_point {
                             burst on offer/term (rented is false) */
     uint64_t owned_gpus; /* hybrid: the owned base */
     uint64_t max_batch;  /* the engine's batch cap; 0: what memory allows */
+    /* disaggregated MoE pools the search chose (wide EP, attention DP);
+     * prefill.ep 0: none; their GPUs as serve_pool.c sized them */
+    struct serve_pool_spec prefill, decode;
     double replicas, utilization;           /* at the peak */
     double usd_day, usd_day_lo, usd_day_hi; /* the fleet's cost a day */
     double usd_mtok; /* usd_day over a day's output tokens, per million */

@@ -140,6 +140,14 @@ static void fill_fleet(struct size_point *p, const struct scenario *sc,
     p->gpus = (uint64_t)(s->gpus + 0.5);
     p->layout = sc->layout;
     p->max_batch = sc->serve.max_batch;
+    memset(&p->prefill, 0, sizeof(p->prefill));
+    memset(&p->decode, 0, sizeof(p->decode));
+    if (s->disaggregated && sc->serve.prefill.ep && sc->serve.decode.ep) {
+        p->prefill = sc->serve.prefill;
+        p->decode = sc->serve.decode;
+        p->prefill.gpus = (uint64_t)(s->prefill_gpus + 0.5);
+        p->decode.gpus = (uint64_t)(s->decode_gpus + 0.5);
+    }
     p->replicas = s->replicas;
     p->utilization = s->utilization;
     /* at the statistic the targets hold at */
@@ -187,6 +195,11 @@ static void price_hit(const struct s_state *st, struct s_sys *sy, size_t cap,
     sc->train.attention = h->attention;
     sc->serve.max_batch = h->max_batch;
     sc->serve.owned_gpus = 0;
+    if (h->prefill.ep) {
+        sc->serve.disaggregated = DISAGG_YES;
+        sc->serve.prefill = h->prefill;
+        sc->serve.decode = h->decode;
+    }
     if (sc->serve.gpus_auto)
         sc->gpus = h->layout.tp * h->layout.pp;
     scenario_eval_flags(sc, EVAL_QUIET, r);
@@ -311,6 +324,7 @@ static void serve_system(void *ctx, size_t i)
     snprintf(base.system, CP_ID_MAX, "%s", sy->res.sc.system.id);
     snprintf(base.stack, CP_ID_MAX, "%s", sy->res.sc.stack.id);
     base.overlaps = -1;
+    sy->res.space.serve_pools = true;
     if (plan_search(&sy->res.sc, &sy->res.space, OBJECTIVE_COST, SEARCH_TOP_MAX,
                     sr, NULL, NULL, NULL, &d) != CP_OK ||
         !sr->n) {

@@ -520,6 +520,68 @@ static void serving_plan(void)
     set(&plan, "serve.tpot_ms=40");
 }
 
+/* Wide-EP disaggregated pools (issue 22 item 2): on a DeepSeek-V3 plan
+ * with serve.disaggregated=auto the cheapest fleet is a pair of pools of
+ * whole nodes that meets the targets, and each pool point is what its plan
+ * says: the fleet quoted back has the same GPUs, cost and latency. */
+START_TEST(test_serve_pools_round_trip)
+{
+    struct size_opts o;
+    struct diag d;
+    size_t i, pools = 0;
+
+    set(&plan, "model.preset=deepseek-v3");
+    set(&plan, "workload.kind=serve");
+    set(&plan, "software.stack=sglang");
+    set(&plan, "serve.weights=fp8");
+    set(&plan, "serve.input_tokens=2000");
+    set(&plan, "serve.output_tokens=500");
+    set(&plan, "serve.requests_per_s=200");
+    set(&plan, "serve.ttft_ms=3000");
+    set(&plan, "serve.tpot_ms=50");
+    set(&plan, "serve.disaggregated=auto");
+    memset(&o, 0, sizeof(o));
+    o.obj = OBJECTIVE_COST;
+    o.nids = 1;
+    snprintf(o.ids[0], CP_ID_MAX, "dgx-h100");
+    ck_assert_msg(size_run(&plan, cat, &o, res, &d) == CP_OK, "%s: %s", d.where,
+                  d.msg);
+    ck_assert_uint_gt(res->nfront, 0);
+    ck_assert_uint_gt(res->pt[res->front[0]].prefill.ep, 0);
+    for (i = 0; i < res->nfront; i++) {
+        const struct size_point *p = &res->pt[res->front[i]];
+        struct plan *q;
+        struct plan_outcome *oc;
+        double usd;
+
+        if (!p->prefill.ep)
+            continue;
+        pools++;
+        ck_assert_uint_eq(p->prefill.gpus + p->decode.gpus, p->gpus);
+        ck_assert_uint_eq(p->prefill.gpus % 8, 0);
+        ck_assert_uint_eq(p->decode.gpus % 8, 0);
+        ck_assert(p->ttft_ms <= 3000 * (1 + 1e-9));
+        ck_assert(p->tpot_ms <= 50 * (1 + 1e-9));
+        q = calloc(1, sizeof(*q));
+        oc = calloc(1, sizeof(*oc));
+        ck_assert(size_point_plan(&plan, p, q, &d) == CP_OK);
+        ck_assert_msg(plan_evaluate(q, cat, OBJECTIVE_COST, oc, &d) == CP_OK,
+                      "%s: %s", d.where, d.msg);
+        usd = p->hybrid   ? oc->result.serve.usd_per_day_hybrid
+              : p->rented ? oc->result.serve.usd_per_day_cloud
+                          : oc->result.serve.usd_per_day_build;
+        ck_assert_rel(oc->result.serve.gpus, (double)p->gpus, 1e-12);
+        ck_assert_rel(oc->result.serve.prefill_gpus, (double)p->prefill.gpus,
+                      1e-12);
+        ck_assert_rel(usd, p->usd_day, 1e-9);
+        ck_assert_rel(oc->result.serve.e2e_s, p->e2e_s, 1e-9);
+        free(oc);
+        free(q);
+    }
+    ck_assert_uint_gt(pools, 0);
+}
+END_TEST
+
 /* The serving frontier of size_run equals the brute force's Pareto set
  * (latency, cost a day, energy per token), and every point on it meets
  * the targets. */
@@ -974,6 +1036,7 @@ Suite *suite_size(void)
     tcase_add_test(tc, test_nothing_meets);
     tcase_add_test(tc, test_ranges_and_errors);
     tcase_add_test(tc, test_serve_frontier_brute);
+    tcase_add_test(tc, test_serve_pools_round_trip);
     tcase_add_test(tc, test_serve_nothing_meets);
     tcase_add_test(tc, test_only_what_is_sold);
     tcase_add_test(tc, test_budget_is_cash);

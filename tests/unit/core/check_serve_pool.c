@@ -1,0 +1,402 @@
+/*
+ * check_serve_pool.c - wide expert parallelism and disaggregated pools
+ * (serve_pool.h): the EP all-to-all, experts spread over attention-DP
+ * ranks, a pool measured alone, DeepSeek-V3's EP32 prefill / EP144 decode
+ * deployment, and the new keys' errors.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "check_helpers.h"
+#include "core/model.h"
+#include "core/scenario.h"
+#include "core/serve.h"
+#include "core/serve_pool.h"
+#include "fixture.h"
+
+/* DeepSeek-V3 (DeepSeek-AI 2024, arXiv 2412.19437, Table 1 and 2.1). */
+static void deepseek_v3(struct model_spec *m)
+{
+    memset(m, 0, sizeof(*m));
+    m->layers = 61;
+    m->hidden = 7168;
+    m->heads = 128;
+    m->kv_heads = 128;
+    m->ffn = 18432;
+    m->vocab = 129280;
+    m->gated_ffn = true;
+    m->experts = 256;
+    m->experts_active = 8;
+    m->shared_experts = 1;
+    m->expert_ffn = 2048;
+    m->moe_every = 1;
+    m->head_dim = 128;
+    m->attention = MATTN_MLA;
+    m->kv_lora_rank = 512;
+    m->rope_head_dim = 64;
+}
+
+/* H100 nodes of 8 on 400G InfiniBand, an SGLang-like engine. */
+static void wide_ep(struct scenario *sc)
+{
+    fixture_scenario(sc, "h100-sxm");
+    sc->workload = WORKLOAD_SERVE;
+    deepseek_v3(&sc->model);
+    sc->layout.tp = 1;
+    sc->layout.pp = 1;
+    sc->layout.dp = 1;
+    sc->layout.cp = 1;
+    sc->layout.ep = 1;
+    sc->layout.microbatch = 1;
+    sc->stack.gemm_eff = 0.7;
+    sc->stack.attn_eff = 1;
+    sc->stack.mbu = 0.75;
+    sc->stack.kv_mem_frac = 0.9;
+    sc->stack.allreduce_s = 10e-6;
+    sc->stack.step_overhead_s = 1e-3;
+    sc->stack.decode_overlap = 0.3;
+    sc->stack.prefill_chunk = 8192;
+    sc->serve.weights = SD_FP8;
+    sc->serve.kv_cache = SD_BF16;
+    sc->serve.input_tokens = 2000;
+    sc->serve.output_tokens = 500;
+    sc->cloud_usd_per_gpu_hour = 2.5;
+}
+
+static enum cp_status check(const struct scenario *sc, struct diag *d)
+{
+    diag_clear(d);
+    return scenario_validate(sc, d);
+}
+
+static void eval_ok(const struct scenario *sc, struct result *r)
+{
+    struct diag d;
+
+    ck_assert_msg(check(sc, &d) == CP_OK, "%s: %s", d.where, d.msg);
+    scenario_eval(sc, r);
+}
+
+/* The dispatcher by hand: per MoE layer and GPU, T/tp k h bytes per
+ * element each way, the domain's share over NVLink, the rest over the
+ * NIC, two latencies; 61 MoE layers (model.moe_every=1).  H100 fixture:
+ * NVLink 450e9 x 0.8, NIC 400 Gbit/s x 0.85 = 42.5e9 B/s. */
+START_TEST(test_a2a_by_hand)
+{
+    struct scenario sc;
+    struct model_shape m;
+    struct serve_a2a a;
+    double el, in, out, want;
+
+    wide_ep(&sc);
+    model_shape_derive(&sc.model, 1, &m);
+    ck_assert_double_eq_tol(m.moe_layers, 61, 1e-9); /* moe_every 1 */
+    /* no EP: nothing to send */
+    serve_a2a_init(&sc, &m, 1, 1, &a);
+    ck_assert_double_eq(serve_a2a_s(&a, 256), 0);
+    /* EP 8 inside one node: NVLink only */
+    serve_a2a_init(&sc, &m, 1, 8, &a);
+    el = 256 * 7168 * (1 + 4.0 / 128 + 2); /* fp8 dispatch, bf16 combine */
+    want = 61 * (el * 8 * 7 / 8 / (450e9 * 0.8) + 2 * 10e-6);
+    ck_assert_double_eq_tol(serve_a2a_s(&a, 256), want, want * 1e-9);
+    /* EP 32 over 4 nodes, decode (token by token): 7/32 of the copies on
+     * NVLink, 24/32 across the fabric at its latency */
+    serve_a2a_init(&sc, &m, 1, 32, &a);
+    in = el * 8 * 7 / 32 / (450e9 * 0.8);
+    out = el * 8 * 24 / 32 / (400e9 / 8 * 0.85);
+    want = 61 * (in + out + 2 * 10e-6); /* alpha: the larger latency */
+    ck_assert_double_eq_tol(serve_a2a_s(&a, 256), want, want * 1e-9);
+    /* prefill (DeepEP normal): once per remote node the 8 experts touch,
+     * 4 (1 - (3/4)^8) 3/4 = 2.70 copies instead of 6 */
+    out = el * 4 * (1 - pow(0.75, 8)) * 0.75 / (400e9 / 8 * 0.85);
+    want = 61 * (in + out + 2 * 10e-6);
+    ck_assert_double_eq_tol(serve_a2a_prefill_s(&a, 256), want, want * 1e-9);
+    /* a stack overlapping two micro-batches hides its share */
+    sc.stack.ep_overlap = 0.5;
+    serve_a2a_init(&sc, &m, 1, 32, &a);
+    ck_assert_double_eq_tol(serve_a2a_prefill_s(&a, 256), want / 2,
+                            want * 1e-9);
+}
+END_TEST
+
+/* Wide EP spreads the experts: EP 32 over 32 attention ranks holds 8 of
+ * the 256 experts per GPU; EP 144 holds ceil(256 / 144) = 2 slots (the
+ * spare ones redundant experts, DeepSeek EPLB).  The dense part stays
+ * whole on each rank (tp 1). */
+START_TEST(test_expert_weights_spread)
+{
+    struct scenario sc;
+    struct result r8, r32, r144;
+    struct model_shape m;
+    double expert, dense;
+
+    wide_ep(&sc);
+    model_shape_derive(&sc.model, 1, &m);
+    expert = m.moe_layers * m.expert_params; /* one expert, all layers */
+    sc.serve.mode = SERVE_OFFLINE;
+    sc.serve.pool = POOL_DECODE;
+    sc.gpus = 32;
+    sc.layout.ep = 32;
+    sc.serve.attention_dp = 32;
+    eval_ok(&sc, &r32);
+    sc.gpus = 144;
+    sc.layout.ep = 144;
+    sc.serve.attention_dp = 144;
+    eval_ok(&sc, &r144);
+    dense = r32.serve.weights_bytes - 8 * expert;
+    ck_assert_double_eq_tol(r144.serve.weights_bytes, dense + 2 * expert, 1e3);
+    ck_assert(dense > 0 && dense < 0.1 * 256 * expert);
+    /* one node of 8 does not hold DeepSeek-V3 at fp8 on H100 */
+    sc.gpus = 8;
+    sc.layout.ep = 8;
+    sc.serve.attention_dp = 8;
+    eval_ok(&sc, &r8);
+    ck_assert(!r8.serve.fits);
+    ck_assert(r8.serve.reason[0]);
+}
+END_TEST
+
+/* A pool measured alone: the prefill pool's prompts/s are its ranks over
+ * one prompt's amortised prefill; the decode pool's tokens/s are
+ * ranks x batch / step. */
+START_TEST(test_pool_alone)
+{
+    struct scenario sc;
+    struct result pf, dc;
+
+    wide_ep(&sc);
+    sc.serve.mode = SERVE_OFFLINE;
+    sc.gpus = 32;
+    sc.layout.ep = 32;
+    sc.serve.attention_dp = 32;
+    sc.serve.pool = POOL_PREFILL;
+    eval_ok(&sc, &pf);
+    ck_assert(pf.serve.fits);
+    ck_assert_double_eq_tol(pf.serve.input_tokens_per_s,
+                            pf.serve.requests_per_s * 2000, 1e-6);
+    ck_assert_double_eq_tol(pf.serve.gpus, 32, 1e-9);
+    /* per GPU below the compute roof: 2 x 37B active x tokens at fp8 */
+    ck_assert(pf.serve.input_tokens_per_s / 32 < 989e12 * 2 / (2 * 37e9));
+    ck_assert(pf.serve.tpot_ms == 0);
+    sc.serve.pool = POOL_DECODE;
+    eval_ok(&sc, &dc);
+    ck_assert(dc.serve.fits);
+    ck_assert_double_eq_tol(dc.serve.output_tokens_per_s,
+                            dc.serve.batch / (dc.serve.decode_step_ms / 1e3),
+                            1e-6 * dc.serve.output_tokens_per_s);
+    ck_assert_double_eq_tol(dc.serve.batch, dc.serve.max_batch, 1e-9);
+    /* online, N users: the batch is N spread over the ranks */
+    sc.serve.mode = SERVE_ONLINE;
+    sc.serve.concurrency = 32 * 64;
+    eval_ok(&sc, &dc);
+    ck_assert_double_eq_tol(dc.serve.batch, 32 * 64, 1e-9);
+    ck_assert(dc.serve.tpot_ms > 0);
+}
+END_TEST
+
+/* DeepSeek's inference system (DeepSeek-AI 2025, "Day 6: inference
+ * system overview"): prefill 4 nodes, EP 32 with attention DP 32;
+ * decode 18 nodes, EP 144 with attention DP 144.  Closed loop of N users:
+ * N = r (TTFT + D) with D = (O - 1) decode steps (Little's law); the
+ * tokens are r x O over all 176 GPUs. */
+START_TEST(test_deepseek_ep32_ep144)
+{
+    struct scenario sc;
+    struct result r, r2;
+    double d;
+
+    wide_ep(&sc);
+    sc.gpus = 176;
+    sc.serve.concurrency = 20000;
+    sc.serve.disaggregated = DISAGG_YES;
+    sc.serve.prefill.gpus = 32;
+    sc.serve.prefill.ep = 32;
+    sc.serve.prefill.attention_dp = 32;
+    sc.serve.decode.gpus = 144;
+    sc.serve.decode.ep = 144;
+    sc.serve.decode.attention_dp = 144;
+    eval_ok(&sc, &r);
+    ck_assert_msg(r.serve.fits, "%s", r.serve.reason);
+    ck_assert(r.serve.disaggregated);
+    ck_assert_double_eq_tol(r.serve.prefill_gpus, 32, 1e-9);
+    ck_assert_double_eq_tol(r.serve.decode_gpus, 144, 1e-9);
+    ck_assert_double_eq_tol(r.serve.gpus, 176, 1e-9);
+    /* Little's law holds with the mean TTFT, which lies between the
+     * prefill alone and the reported percentile */
+    d = 499 * r.serve.decode_step_ms / 1e3;
+    ck_assert(r.serve.requests_per_s * (r.serve.prefill_ms / 1e3 + d) < 20000);
+    ck_assert(r.serve.requests_per_s * (r.serve.ttft_ms / 1e3 + d) >=
+              20000 * (1 - 1e-6));
+    ck_assert_double_eq_tol(r.serve.output_tokens_per_s,
+                            r.serve.requests_per_s * 500, 1e-6);
+    ck_assert_double_eq_tol(r.serve.output_tokens_per_s_per_gpu,
+                            r.serve.output_tokens_per_s / 176, 1e-6);
+    /* 20000 users keep the pools at their capacity, not past it */
+    ck_assert(r.serve.utilization > 0.9 && r.serve.utilization <= 1 + 1e-9);
+    /* 2000-token prompts on 32 GPUs limit the rate, not 144 decoding */
+    ck_assert_str_eq(r.bottleneck, "prefill");
+    /* far more users than the pools serve: the rate saturates and the
+     * users wait in the prefill queue, N = r (TTFT + D) exactly */
+    sc.serve.concurrency = 200000;
+    eval_ok(&sc, &r2);
+    ck_assert(r2.serve.fits);
+    ck_assert(r2.serve.requests_per_s <= r.serve.requests_per_s * 1.01);
+    d = 499 * r2.serve.decode_step_ms / 1e3;
+    ck_assert_double_eq_tol(r2.serve.requests_per_s *
+                                (r2.serve.ttft_ms / 1e3 + d),
+                            200000, 200000 * 2e-2);
+    /* a fortieth of the users: a lighter load, a shorter wait */
+    sc.serve.concurrency = 500;
+    eval_ok(&sc, &r2);
+    ck_assert(r2.serve.fits);
+    ck_assert(r2.serve.utilization < 0.7);
+    ck_assert(r2.serve.queue_ms < r.serve.queue_ms / 10);
+    ck_assert(r2.serve.ttft_ms >= r2.serve.prefill_ms);
+    /* sized: without the pools' GPUs the demand sizes both */
+    sc.serve.gpus_auto = true;
+    sc.serve.concurrency = 0;
+    sc.serve.requests_per_s = 40;
+    sc.serve.prefill.gpus = 0;
+    sc.serve.decode.gpus = 0;
+    eval_ok(&sc, &r);
+    ck_assert_msg(r.serve.fits, "%s", r.serve.reason);
+    ck_assert(fmod(r.serve.prefill_gpus, 32) == 0);
+    ck_assert(fmod(r.serve.decode_gpus, 144) == 0);
+    ck_assert(r.serve.utilization <= 1);
+}
+END_TEST
+
+/* The attention of one decode step: what b sequences' 4000 more context
+ * positions add, less the same with an attention kernel 1e6 times
+ * faster (the KV read stays). */
+static double decode_attention_s(struct scenario *sc, double b)
+{
+    struct model_shape m;
+    double d[2];
+    int i;
+
+    for (i = 0; i < 2; i++) {
+        sc->stack.attn_eff = i ? 1e6 : 1;
+        sc->serve.input_tokens = 4000;
+        model_shape_derive(&sc->model, 1, &m);
+        d[i] = serve_rank_step_s(sc, &m, b);
+        sc->serve.input_tokens = 8000;
+        d[i] = serve_rank_step_s(sc, &m, b) - d[i];
+    }
+    sc->stack.attn_eff = 1;
+    return d[0] - d[1];
+}
+
+/* MLA decode with the up-projections absorbed (DeepSeek-V2 2.1.2,
+ * FlashMLA): each of the 128 heads attends over the 576-wide latent and
+ * RoPE key and sums 512-wide values, (512 + 64) + 512 per head and context
+ * position, not the expanded heads' (128 + 64) + 128; against multi-head
+ * attention of 128 heads of 128 ((128 + 128)), at the same rate and both
+ * steps bandwidth-bound, 1088 / 256. */
+START_TEST(test_mla_decode_absorbed)
+{
+    struct scenario sc;
+    double mla, mha, ratio;
+
+    wide_ep(&sc);
+    mla = decode_attention_s(&sc, 64);
+    sc.model.attention = MATTN_MHA;
+    sc.model.kv_lora_rank = 0;
+    sc.model.rope_head_dim = 0;
+    mha = decode_attention_s(&sc, 64);
+    ck_assert(mla > 0 && mha > 0);
+    ratio = mla / mha;
+    ck_assert_double_eq_tol(ratio, 1088.0 / 256, 1e-6);
+}
+END_TEST
+
+/* clang-format off */
+static const struct bad_case {
+    const char *key;
+    int field; /* which knob to break */
+} bad[] = {
+    {"serve.decode.ep", 0},      /* 512 EP ranks > 256 experts */
+    {"serve.prefill.gpus", 1},   /* a pool without disaggregated=yes */
+    {"serve.decode.gpus", 2},    /* pools not adding up to hardware.gpus */
+    {"serve.prefill.gpus", 3},   /* not a multiple of tp*attention_dp */
+    {"parallel.ep", 4},          /* 48 not dividing 256 without attention DP */
+    {"serve.pool", 5},           /* online pool alone with no load */
+};
+/* clang-format on */
+
+START_TEST(test_bad_keys)
+{
+    struct scenario sc;
+    struct diag d;
+    const struct bad_case *c = &bad[_i];
+
+    wide_ep(&sc);
+    sc.gpus = 176;
+    sc.serve.concurrency = 100;
+    sc.serve.disaggregated = DISAGG_YES;
+    sc.serve.prefill.gpus = 32;
+    sc.serve.prefill.ep = 32;
+    sc.serve.prefill.attention_dp = 32;
+    sc.serve.decode.gpus = 144;
+    sc.serve.decode.ep = 144;
+    sc.serve.decode.attention_dp = 144;
+    ck_assert_int_eq(check(&sc, &d), CP_OK);
+    switch (c->field) {
+    case 0:
+        sc.serve.decode.ep = 512;
+        sc.serve.decode.attention_dp = 512;
+        sc.serve.decode.gpus = 512;
+        sc.gpus = 544;
+        break;
+    case 1:
+        sc.serve.disaggregated = DISAGG_NO;
+        break;
+    case 2:
+        sc.serve.decode.gpus = 72;
+        sc.serve.decode.ep = 72;
+        sc.serve.decode.attention_dp = 72;
+        break;
+    case 3:
+        sc.serve.prefill.gpus = 20;
+        sc.gpus = 164;
+        break;
+    case 4:
+        memset(&sc.serve.prefill, 0, sizeof(sc.serve.prefill));
+        memset(&sc.serve.decode, 0, sizeof(sc.serve.decode));
+        sc.serve.disaggregated = DISAGG_NO;
+        sc.gpus = 48;
+        sc.layout.ep = 48;
+        break;
+    default:
+        memset(&sc.serve.prefill, 0, sizeof(sc.serve.prefill));
+        memset(&sc.serve.decode, 0, sizeof(sc.serve.decode));
+        sc.serve.disaggregated = DISAGG_NO;
+        sc.serve.concurrency = 0;
+        sc.serve.gpus_auto = false;
+        sc.serve.pool = POOL_DECODE;
+        sc.gpus = 8;
+        break;
+    }
+    ck_assert_int_ne(check(&sc, &d), CP_OK);
+    ck_assert_msg(strcmp(d.where, c->key) == 0, "%s: %s (want %s)", d.where,
+                  d.msg, c->key);
+}
+END_TEST
+
+Suite *suite_serve_pool(void); /* listed by the Makefile */
+
+Suite *suite_serve_pool(void)
+{
+    Suite *s = suite_create("serve_pool");
+    TCase *core = tcase_create("core");
+
+    tcase_add_test(core, test_a2a_by_hand);
+    tcase_add_test(core, test_expert_weights_spread);
+    tcase_add_test(core, test_pool_alone);
+    tcase_add_test(core, test_deepseek_ep32_ep144);
+    tcase_add_test(core, test_mla_decode_absorbed);
+    tcase_add_loop_test(core, test_bad_keys, 0,
+                        (int)(sizeof(bad) / sizeof(bad[0])));
+    suite_add_tcase(s, core);
+    return s;
+}
