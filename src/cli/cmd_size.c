@@ -15,6 +15,7 @@
 
 #include "cli/cli_opts.h"
 #include "export/export.h"
+#include "plan/apply.h"
 #include "plan/size.h"
 #include "util/xalloc.h"
 
@@ -80,10 +81,8 @@ int cmd_size(const struct global_opts *g, int argc, char **argv)
         /* A serving fleet is "the cheapest that meets the targets": cost
          * first unless asked otherwise (time is then its latency). */
         o.obj = a->objective_set ? a->objective
-                : p->v[PK_WORKLOAD_KIND].set &&
-                        p->v[PK_WORKLOAD_KIND].u == (uint64_t)WORKLOAD_SERVE
-                    ? OBJECTIVE_COST
-                    : a->objective;
+                : plan_is_serve(p) ? OBJECTIVE_COST
+                                   : a->objective;
         o.deadline_days = a->deadline_days;
         o.budget_usd = a->budget_usd;
         o.budget_run_usd = a->budget_run_usd;

@@ -18,6 +18,7 @@
 
 #include "cli/cli_opts.h"
 #include "export/export.h"
+#include "plan/apply.h"
 #include "plan/resolve.h"
 #include "util/number.h"
 #include "util/xalloc.h"
@@ -89,28 +90,7 @@ static enum cp_status parse_vary(const char *spec, struct vary_row *r,
 /* The plan with the evaluated layout held (no search for the variants). */
 static void hold_layout(struct plan *p, const struct plan_outcome *oc)
 {
-    const struct layout *l = &oc->res.sc.layout;
-    char b[32];
-
-#define SETU(k, v)                                                             \
-    do {                                                                       \
-        snprintf(b, sizeof(b), "%llu", (unsigned long long)(v));               \
-        plan_set_key(p, k, b, NULL, NULL);                                     \
-    } while (0)
-    SETU(PK_PAR_TP, l->tp);
-    SETU(PK_PAR_PP, l->pp);
-    SETU(PK_PAR_DP, l->dp);
-    SETU(PK_PAR_CP, l->cp);
-    SETU(PK_PAR_EP, l->ep);
-    SETU(PK_PAR_MICROBATCH, l->microbatch);
-    SETU(PK_PAR_INTERLEAVE, l->interleave);
-    SETU(PK_PAR_ZERO, l->zero);
-#undef SETU
-    plan_set_key(p, PK_PAR_RECOMPUTE, recompute_name(l->recompute), NULL, NULL);
-    plan_set_key(p, PK_PAR_SEQUENCE_PARALLEL,
-                 l->sequence_parallel ? "yes" : "no", NULL, NULL);
-    plan_set_key(p, PK_TRAIN_ATTENTION,
-                 attention_name(oc->res.sc.train.attention), NULL, NULL);
+    plan_set_layout(p, &oc->res.sc.layout, oc->res.sc.train.attention, NULL);
 }
 
 /* One end (or the base) from its evaluation: unknown values stay unknown

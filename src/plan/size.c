@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "plan/apply.h"
 #include "plan/resolve.h"
 #include "plan/size.h"
 #include "plan/size_int.h"
@@ -1080,8 +1081,7 @@ enum cp_status size_run(const struct plan *p, struct catalog *cat,
     gmax = opts->gpus_max ? opts->gpus_max : SIZE_DEFAULT_GPUS_MAX;
     out->opts.gpus_max = gmax;
 
-    if (p->v[PK_WORKLOAD_KIND].set &&
-        p->v[PK_WORKLOAD_KIND].u == (uint64_t)WORKLOAD_SERVE) {
+    if (plan_is_serve(p)) {
         st = size_serve_run(p, cat, opts, out, d);
         goto done;
     }
@@ -1162,34 +1162,6 @@ done:
 
 /* The disaggregated pools' wide EP a point chose (their GPUs stay sized
  * by the demand: hardware.gpus = auto). */
-static enum cp_status pool_keys(struct plan *out,
-                                const struct serve_pool_spec *pf,
-                                const struct serve_pool_spec *dc,
-                                struct diag *d)
-{
-    const struct {
-        enum plan_key k;
-        uint64_t v;
-    } kv[] = {
-        {PK_SERVE_PREFILL_TP, pf->tp},
-        {PK_SERVE_PREFILL_EP, pf->ep},
-        {PK_SERVE_PREFILL_ATTENTION_DP, pf->attention_dp},
-        {PK_SERVE_DECODE_TP, dc->tp},
-        {PK_SERVE_DECODE_EP, dc->ep},
-        {PK_SERVE_DECODE_ATTENTION_DP, dc->attention_dp},
-    };
-    char buf[32];
-    enum cp_status st =
-        plan_set_key(out, PK_SERVE_DISAGGREGATED, "yes", NULL, d);
-    size_t i;
-
-    for (i = 0; i < sizeof(kv) / sizeof(kv[0]) && !st; i++) {
-        snprintf(buf, sizeof(buf), "%llu", (unsigned long long)kv[i].v);
-        st = plan_set_key(out, kv[i].k, buf, NULL, d);
-    }
-    return st;
-}
-
 /* A serving fleet: the fleet for the peak (hardware.gpus = auto) of the
  * point's replica (tp x pp, batch cap), owned, rented or hybrid. */
 static enum cp_status serve_point_plan(const struct plan *p,
@@ -1201,18 +1173,9 @@ static enum cp_status serve_point_plan(const struct plan *p,
 
     st = size_system_plan(p, pt->accel, pt->system, "auto", out, d);
     memset(&out->v[PK_SERVE_OWNED_GPUS], 0, sizeof(out->v[0]));
-    snprintf(buf, sizeof(buf), "%llu", (unsigned long long)pt->layout.tp);
     if (!st)
-        st = plan_set_key(out, PK_PAR_TP, buf, NULL, d);
-    snprintf(buf, sizeof(buf), "%llu", (unsigned long long)pt->layout.pp);
-    if (!st)
-        st = plan_set_key(out, PK_PAR_PP, buf, NULL, d);
-    snprintf(buf, sizeof(buf), "%llu", (unsigned long long)pt->max_batch);
-    if (!st)
-        st = plan_set_key(out, PK_SERVE_MAX_BATCH, pt->max_batch ? buf : "auto",
-                          NULL, d);
-    if (!st && pt->prefill.ep)
-        st = pool_keys(out, &pt->prefill, &pt->decode, d);
+        st = plan_set_replica(out, &pt->layout, pt->max_batch, &pt->prefill,
+                              &pt->decode, d);
     if (!st && (pt->rented || pt->hybrid)) {
         st = plan_set_key(out, PK_CLOUD_OFFER, pt->offer, NULL, d);
         if (!st)
@@ -1230,39 +1193,13 @@ enum cp_status size_point_plan(const struct plan *p,
 {
     char buf[32];
     enum cp_status st;
-    struct {
-        enum plan_key k;
-        uint64_t v;
-    } lay[] = {
-        {PK_PAR_TP, pt->layout.tp},
-        {PK_PAR_PP, pt->layout.pp},
-        {PK_PAR_DP, pt->layout.dp},
-        {PK_PAR_CP, pt->layout.cp},
-        {PK_PAR_EP, pt->layout.ep},
-        {PK_PAR_MICROBATCH, pt->layout.microbatch},
-        {PK_PAR_INTERLEAVE, pt->layout.interleave},
-        {PK_PAR_ZERO, (uint64_t)pt->layout.zero},
-    };
-    size_t i;
 
-    if (p->v[PK_WORKLOAD_KIND].set &&
-        p->v[PK_WORKLOAD_KIND].u == (uint64_t)WORKLOAD_SERVE)
+    if (plan_is_serve(p))
         return serve_point_plan(p, pt, out, d);
     snprintf(buf, sizeof(buf), "%llu", (unsigned long long)pt->gpus);
     st = size_system_plan(p, pt->accel, pt->system, buf, out, d);
-    for (i = 0; !st && i < sizeof(lay) / sizeof(lay[0]); i++) {
-        snprintf(buf, sizeof(buf), "%llu", (unsigned long long)lay[i].v);
-        st = plan_set_key(out, lay[i].k, buf, NULL, d);
-    }
     if (!st)
-        st = plan_set_key(out, PK_PAR_RECOMPUTE,
-                          recompute_name(pt->layout.recompute), NULL, d);
-    if (!st)
-        st = plan_set_key(out, PK_PAR_SEQUENCE_PARALLEL,
-                          pt->layout.sequence_parallel ? "yes" : "no", NULL, d);
-    if (!st && attention_name(pt->attention))
-        st = plan_set_key(out, PK_TRAIN_ATTENTION,
-                          attention_name(pt->attention), NULL, d);
+        st = plan_set_layout(out, &pt->layout, pt->attention, d);
     if (!st && pt->rented) {
         st = plan_set_key(out, PK_CLOUD_OFFER, pt->offer, NULL, d);
         if (!st)

@@ -12,6 +12,7 @@
 
 #include "export/export.h"
 #include "export/metrics.h"
+#include "plan/apply.h"
 #include "ui/ui.h"
 #include "util/fs.h"
 #include "util/xalloc.h"
@@ -340,47 +341,19 @@ bool app_search_current(const struct ui *ui)
 unsigned app_apply_layout(struct ui *ui, size_t i)
 {
     const struct layout *l;
-    char b[32];
     bool current = app_search_current(ui);
 
     if (i >= ui->nlay)
         return 0;
     l = &ui->lay[i].hit.layout;
-#define SETU(key, v)                                                           \
-    do {                                                                       \
-        snprintf(b, sizeof(b), "%llu", (unsigned long long)(v));               \
-        plan_set_key(&ui->plan, key, b, NULL, NULL);                           \
-    } while (0)
-    if (ui->lay[i].r.workload == WORKLOAD_SERVE) {
-        /* A serving replica: its shape and the engine's batch cap. */
-        SETU(PK_PAR_TP, l->tp);
-        SETU(PK_PAR_PP, l->pp);
-        SETU(PK_PAR_EP, l->ep);
-        if (ui->lay[i].hit.max_batch)
-            SETU(PK_SERVE_MAX_BATCH, ui->lay[i].hit.max_batch);
-        else
-            plan_set_key(&ui->plan, PK_SERVE_MAX_BATCH, "auto", NULL, NULL);
+    plan_apply_hit(&ui->plan, &ui->lay[i].hit, NULL);
+    if (plan_is_serve(&ui->plan)) {
         ui->bad_key = -1;
         ui->bad_text[0] = '\0';
         ui_status(ui, false, "replica %zu applied: tp %llu pp %llu", i + 1,
                   (unsigned long long)l->tp, (unsigned long long)l->pp);
         return UI_RECOMPUTE | UI_REDRAW;
     }
-    SETU(PK_PAR_TP, l->tp);
-    SETU(PK_PAR_PP, l->pp);
-    SETU(PK_PAR_DP, l->dp);
-    SETU(PK_PAR_CP, l->cp);
-    SETU(PK_PAR_EP, l->ep);
-    SETU(PK_PAR_MICROBATCH, l->microbatch);
-    SETU(PK_PAR_INTERLEAVE, l->interleave);
-    SETU(PK_PAR_ZERO, l->zero);
-#undef SETU
-    plan_set_key(&ui->plan, PK_PAR_RECOMPUTE, recompute_name(l->recompute),
-                 NULL, NULL);
-    plan_set_key(&ui->plan, PK_PAR_SEQUENCE_PARALLEL,
-                 l->sequence_parallel ? "yes" : "no", NULL, NULL);
-    plan_set_key(&ui->plan, PK_TRAIN_ATTENTION,
-                 attention_name(ui->lay[i].hit.attention), NULL, NULL);
     /* the results still belong to this plan: one of them is applied */
     if (current) {
         ui->applied_plan = ui->plan;

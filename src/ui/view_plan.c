@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "export/metrics.h"
+#include "plan/apply.h"
 #include "ui/ui.h"
 #include "ui/widgets.h"
 #include "util/xalloc.h"
@@ -48,9 +49,8 @@ static bool is_key(const struct pv *pv, size_t i)
  * the serve keys for serving.  Keeps the selected key where it can. */
 static void rows_build(struct ui *ui, struct pv *pv)
 {
-    const struct plan_value *wk = &ui->plan.v[PK_WORKLOAD_KIND];
     enum workload_kind w =
-        wk->set && wk->u == WORKLOAD_SERVE ? WORKLOAD_SERVE : WORKLOAD_TRAIN;
+        plan_is_serve(&ui->plan) ? WORKLOAD_SERVE : WORKLOAD_TRAIN;
     int keep = pv->nrows && pv->sel < pv->nrows ? pv->rows[pv->sel] : 0;
     size_t s, i;
     int k;

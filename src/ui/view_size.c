@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan/apply.h"
 #include "ui/ui.h"
 #include "ui/widgets.h"
 #include "util/xalloc.h"
@@ -83,19 +84,13 @@ static char mark_of(struct zv *v, const char *accel)
     return '*';
 }
 
-static bool serving(const struct plan *p)
-{
-    return p->v[PK_WORKLOAD_KIND].set &&
-           p->v[PK_WORKLOAD_KIND].u == (uint64_t)WORKLOAD_SERVE;
-}
-
 /* The limits size_run gets: a serving fleet has no deadline (the view's
  * starting deadline is for training runs). */
 static struct size_opts effective(const struct ui *ui, const struct zv *v)
 {
     struct size_opts o = v->opts;
 
-    if (serving(&ui->plan))
+    if (plan_is_serve(&ui->plan))
         o.deadline_days = 0;
     return o;
 }
@@ -475,7 +470,7 @@ static unsigned zv_handle(struct ui *ui, void *st, enum action a,
 
         app_size_limits_text(&eo, lim, sizeof(lim));
         ui_prompt(ui, 0,
-                  serving(&ui->plan)
+                  plan_is_serve(&ui->plan)
                       ? "serving limits: budget=cash budget_run=USD/day "
                         "site_mw= rack_kw= gpus_max= objective= accel=a,b"
                       : "limits: deadline= budget=cash budget_run= site_mw= "
