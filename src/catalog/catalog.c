@@ -43,6 +43,7 @@ static const struct {
     {"src/catalog/schema/0003_finance.sql", "PRAGMA user_version = 3"},
     {"src/catalog/schema/0004_serve.sql", "PRAGMA user_version = 4"},
     {"src/catalog/schema/0005_moe.sql", "PRAGMA user_version = 5"},
+    {"src/catalog/schema/0006_quant.sql", "PRAGMA user_version = 6"},
 };
 #define SCHEMA_VERSION ((int)(sizeof(migrations) / sizeof(migrations[0])))
 

@@ -311,7 +311,9 @@
     MODEL_COUNT(C, "q_lora_rank", 0, 0, q_lora_rank, 0, 0,                     \
                 "MLA: latent width of queries; empty = 3 x kv_lora_rank")      \
     MODEL_COUNT(C, "rope_head_dim", 0, 0, rope_head_dim, 0, 0,                 \
-                "MLA: decoupled RoPE width per head")
+                "MLA: decoupled RoPE width per head")                          \
+    MODEL_COUNT(C, "first_dense_layers", 0, 0, first_dense_layers, 0, 0,       \
+                "the first n layers are dense; empty = none")
 
 #define STACK_FRAC(C, name, member, dflt, help)                                \
     C(stack_spec, name, CATCOL_REAL, 0, 0, 1, NULL, FT_DBL, member, 1, dflt,   \

@@ -130,6 +130,9 @@ static enum cp_status validate_model(const struct model_spec *m, struct diag *d)
         st = count_in(d, "model.expert_ffn", m->expert_ffn, 1, 16 * MAX_HIDDEN);
     if (!st && m->moe_every)
         st = count_in(d, "model.moe_every", m->moe_every, 1, MAX_LAYERS);
+    if (!st && m->first_dense_layers && m->layers)
+        st = count_in(d, "model.first_dense_layers", m->first_dense_layers, 0,
+                      (double)m->layers - 1);
     if (!st && m->head_dim)
         st = count_in(d, "model.head_dim", m->head_dim, 1, MAX_HIDDEN);
     if (!st && m->kv_lora_rank)

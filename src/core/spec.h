@@ -105,6 +105,9 @@ struct model_spec {
     uint64_t shared_experts;
     uint64_t expert_ffn; /* width of one expert's FFN; 0 = ffn */
     uint64_t moe_every;  /* 1: every layer is MoE; 2: every other ... */
+    /* the first n layers are dense, the rest follow moe_every (DeepSeek's
+     * first_k_dense_replace); 0: none */
+    uint64_t first_dense_layers;
     uint64_t head_dim;   /* width of one head; 0 = hidden / heads */
     enum model_attention attention;
     uint64_t kv_lora_rank;  /* MLA: latent width of K and V */

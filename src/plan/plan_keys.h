@@ -30,6 +30,7 @@
     X(MODEL_SHARED_EXPERTS, "model.shared_experts")                            \
     X(MODEL_EXPERT_FFN, "model.expert_ffn")                                    \
     X(MODEL_MOE_EVERY, "model.moe_every")                                      \
+    X(MODEL_FIRST_DENSE_LAYERS, "model.first_dense_layers")                    \
     X(MODEL_HEAD_DIM, "model.head_dim")                                        \
     X(MODEL_ATTENTION, "model.attention")                                      \
     X(MODEL_KV_LORA_RANK, "model.kv_lora_rank")                                \

@@ -708,6 +708,7 @@ START_TEST(test_migrate_v1_seeds_stacks)
         "ALTER TABLE models DROP COLUMN kv_lora_rank",
         "ALTER TABLE models DROP COLUMN q_lora_rank",
         "ALTER TABLE models DROP COLUMN rope_head_dim",
+        "ALTER TABLE models DROP COLUMN first_dense_layers",
         "ALTER TABLE systems DROP COLUMN nics_included",
         "ALTER TABLE sites DROP COLUMN rear_door_kw_per_rack",
         "ALTER TABLE sites DROP COLUMN rear_door_usd_per_kw",

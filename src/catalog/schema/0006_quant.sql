@@ -1,0 +1,9 @@
+-- 0006_quant.sql - issue 22: models read from a Hugging Face config.json
+-- (src/plan/hfconfig.c) and quantization as serving engines ship it.
+-- Appended at the end of each table, in the same place as in
+-- src/catalog/catalog_kinds.c.
+--
+-- models.first_dense_layers: the first n layers are dense and the rest
+-- follow moe_every (DeepSeek-V2/V3 first_k_dense_replace); empty = none.
+
+ALTER TABLE models ADD COLUMN first_dense_layers INTEGER;
