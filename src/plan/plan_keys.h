@@ -60,6 +60,8 @@
     X(SERVE_PERCENTILE, "serve.percentile")                                    \
     X(SERVE_WEIGHTS, "serve.weights")                                          \
     X(SERVE_KV_CACHE, "serve.kv_cache")                                        \
+    X(SERVE_EXPERT_WEIGHTS, "serve.expert_weights")                            \
+    X(SERVE_ATTENTION, "serve.attention")                                      \
     X(SERVE_PREFIX_HIT, "serve.prefix_hit")                                    \
     X(SERVE_DISAGGREGATED, "serve.disaggregated")                              \
     X(SERVE_MAX_BATCH, "serve.max_batch")                                      \
