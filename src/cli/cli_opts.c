@@ -119,19 +119,13 @@ static enum cp_status apply(const struct cli_opt *o, const char *value,
                             o->name, d);
     case OPT_SET:
         return plan_set_assignment(&a->overrides, value, d);
-    case OPT_MODEL_CONFIG: {
-        struct model_spec m;
-        enum cp_status st;
-
+    case OPT_MODEL_CONFIG:
         if (a->overrides.v[PK_MODEL_PRESET].set || from_model_config(a))
             return diag_set(d, CP_ERR_USAGE, o->name,
                             a->overrides.v[PK_MODEL_PRESET].set
                                 ? "not with --model (the config is the model)"
                                 : "given twice");
-        st = hfconfig_read(value, &m, d);
-
-        return st ? st : plan_set_model(&a->overrides, &m, o->name, d);
-    }
+        return hfconfig_apply(&a->overrides, value, o->name, d);
     case OPT_FORMAT:
         if (strcmp(value, "table") == 0)
             a->format = FMT_TABLE;

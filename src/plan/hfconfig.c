@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -369,9 +370,79 @@ static enum cp_status map_config(json_t *cfg, struct model_spec *m,
     return CP_OK;
 }
 
+/* The checkpoint's format (quantization_config, as transformers writes
+ * it for each quant_method) as serving precisions. */
+static enum cp_status map_quant(json_t *cfg, struct hfconfig_quant *q,
+                                struct diag *d)
+{
+    json_t *qc = field(cfg, "quantization_config"), *v, *skip;
+    const char *method, *algo;
+    long long bits = 0;
+    size_t i;
+
+    memset(q, 0, sizeof(*q));
+    if (!qc)
+        return CP_OK;
+    if (!json_is_object(qc))
+        return diag_set(d, CP_ERR_USAGE, "quantization_config",
+                        "not an object");
+    v = field(qc, "quant_method");
+    if (!v || !json_is_string(v))
+        return diag_set(d, CP_ERR_USAGE, "quantization_config.quant_method",
+                        "missing or not a string");
+    method = json_string_value(v);
+    v = field(qc, "bits");
+    if (v && json_is_integer(v))
+        bits = (long long)json_integer_value(v);
+    v = field(qc, "quant_algo");
+    algo = v && json_is_string(v) ? json_string_value(v) : "";
+    q->set = true;
+    if (strcmp(method, "fp8") == 0) {
+        q->weights = SD_FP8; /* per-tensor or weight_block_size blocks */
+    } else if ((strcmp(method, "awq") == 0 || strcmp(method, "gptq") == 0) &&
+               (bits == 4 || bits == 8)) {
+        q->weights = bits == 4 ? SD_INT4 : SD_INT8;
+    } else if (strcmp(method, "modelopt") == 0 &&
+               (strcmp(algo, "FP8") == 0 || strcmp(algo, "NVFP4") == 0)) {
+        q->weights = algo[0] == 'F' ? SD_FP8 : SD_FP4;
+    } else if (strcmp(method, "mxfp4") == 0) {
+        /* gpt-oss: the experts in MXFP4, attention, router, embedding and
+         * output left in 16 bits (modules_to_not_convert) */
+        bool attn_kept = false;
+
+        skip = field(qc, "modules_to_not_convert");
+        if (skip && json_is_array(skip)) {
+            json_array_foreach(skip, i, v)
+            {
+                if (json_is_string(v) && strstr(json_string_value(v), "attn"))
+                    attn_kept = true;
+            }
+        }
+        q->weights = attn_kept ? SD_BF16 : SD_MXFP4;
+        q->expert_weights = 1 + SD_MXFP4;
+    } else {
+        memset(q, 0, sizeof(*q));
+        return diag_set(d, CP_ERR_USAGE, "quantization_config.quant_method",
+                        "'%.40s%s%.20s' is not a format llmplan reads (fp8, "
+                        "awq or gptq with 4 or 8 bits, modelopt FP8 or "
+                        "NVFP4, mxfp4)",
+                        method, algo[0] ? " " : "", algo);
+    }
+    return CP_OK;
+}
+
 enum cp_status hfconfig_parse(const char *name, const char *text, size_t len,
                               struct model_spec *out, struct diag *d)
 {
+    return hfconfig_parse_quant(name, text, len, out, NULL, d);
+}
+
+enum cp_status hfconfig_parse_quant(const char *name, const char *text,
+                                    size_t len, struct model_spec *out,
+                                    struct hfconfig_quant *quant,
+                                    struct diag *d)
+{
+    struct hfconfig_quant q;
     json_error_t jerr;
     json_t *root;
     enum cp_status st;
@@ -386,14 +457,31 @@ enum cp_status hfconfig_parse(const char *name, const char *text, size_t len,
         return diag_set(d, CP_ERR_PARSE, name, "not a JSON object");
     }
     st = map_config(root, out, d);
+    if (!st) {
+        json_t *text_cfg = field(root, "text_config");
+
+        /* Gemma 3 keeps the language model's fields in text_config but
+         * the checkpoint's quantization at the top */
+        st = map_quant(root, &q, d);
+        if (!st && !q.set && text_cfg && json_is_object(text_cfg))
+            st = map_quant(text_cfg, &q, d);
+    }
     json_decref(root);
     if (st)
         memset(out, 0, sizeof(*out));
+    else if (quant)
+        *quant = q;
     return st;
 }
 
 enum cp_status hfconfig_read(const char *path, struct model_spec *out,
                              struct diag *d)
+{
+    return hfconfig_read_quant(path, out, NULL, d);
+}
+
+enum cp_status hfconfig_read_quant(const char *path, struct model_spec *out,
+                                   struct hfconfig_quant *quant, struct diag *d)
 {
     struct strbuf sb;
     struct stat sbuf;
@@ -420,12 +508,45 @@ enum cp_status hfconfig_read(const char *path, struct model_spec *out,
     e = errno;
     fclose(fp);
     if (!st)
-        st = hfconfig_parse(path, sb.buf, sb.len, out, d);
+        st = hfconfig_parse_quant(path, sb.buf, sb.len, out, quant, d);
     else
         st = diag_set(d, st == CP_ERR_RANGE ? CP_ERR_RANGE : CP_ERR_IO, path,
                       "cannot read config: %s",
                       st == CP_ERR_RANGE ? "larger than 1 MiB"
                                          : strerror(e ? e : EIO));
     strbuf_release(&sb);
+    return st;
+}
+
+enum cp_status hfconfig_apply(struct plan *p, const char *path,
+                              const char *origin, struct diag *d)
+{
+    struct model_spec m;
+    struct hfconfig_quant q;
+    struct plan *tmp;
+    enum cp_status st;
+    char buf[16];
+
+    st = hfconfig_read_quant(path, &m, &q, d);
+    if (st)
+        return st;
+    tmp = malloc(sizeof(*tmp));
+    if (!tmp)
+        return diag_set(d, CP_ERR_NOMEM, origin, "out of memory");
+    *tmp = *p;
+    st = plan_set_model(tmp, &m, origin, d);
+    if (!st && q.set)
+        st = plan_set_key(tmp, PK_SERVE_WEIGHTS, serve_dtype_name(q.weights),
+                          origin, d);
+    if (!st && q.set) {
+        snprintf(buf, sizeof(buf), "%s",
+                 q.expert_weights ? serve_dtype_name((enum serve_dtype)(
+                                        q.expert_weights - 1))
+                                  : "same");
+        st = plan_set_key(tmp, PK_SERVE_EXPERT_WEIGHTS, buf, origin, d);
+    }
+    if (!st)
+        *p = *tmp;
+    free(tmp);
     return st;
 }

@@ -24,6 +24,18 @@
 
 #include "core/diag.h"
 #include "core/spec.h"
+#include "plan/plan.h"
+
+/* The checkpoint's format from quantization_config: fp8 (per-tensor or
+ * weight_block_size blocks), awq/gptq 4 or 8 bits (weight-only), modelopt
+ * FP8 or NVFP4, mxfp4 (gpt-oss: experts only when modules_to_not_convert
+ * keeps attention).  Other methods are refused naming
+ * quantization_config.quant_method. */
+struct hfconfig_quant {
+    bool set;                 /* the config has a quantization_config */
+    enum serve_dtype weights; /* serve.weights */
+    int expert_weights;       /* serve.expert_weights: 0 same, 1 + dtype */
+};
 
 /* Parse the JSON text (len bytes, need not be NUL-terminated) of a
  * config.json; name is the file name for syntax errors ("name: line N:
@@ -34,9 +46,30 @@
 enum cp_status hfconfig_parse(const char *name, const char *text, size_t len,
                               struct model_spec *out /* OUT */, struct diag *d);
 
+/* As hfconfig_parse, and the checkpoint's format into *quant (may be
+ * NULL; zeroed when the config has no quantization_config). */
+enum cp_status hfconfig_parse_quant(const char *name, const char *text,
+                                    size_t len,
+                                    struct model_spec *out /* OUT */,
+                                    struct hfconfig_quant *quant /* OUT */,
+                                    struct diag *d);
+
 /* Read and parse the file at path.  CP_ERR_NOT_FOUND (exit 2) naming the
  * path when it cannot be read; otherwise as hfconfig_parse. */
 enum cp_status hfconfig_read(const char *path, struct model_spec *out /* OUT */,
                              struct diag *d);
+
+/* As hfconfig_read, with the checkpoint's format (hfconfig_parse_quant). */
+enum cp_status hfconfig_read_quant(const char *path,
+                                   struct model_spec *out /* OUT */,
+                                   struct hfconfig_quant *quant /* OUT */,
+                                   struct diag *d);
+
+/* Read path and make it p's model (plan_set_model); a quantization_config
+ * also sets serve.weights and serve.expert_weights (the checkpoint's
+ * format; a later --set overrides it).  origin names the input.  On error
+ * p is unchanged. */
+enum cp_status hfconfig_apply(struct plan *p, const char *path,
+                              const char *origin, struct diag *d);
 
 #endif

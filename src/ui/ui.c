@@ -1104,13 +1104,9 @@ static void load_user_keys(struct ui *ui)
 /* The model of a global --model-config over the starting plan. */
 static enum cp_status start_model_config(struct ui *ui, struct diag *d)
 {
-    struct model_spec m;
-    enum cp_status st;
-
     if (!ui->g->model_config)
         return CP_OK;
-    st = hfconfig_read(ui->g->model_config, &m, d);
-    return st ? st : plan_set_model(&ui->plan, &m, "--model-config", d);
+    return hfconfig_apply(&ui->plan, ui->g->model_config, "--model-config", d);
 }
 
 static enum cp_status start_plan(struct ui *ui, const char *plan_arg,

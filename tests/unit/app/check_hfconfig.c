@@ -336,6 +336,101 @@ START_TEST(test_plan_set_model)
 }
 END_TEST
 
+/* quantization_config as each quant_method writes it: the checkpoint's
+ * format as serving precisions, or a refusal naming the field. */
+#define QC(x)                                                                  \
+    "{\"model_type\": \"llama\", " LLAMA_BODY ", \"quantization_config\": " x  \
+    "}"
+
+static const struct {
+    const char *json;
+    enum cp_status st;
+    bool set;
+    enum serve_dtype weights;
+    int expert_weights;
+    const char *source;
+} quant_cases[] = {
+    {"{\"model_type\": \"llama\", " LLAMA_BODY "}", CP_OK, false, SD_BF16, 0,
+     "no quantization_config: nothing set"},
+    {QC("{\"quant_method\": \"fp8\", \"fmt\": \"e4m3\", "
+        "\"weight_block_size\": [128, 128]}"),
+     CP_OK, true, SD_FP8, 0, "deepseek-ai/DeepSeek-V3 config.json"},
+    {QC("{\"quant_method\": \"awq\", \"bits\": 4, \"group_size\": 128}"), CP_OK,
+     true, SD_INT4, 0, "AutoAWQ: 4-bit, group 128"},
+    {QC("{\"quant_method\": \"gptq\", \"bits\": 8}"), CP_OK, true, SD_INT8, 0,
+     "GPTQ 8-bit"},
+    {QC("{\"quant_method\": \"modelopt\", \"quant_algo\": \"NVFP4\"}"), CP_OK,
+     true, SD_FP4, 0, "NVIDIA ModelOpt NVFP4 checkpoints"},
+    {QC("{\"quant_method\": \"mxfp4\", \"modules_to_not_convert\": "
+        "[\"model.layers.*.self_attn\", \"lm_head\"]}"),
+     CP_OK, true, SD_BF16, 1 + SD_MXFP4,
+     "openai/gpt-oss: MXFP4 experts, attention in bf16"},
+    {QC("{\"quant_method\": \"bitsandbytes\", \"load_in_4bit\": true}"),
+     CP_ERR_USAGE, false, SD_BF16, 0, "NF4 blocks of 64: not represented"},
+    {QC("{\"quant_method\": \"gptq\", \"bits\": 3}"), CP_ERR_USAGE, false,
+     SD_BF16, 0, "3-bit: not represented"},
+    {QC("{\"bits\": 4}"), CP_ERR_USAGE, false, SD_BF16, 0, "no method"},
+    {QC("\"fp8\""), CP_ERR_USAGE, false, SD_BF16, 0, "not an object"},
+};
+
+START_TEST(test_quant)
+{
+    struct model_spec m;
+    struct hfconfig_quant q;
+    struct diag d;
+    const char *j = quant_cases[_i].json;
+
+    memset(&q, 0xff, sizeof(q));
+    diag_clear(&d);
+    ck_assert_msg(hfconfig_parse_quant("cfg", j, strlen(j), &m, &q, &d) ==
+                      quant_cases[_i].st,
+                  "case %d (%s): %s: %s", _i, quant_cases[_i].source, d.where,
+                  d.msg);
+    if (quant_cases[_i].st) {
+        ck_assert_ptr_nonnull(strstr(d.where, "quantization_config"));
+        return;
+    }
+    ck_assert_int_eq(q.set, quant_cases[_i].set);
+    if (q.set) {
+        ck_assert_int_eq(q.weights, quant_cases[_i].weights);
+        ck_assert_int_eq(q.expert_weights, quant_cases[_i].expert_weights);
+    }
+}
+END_TEST
+
+/* hfconfig_apply: the model and the checkpoint's format in one step. */
+START_TEST(test_apply)
+{
+    struct plan *p = calloc(1, sizeof(*p));
+    struct diag d;
+
+    ck_assert_ptr_nonnull(p);
+    plan_init(p, "t");
+    ck_assert_int_eq(hfconfig_apply(p, DIR "gpt-oss-20b-full-attention.json",
+                                    "--model-config", &d),
+                     CP_OK);
+    ck_assert(p->model_replaced);
+    ck_assert_uint_eq(p->v[PK_MODEL_EXPERTS].u, 32);
+    ck_assert_uint_eq(p->v[PK_SERVE_WEIGHTS].u, SD_BF16);
+    ck_assert_uint_eq(p->v[PK_SERVE_EXPERT_WEIGHTS].u, 1 + SD_MXFP4);
+    plan_init(p, "t");
+    ck_assert_int_eq(
+        hfconfig_apply(p, DIR "deepseek-v3.json", "--model-config", &d), CP_OK);
+    ck_assert_uint_eq(p->v[PK_SERVE_WEIGHTS].u, SD_FP8);
+    plan_init(p, "t");
+    ck_assert_int_eq(
+        hfconfig_apply(p, DIR "llama-3.1-8b.json", "--model-config", &d),
+        CP_OK);
+    ck_assert(!p->v[PK_SERVE_WEIGHTS].set);
+    /* an error leaves the plan as it was */
+    ck_assert_int_eq(
+        hfconfig_apply(p, DIR "gemma-2-9b.json", "--model-config", &d),
+        CP_ERR_USAGE);
+    ck_assert_uint_eq(p->v[PK_MODEL_LAYERS].u, 32);
+    free(p);
+}
+END_TEST
+
 Suite *suite_hfconfig(void)
 {
     Suite *s = suite_create("hfconfig");
@@ -354,6 +449,9 @@ Suite *suite_hfconfig(void)
                         sizeof(bad_json) / sizeof(bad_json[0]));
     tcase_add_test(tc, test_missing_file);
     tcase_add_test(tc, test_plan_set_model);
+    tcase_add_loop_test(tc, test_quant, 0,
+                        sizeof(quant_cases) / sizeof(quant_cases[0]));
+    tcase_add_test(tc, test_apply);
     suite_add_tcase(s, tc);
     return s;
 }
