@@ -101,7 +101,10 @@
       attn_fa2_frac, 1, 0, 0,                                                  \
       "measured: FlashAttention-2 fwd+bwd / peak; empty = attn_frac")          \
     C(accel_spec, "ceiling_source", CATCOL_TEXT, 0, 0, 0, NULL, FT_NONE, id,   \
-      1, 0, 0, "where the measured ceilings come from")
+      1, 0, 0, "where the measured ceilings come from")                        \
+    C(accel_spec, "fp4_gemm_frac", CATCOL_REAL, 0, 0, 1, NULL, FT_DBL,         \
+      fp4_gemm_frac, 1, 0, 0,                                                  \
+      "measured: best 4-bit matmul / 4-bit peak; empty = fp8_gemm_frac")
 
 #define SYSTEM_COLS(C)                                                         \
     C(system_spec, "id", CATCOL_ID, KEY, 0, 0, NULL, FT_STR, id, 1, 0,         \
@@ -323,7 +326,10 @@
     MODEL_COUNT(C, "q_lora_rank", 0, 0, B_MODEL_WIDTH_MAX, q_lora_rank, 0, 0,  \
                 "MLA: latent width of queries; empty = 3 x kv_lora_rank")      \
     MODEL_COUNT(C, "rope_head_dim", 0, 0, B_MODEL_HEADS_MAX, rope_head_dim, 0, \
-                0, "MLA: decoupled RoPE width per head")
+                0, "MLA: decoupled RoPE width per head")                       \
+    MODEL_COUNT(C, "first_dense_layers", 0, 0, B_MODEL_LAYERS_MAX,             \
+                first_dense_layers, 0, 0,                                      \
+                "the first n layers are dense; empty = none")
 
 #define STACK_FRAC(C, name, member, dflt, help)                                \
     C(stack_spec, name, CATCOL_REAL, 0, 0, 1, NULL, FT_DBL, member, 1, dflt,   \

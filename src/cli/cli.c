@@ -7,6 +7,7 @@
  */
 #include <locale.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
+#include "util/xalloc.h"
 
 #ifndef LLMPLAN_VERSION
 #define LLMPLAN_VERSION "0.0.0"
@@ -85,6 +87,10 @@ static void print_help(FILE *out)
             "                          else $XDG_DATA_HOME/llmplan/catalog.db, "
             "else\n"
             "                          ~/.local/share/llmplan/catalog.db)\n"
+            "  --model-config FILE     the model from a Hugging Face "
+            "config.json (the TUI's\n"
+            "                          plan, or quote, search, size, compare, "
+            "plan save)\n"
             "  --theme NAME|PATH       TUI colour theme\n"
             "  --no-color              no colours (NO_COLOR is honoured "
             "too)\n"
@@ -194,6 +200,15 @@ int cli_start(int argc, char **argv, struct global_opts *g, int *cmd)
             g->catalog_path = v;
             continue;
         }
+        if (global_value(argc, argv, &i, "--model-config", &v)) {
+            if (!v || !v[0]) {
+                fprintf(stderr,
+                        "llmplan: --model-config: needs a value (FILE)\n");
+                return 2;
+            }
+            g->model_config = v;
+            continue;
+        }
         if (global_value(argc, argv, &i, "--theme", &v)) {
             if (!v || !v[0]) {
                 fprintf(stderr, "llmplan: --theme: needs a value (NAME)\n");
@@ -208,6 +223,30 @@ int cli_start(int argc, char **argv, struct global_opts *g, int *cmd)
     }
     *cmd = i;
     return -1;
+}
+
+/* A global --model-config is the command's first option: later --model
+ * and --set override it, and a command without it refuses it. */
+static int run_with_model_config(const struct global_opts *g, size_t c,
+                                 int argc, char **argv)
+{
+    char **args;
+    int i, rc;
+
+    if (!commands[c].opts) {
+        fprintf(stderr, "llmplan: --model-config: not an option of %s\n",
+                commands[c].name);
+        return 2;
+    }
+    args = xcalloc((size_t)argc + 3, sizeof(*args));
+    args[0] = argv[0];
+    args[1] = (char *)(uintptr_t) "--model-config";
+    args[2] = (char *)(uintptr_t)g->model_config;
+    for (i = 1; i < argc; i++)
+        args[i + 2] = argv[i];
+    rc = commands[c].run(g, argc + 2, args);
+    free(args);
+    return rc;
 }
 
 int cli_run(const struct global_opts *g, int argc, char **argv)
@@ -228,7 +267,8 @@ int cli_run(const struct global_opts *g, int argc, char **argv)
     }
     for (c = 0; c < NCOMMANDS; c++)
         if (commands[c].run && strcmp(argv[0], commands[c].name) == 0)
-            return commands[c].run(g, argc, argv);
+            return g->model_config ? run_with_model_config(g, c, argc, argv)
+                                   : commands[c].run(g, argc, argv);
     unknown(argv[0], "command");
     usage_line(stderr);
     return 2;

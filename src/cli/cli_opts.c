@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cli_opts.h"
+#include "plan/hfconfig.h"
 #include "util/fs.h"
 #include "util/number.h"
 #include "util/termsafe.h"
@@ -47,6 +48,8 @@ static const struct cli_opt opts[] = {
      NULL},
     {"--microbatch", "N", OPT_SHORTCUT, PK_PAR_MICROBATCH, PLANS | SZ, NULL},
     {"--model", "ID", OPT_SHORTCUT, PK_MODEL_PRESET, PLANS | SZ, NULL},
+    {"--model-config", "FILE", OPT_MODEL_CONFIG, -1, PLANS | SZ,
+     "the model from a Hugging Face config.json (not with --model)"},
     {"--objective", "OBJ", OPT_OBJECTIVE, -1, EVALS | SZ,
      "what auto layouts minimise: time, cost, energy or cash (default "
      "time; size of a serving plan: cost, and time is latency; cash: the "
@@ -114,6 +117,12 @@ static bool optional_word(const char *metavar, const char *word)
     return false;
 }
 
+/* Whether a --model-config has set the model of a's overrides. */
+static bool from_model_config(const struct cli_args *a)
+{
+    return a->overrides.model_replaced;
+}
+
 static enum cp_status apply(const struct cli_opt *o, const char *value,
                             struct cli_args *a, struct diag *d)
 {
@@ -129,10 +138,21 @@ static enum cp_status apply(const struct cli_opt *o, const char *value,
             a->accels = value;
             return CP_OK;
         }
+        if (o->key == PK_MODEL_PRESET && from_model_config(a))
+            return diag_set(d, CP_ERR_USAGE, o->name,
+                            "not with --model-config (the config is the "
+                            "model)");
         return plan_set_key(&a->overrides, (enum plan_key)o->key, value,
                             o->name, d);
     case OPT_SET:
         return plan_set_assignment(&a->overrides, value, d);
+    case OPT_MODEL_CONFIG:
+        if (a->overrides.v[PK_MODEL_PRESET].set || from_model_config(a))
+            return diag_set(d, CP_ERR_USAGE, o->name,
+                            a->overrides.v[PK_MODEL_PRESET].set
+                                ? "not with --model (the config is the model)"
+                                : "given twice");
+        return hfconfig_apply(&a->overrides, value, o->name, d);
     case OPT_FORMAT:
         if (strcmp(value, "table") == 0)
             a->format = FMT_TABLE;

@@ -46,6 +46,7 @@ enum cli_opt_id {
     OPT_RACK_KW,
     OPT_GPUS_MAX,
     OPT_VARY, /* quote: a tornado */
+    OPT_MODEL_CONFIG, /* a Hugging Face config.json (plan/hfconfig.h) */
 };
 
 struct cli_opt {

@@ -4,6 +4,7 @@
  *   catalog list KIND [--format table|csv|json] [--output FILE]
  *   catalog show KIND ID [--format table|csv|json] [--output FILE]
  *   catalog import KIND FILE.csv
+ *   catalog import models --hf config.json [--id ID]
  *   catalog export KIND [FILE.csv]
  *   catalog reset
  *
@@ -15,13 +16,20 @@
  * with typed values (numbers, true/false, null for empty cells); `show`
  * prints one object, or an array for cloud offers (one row per term).
  */
+#include <assert.h>
 #include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+#include <time.h>
+
 #include "catalog/catalog.h"
 #include "cli/cli.h"
+#include "plan/hfconfig.h"
 #include "util/csvio.h"
 #include "util/fs.h"
 #include "util/number.h"
@@ -37,6 +45,7 @@ static const char usage[] =
     "       llmplan catalog show KIND ID [--format table|csv|json] "
     "[--output FILE]\n"
     "       llmplan catalog import KIND FILE.csv\n"
+    "       llmplan catalog import models --hf config.json [--id ID]\n"
     "       llmplan catalog export KIND [FILE.csv]\n"
     "       llmplan catalog reset\n"
     "KIND: accelerators, systems, fabrics, storage, sites, cloud, models, "
@@ -48,6 +57,8 @@ enum fmt { FMT_TABLE, FMT_CSV, FMT_JSON };
 struct opts {
     enum fmt fmt;
     const char *output;
+    const char *hf; /* import models --hf: a Hugging Face config.json */
+    const char *id; /* import models --hf: the row's id */
     const char *pos[4];
     int npos;
 };
@@ -69,6 +80,15 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         const char *a = argv[i];
         const char *val = NULL;
 
+        if (strcmp(a, "--hf") == 0 || strcmp(a, "--id") == 0) {
+            if (i + 1 >= argc || !argv[i + 1][0])
+                return usage_error(a, "needs a value");
+            if (a[2] == 'h')
+                o->hf = argv[++i];
+            else
+                o->id = argv[++i];
+            continue;
+        }
         if (strcmp(a, "--format") == 0 || strcmp(a, "--output") == 0 ||
             strcmp(a, "-o") == 0) {
             if (i + 1 >= argc)
@@ -420,6 +440,148 @@ static int run_view(const struct global_opts *g, const struct opts *o, int show)
     return st ? cli_error(st, &d) : 0;
 }
 
+/* The id of a model imported from path without --id: the file's name
+ * without ".json", lower-cased, other characters than [a-z0-9.-] as '-'
+ * ("Llama-3.1-8B.json" -> "llama-3.1-8b").  "config.json" names no model:
+ * --id is needed. */
+static int hf_default_id(const char *path, char *out, size_t n)
+{
+    const char *base = strrchr(path, '/');
+    size_t len, i;
+
+    base = base ? base + 1 : path;
+    len = strlen(base);
+    if (len > 5 && strcmp(base + len - 5, ".json") == 0)
+        len -= 5;
+    if (len == 0 || len >= n || (len == 6 && strncmp(base, "config", 6) == 0))
+        return usage_error("--id",
+                           "needed: the file's name does not name the model "
+                           "(e.g. --id llama-3.1-8b)");
+    for (i = 0; i < len; i++) {
+        char c = base[i];
+
+        if (c >= 'A' && c <= 'Z')
+            c = (char)(c - 'A' + 'a');
+        out[i] = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
+                         c == '-'
+                     ? c
+                     : '-';
+    }
+    out[len] = '\0';
+    return 0;
+}
+
+/* One models row from m: each column's text by name ("" = empty). */
+static const char *hf_cell(const char *col, const struct model_spec *m,
+                           const char *id, const char *source,
+                           const char *as_of, char *buf, size_t n)
+{
+    static const struct {
+        const char *name;
+        size_t off;
+    } counts[] = {
+        {"layers", offsetof(struct model_spec, layers)},
+        {"hidden", offsetof(struct model_spec, hidden)},
+        {"heads", offsetof(struct model_spec, heads)},
+        {"kv_heads", offsetof(struct model_spec, kv_heads)},
+        {"ffn", offsetof(struct model_spec, ffn)},
+        {"vocab", offsetof(struct model_spec, vocab)},
+        {"experts", offsetof(struct model_spec, experts)},
+        {"experts_active", offsetof(struct model_spec, experts_active)},
+        {"shared_experts", offsetof(struct model_spec, shared_experts)},
+        {"expert_ffn", offsetof(struct model_spec, expert_ffn)},
+        {"moe_every", offsetof(struct model_spec, moe_every)},
+        {"head_dim", offsetof(struct model_spec, head_dim)},
+        {"kv_lora_rank", offsetof(struct model_spec, kv_lora_rank)},
+        {"q_lora_rank", offsetof(struct model_spec, q_lora_rank)},
+        {"rope_head_dim", offsetof(struct model_spec, rope_head_dim)},
+        {"first_dense_layers", offsetof(struct model_spec, first_dense_layers)},
+    };
+    size_t i;
+
+    if (strcmp(col, "id") == 0 || strcmp(col, "name") == 0)
+        return id;
+    if (strcmp(col, "source") == 0)
+        return source;
+    if (strcmp(col, "as_of") == 0)
+        return as_of;
+    if (strcmp(col, "gated_ffn") == 0)
+        return m->gated_ffn ? "yes" : "no";
+    if (strcmp(col, "tied_embeddings") == 0)
+        return m->tied_embeddings ? "yes" : "no";
+    if (strcmp(col, "attention") == 0)
+        return model_attention_name(m->attention);
+    if (strcmp(col, "notes") == 0)
+        return "read from a Hugging Face config.json by llmplan; biases "
+               "(under 0.01% of the parameters) not counted";
+    for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+        uint64_t u;
+
+        if (strcmp(col, counts[i].name) != 0)
+            continue;
+        memcpy(&u, (const char *)m + counts[i].off, sizeof(u));
+        if (!u)
+            return "";
+        snprintf(buf, n, "%llu", (unsigned long long)u);
+        return buf;
+    }
+    return ""; /* params (derived from the shape), confidence */
+}
+
+/* catalog import models --hf FILE [--id ID]: one row from the config, its
+ * source the file's name and as_of the file's modification date (UTC). */
+static int run_import_hf(const struct global_opts *g, const struct opts *o)
+{
+    const struct catalog_column *cols;
+    struct catalog *cat = NULL;
+    struct model_spec m;
+    struct diag d;
+    struct stat sb;
+    struct tm tm;
+    enum cp_status st;
+    char id[CP_ID_MAX], source[512], as_of[16], num[64][24];
+    const char *vals[64], *base;
+    size_t n, i;
+    int rc;
+
+    if (o->npos != 2 || o->output || strcmp(o->pos[1], "models") != 0)
+        return usage_error("catalog", "usage: catalog import models --hf "
+                                      "config.json [--id ID]");
+    if (o->id) {
+        if (strlen(o->id) >= sizeof(id))
+            return usage_error("--id", "longer than 47 characters");
+        snprintf(id, sizeof(id), "%s", o->id);
+    } else {
+        rc = hf_default_id(o->hf, id, sizeof(id));
+        if (rc)
+            return rc;
+    }
+    diag_clear(&d);
+    st = hfconfig_read(o->hf, &m, &d);
+    if (st)
+        return cli_error(st, &d);
+    if (stat(o->hf, &sb) != 0 || !gmtime_r(&sb.st_mtime, &tm) ||
+        strftime(as_of, sizeof(as_of), "%Y-%m-%d", &tm) == 0)
+        snprintf(as_of, sizeof(as_of), "%s", "");
+    base = strrchr(o->hf, '/');
+    snprintf(source, sizeof(source), "Hugging Face config.json (%s)",
+             base ? base + 1 : o->hf);
+    cols = catalog_columns(CATALOG_MODELS, &n);
+    assert(n <= sizeof(vals) / sizeof(vals[0]));
+    for (i = 0; i < n; i++)
+        vals[i] = hf_cell(cols[i].name, &m, id, source, as_of, num[i],
+                          sizeof(num[i]));
+    rc = open_catalog(g, &cat, CATALOG_OPEN_DEFAULT);
+    if (rc)
+        return rc;
+    st = catalog_row_put(cat, CATALOG_MODELS, vals, n, &d);
+    catalog_close(cat);
+    if (st)
+        return cli_error(st, &d);
+    printf("imported %s into models as %s\n", o->hf, id);
+    return 0;
+}
+
 static int run_import(const struct global_opts *g, const struct opts *o)
 {
     enum catalog_kind k;
@@ -428,6 +590,11 @@ static int run_import(const struct global_opts *g, const struct opts *o)
     enum cp_status st;
     int rc;
 
+    if (o->hf)
+        return run_import_hf(g, o);
+    if (o->id)
+        return usage_error("--id", "an option of catalog import models --hf "
+                                   "only");
     if (o->npos != 3 || o->output)
         return usage_error("catalog", "usage: catalog import KIND FILE.csv");
     rc = parse_kind(o->pos[1], &k);
@@ -514,6 +681,9 @@ int cmd_catalog(const struct global_opts *g, int argc, char **argv)
         fputs(usage, stderr);
         return 2;
     }
+    if (strcmp(o.pos[0], "import") != 0 && (o.hf || o.id))
+        return usage_error(o.hf ? "--hf" : "--id",
+                           "an option of catalog import models only");
     if (strcmp(o.pos[0], "list") == 0)
         return run_view(g, &o, 0);
     if (strcmp(o.pos[0], "show") == 0)

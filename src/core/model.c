@@ -90,7 +90,9 @@ void model_shape_derive(const struct model_spec *m, double seq_len,
         s.top_k = or_default(m->experts_active, 1);
         s.shared = (double)m->shared_experts;
         s.f_expert = or_default(m->expert_ffn, s.f);
-        s.moe_layers = floor(s.L / every);
+        double first = fmin((double)m->first_dense_layers, s.L - 1);
+
+        s.moe_layers = floor((s.L - first) / every);
         if (s.moe_layers < 1)
             s.moe_layers = 1;
     }

@@ -132,6 +132,9 @@ static enum cp_status validate_model(const struct model_spec *m, struct diag *d)
     if (!st && m->moe_every)
         st = count_in(d, "model.moe_every", m->moe_every, 1,
                       B_MODEL_MOE_EVERY_MAX);
+    if (!st && m->first_dense_layers && m->layers)
+        st = count_in(d, "model.first_dense_layers", m->first_dense_layers, 0,
+                      (double)m->layers - 1);
     if (!st && m->head_dim)
         st = count_in(d, "model.head_dim", m->head_dim, 1, B_MODEL_HEADS_MAX);
     if (!st && m->kv_lora_rank)
@@ -314,6 +317,7 @@ static enum cp_status validate_hardware(const struct scenario *sc,
                         precision_name(sc->train.precision));
     if (!(a->gemm_frac > 0 && a->gemm_frac <= 1) ||
         !(a->fp8_gemm_frac >= 0 && a->fp8_gemm_frac <= 1) ||
+        !(a->fp4_gemm_frac >= 0 && a->fp4_gemm_frac <= 1) ||
         !(a->attn_fa2_frac >= 0 && a->attn_fa2_frac <= 1) ||
         !(a->hbm_frac > 0 && a->hbm_frac <= 1) ||
         !(a->attn_frac > 0 && a->attn_frac <= 1) ||
@@ -612,6 +616,17 @@ static enum cp_status validate_serve(const struct scenario *sc, struct diag *d)
                       1e9);
     if (!st && (unsigned)v->weights >= SD_COUNT)
         st = diag_set(d, CP_ERR_RANGE, "serve.weights", "unknown precision");
+    if (!st && (v->expert_weights < 0 || v->expert_weights > SD_COUNT))
+        st = diag_set(d, CP_ERR_RANGE, "serve.expert_weights",
+                      "unknown precision");
+    if (!st && (unsigned)v->attention > SATTN_FP8)
+        st = diag_set(d, CP_ERR_RANGE, "serve.attention", "unknown precision");
+    if (!st && v->attention == SATTN_FP8 &&
+        !(sc->accel.peak_flops[PREC_FP8] > 0))
+        st = diag_set(d, CP_ERR_RANGE, "serve.attention",
+                      "fp8 attention needs fp8 tensor cores, which '%s' "
+                      "has not",
+                      sc->accel.id);
     if (!st && v->kv_cache != SD_BF16 && v->kv_cache != SD_FP16 &&
         v->kv_cache != SD_FP8)
         st = diag_set(d, CP_ERR_RANGE, "serve.kv_cache",

@@ -32,6 +32,8 @@ double serve_dtype_bytes(enum serve_dtype t)
         return 0.5 + 2.0 / 128;
     case SD_FP4:
         return 0.5 + 1.0 / 16;
+    case SD_MXFP4: /* OCP MX spec v1.0: one 8-bit E8M0 scale per 32 */
+        return 0.5 + 1.0 / 32;
     case SD_BF16:
     case SD_FP16:
     default:
@@ -174,6 +176,15 @@ static void engine_init(const struct scenario *sc, const struct model_shape *m,
     double gemm16 = spec_scaled_eff(a->gemm_frac * st->gemm_eff, k);
     double low = a->fp8_gemm_frac > 0 ? a->fp8_gemm_frac : a->gemm_frac;
     double low_eff = spec_scaled_eff(low * st->gemm_eff * st->fp8_eff, k);
+    /* 4-bit GEMMs reach their own measured share of the 4-bit peak */
+    double low4 = a->fp4_gemm_frac > 0 ? a->fp4_gemm_frac : low;
+    double fp4_eff = spec_scaled_eff(low4 * st->gemm_eff * st->fp8_eff, k);
+    bool fp4 = sv->weights == SD_FP4 || sv->weights == SD_MXFP4;
+    bool fp8_attn;
+    double xb =
+        sv->expert_weights > 0
+            ? serve_dtype_bytes((enum serve_dtype)(sv->expert_weights - 1))
+            : wb;
     double attn_eff = spec_scaled_eff(a->attn_frac * st->attn_eff, k);
 
     memset(e, 0, sizeof(*e));
@@ -189,22 +200,28 @@ static void engine_init(const struct scenario *sc, const struct model_shape *m,
      * 16 bits (Marlin, AWQ): the GEMMs stay at the 16-bit rate. */
     if (sv->weights == SD_FP8 && peak_of(a, PREC_FP8) > 0)
         e->rate = peak_of(a, PREC_FP8) * low_eff;
-    else if (sv->weights == SD_FP4 && peak_of(a, PREC_FP4) > 0)
-        e->rate = peak_of(a, PREC_FP4) * low_eff;
+    else if (fp4 && peak_of(a, PREC_FP4) > 0)
+        e->rate = peak_of(a, PREC_FP4) * fp4_eff;
     else if (sv->weights == SD_FP4 && peak_of(a, PREC_FP8) > 0)
         e->rate = peak_of(a, PREC_FP8) * low_eff;
     e->attn_rate = p16 * attn_eff;
-    /* An fp8 KV cache with fp8 weights runs the prompt's attention in fp8
-     * too (TensorRT-LLM use_fp8_context_fmha; FlashAttention-3 fp8). */
-    if (sv->kv_cache == SD_FP8 && sv->weights != SD_BF16 &&
-        sv->weights != SD_FP16 && peak_of(a, PREC_FP8) > 0)
+    /* serve.attention = auto: an fp8 KV cache with 8-bit-or-less weights
+     * runs the prompt's attention in fp8 too (TensorRT-LLM
+     * use_fp8_context_fmha; FlashAttention-3 fp8); fp8 or bf16 say so. */
+    fp8_attn = sv->attention == SATTN_FP8 ||
+               (sv->attention == SATTN_AUTO && sv->kv_cache == SD_FP8 &&
+                sv->weights != SD_BF16 && sv->weights != SD_FP16);
+    if (fp8_attn && peak_of(a, PREC_FP8) > 0)
         e->attn_rate = peak_of(a, PREC_FP8) * attn_eff;
     e->bw = a->hbm_bps * a->hbm_frac * mbu;
     /* Embedding and output layer stay in 16 bits (ModelOpt keeps lm_head
      * unquantised); the rest at serve.weights. */
-    expert_all = m->moe_layers * m->experts * m->expert_params;
-    e->w_gpu = (embed * 2 + (m->params - embed) * wb) / e->gpr;
-    e->w_expert = m->experts >= 2 ? expert_all * wb / e->gpr : 0;
+    expert_all =
+        m->experts >= 2 ? m->moe_layers * m->experts * m->expert_params : 0;
+    e->w_gpu =
+        (embed * 2 + (m->params - embed - expert_all) * wb + expert_all * xb) /
+        e->gpr;
+    e->w_expert = expert_all * xb / e->gpr;
     e->w_dense = e->w_gpu - e->w_expert;
     /* Wide EP: the experts spread over the whole replica, attention_dp
      * ranks of tp x pp (serve_pool.h). */

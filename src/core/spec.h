@@ -110,7 +110,10 @@ struct model_spec {
     uint64_t shared_experts;
     uint64_t expert_ffn; /* width of one expert's FFN; 0 = ffn */
     uint64_t moe_every;  /* 1: every layer is MoE; 2: every other ... */
-    uint64_t head_dim;   /* width of one head; 0 = hidden / heads */
+    /* the first n layers are dense, the rest follow moe_every (DeepSeek's
+     * first_k_dense_replace); 0: none */
+    uint64_t first_dense_layers;
+    uint64_t head_dim; /* width of one head; 0 = hidden / heads */
     enum model_attention attention;
     uint64_t kv_lora_rank;  /* MLA: latent width of K and V */
     uint64_t q_lora_rank;   /* MLA: latent width of Q; 0 = 3 x kv_lora_rank */
@@ -133,6 +136,8 @@ struct accel_spec {
      * What a framework reaches of them is its stack's business. */
     double gemm_frac;       /* best measured 16-bit matmul / peak (MAMF) */
     double fp8_gemm_frac;   /* best measured 8-bit matmul / 8-bit peak */
+    double fp4_gemm_frac;   /* best measured 4-bit matmul / 4-bit peak;
+                               0: fp8_gemm_frac */
     double gemm_half_flops; /* GEMM size (FLOP) at which efficiency halves */
     double attn_frac;       /* best fused attention kernel, fwd+bwd / peak */
     double attn_fa2_frac;   /* FlashAttention-2 (no Hopper/Blackwell paths) */
@@ -186,15 +191,20 @@ struct stack_spec {
 /* Serving inputs (README "Serving"). */
 enum serve_mode { SERVE_ONLINE, SERVE_OFFLINE };
 
-/* Weight and KV-cache precisions of a serving plan (int4/int8 are
- * weight-only: the GEMMs still run in 16 bits). */
+/* Weight and KV-cache precisions of a serving plan, each with the scales
+ * it ships with (serve_dtype_bytes): int4/int8 are weight-only (AWQ/GPTQ:
+ * the GEMMs still run in 16 bits); fp4 is NVFP4 (E2M1, an E4M3 scale per
+ * 16 elements); mxfp4 is OCP MXFP4 (E2M1, an E8M0 scale per 32), run on
+ * 4-bit tensor cores where the chip has them and dequantised to 16 bits
+ * where it does not (gpt-oss on Hopper). */
 #define SERVE_DTYPE_LIST(X)                                                    \
     X(BF16, "bf16")                                                            \
     X(FP16, "fp16")                                                            \
     X(FP8, "fp8")                                                              \
     X(INT8, "int8")                                                            \
     X(INT4, "int4")                                                            \
-    X(FP4, "fp4")
+    X(FP4, "fp4")                                                              \
+    X(MXFP4, "mxfp4")
 
 enum serve_dtype {
 #define SERVE_DTYPE_ENUM(name, str) SD_##name,
@@ -223,6 +233,12 @@ struct serve_pool_spec {
     uint64_t attention_dp;
 };
 
+/* The precision of the attention math (QK^T, softmax-V) in serving:
+ * auto is fp8 when the KV cache is fp8 and the weights are 8 bits or
+ * fewer on a chip with fp8 (TensorRT-LLM use_fp8_context_fmha), else 16
+ * bits. */
+enum serve_attn_prec { SATTN_AUTO, SATTN_BF16, SATTN_FP8 };
+
 struct serve_spec {
     enum serve_mode mode;
     uint64_t input_tokens;   /* mean prompt length */
@@ -237,7 +253,12 @@ struct serve_spec {
                                   (the queue grows over them); 0: steady
                                   state, unbounded */
     enum serve_dtype weights;
+    /* the routed experts' weights: 0 as weights, else 1 + enum serve_dtype
+     * (experts-only quantization: gpt-oss MXFP4 experts, DeepSeek-R1
+     * NVFP4 experts with the rest in fp8 or bf16) */
+    int expert_weights;
     enum serve_dtype kv_cache;
+    enum serve_attn_prec attention; /* attention math precision */
     double prefix_hit_frac; /* prompt share served from the prefix cache */
     enum serve_disagg disaggregated;
     uint64_t max_batch;   /* running sequences per replica; 0: auto */

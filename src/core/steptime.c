@@ -150,6 +150,10 @@ static void hw_init(const struct scenario *sc, struct hw *hw)
          * step (fp8 weight caching), not per microbatch. */
         double frac = a->fp8_gemm_frac > 0 ? a->fp8_gemm_frac : a->gemm_frac;
 
+        /* NVFP4 GEMMs reach their own measured share of the 4-bit peak */
+        if (p == PREC_FP4 && a->fp4_gemm_frac > 0)
+            frac = a->fp4_gemm_frac;
+
         hw->eta =
             spec_scaled_eff(frac * sc->stack.gemm_eff * sc->stack.fp8_eff, k);
         if (a->peak_flops[PREC_BF16] > 0) {

@@ -2,6 +2,7 @@
  * plan.c - the plan key table, value parsing, INI reading and writing.
  * See plan.h.
  */
+#include <assert.h>
 #include <errno.h>
 #include <math.h>
 #include <stddef.h>
@@ -91,6 +92,12 @@ static const struct plan_key_info keys[PLAN_KEY_COUNT] = {
                             0, 1, B_MODEL_MOE_EVERY_MAX, NULL, NULL, 0, "1",
                             PS_U64, OFF(model.moe_every),
                             "every n-th layer is MoE (1: all)"},
+    [PK_MODEL_FIRST_DENSE_LAYERS] = {"model.first_dense_layers", "model",
+                                     "first_dense_layers", PT_COUNT, 0, 0,
+                                     B_MODEL_LAYERS_MAX, NULL, NULL, 0, "0", PS_U64,
+                                     OFF(model.first_dense_layers),
+                                     "the first n layers are dense, the rest MoE "
+                                     "(DeepSeek first_k_dense_replace)"},
     [PK_MODEL_HEAD_DIM] = {"model.head_dim", "model", "head_dim", PT_COUNT, 0,
                            1, B_MODEL_HEADS_MAX, NULL, NULL, 0,
                            "hidden / heads", PS_U64, OFF(model.head_dim),
@@ -234,12 +241,25 @@ static const struct plan_key_info keys[PLAN_KEY_COUNT] = {
                                   "requests of a load test above capacity "
                                   "(0: steady state, TTFT unbounded)"},
     [PK_SERVE_WEIGHTS] = {"serve.weights", "serve", "weights", PT_ENUM, 0, 0, 0,
-                          "bf16|fp16|fp8|int8|int4|fp4", NULL, 0, "bf16",
-                          PS_INT, OFF(serve.weights),
-                          "weight precision (int8/int4 weight-only)"},
+                          "bf16|fp16|fp8|int8|int4|fp4|mxfp4", NULL, 0,
+                          "bf16", PS_INT, OFF(serve.weights),
+                          "weight precision (int8/int4 weight-only AWQ/GPTQ; "
+                          "fp4 = NVFP4, mxfp4 = OCP MXFP4)"},
     [PK_SERVE_KV_CACHE] = {"serve.kv_cache", "serve", "kv_cache", PT_ENUM, 0, 0,
                            0, "bf16|fp16|fp8", NULL, 0, "bf16", PS_INT,
                            OFF(serve.kv_cache), "KV-cache precision"},
+    [PK_SERVE_EXPERT_WEIGHTS] = {"serve.expert_weights", "serve",
+                                 "expert_weights", PT_ENUM, 0, 0, 0,
+                                 "same|bf16|fp16|fp8|int8|int4|fp4|mxfp4",
+                                 NULL, 0, "same", PS_INT,
+                                 OFF(serve.expert_weights),
+                                 "routed experts' weight precision (same: "
+                                 "serve.weights)"},
+    [PK_SERVE_ATTENTION] = {"serve.attention", "serve", "attention", PT_ENUM,
+                            0, 0, 0, "auto|bf16|fp8", NULL, 0, "auto", PS_INT,
+                            OFF(serve.attention),
+                            "attention math precision (auto: fp8 with an "
+                            "fp8 KV cache and 8-bit weights)"},
     [PK_SERVE_PREFIX_HIT] = {"serve.prefix_hit", "serve", "prefix_hit",
                              PT_NUMBER, 0, 0, 0.999, NULL, NULL, 0, "0", PS_F64,
                              OFF(serve.prefix_hit_frac),
@@ -757,6 +777,66 @@ enum cp_status plan_parse_ini(struct plan *p, const char *name,
     return st;
 }
 
+/* Unset every model.* key of p. */
+static void clear_model(struct plan *p)
+{
+    int k;
+
+    for (k = 0; k < PLAN_KEY_COUNT; k++)
+        if (strcmp(keys[k].section, "model") == 0)
+            p->v[k].set = false;
+}
+
+enum cp_status plan_set_model(struct plan *p, const struct model_spec *m,
+                              const char *origin, struct diag *d)
+{
+    struct plan *tmp = malloc(sizeof(*tmp));
+    enum cp_status st = CP_OK;
+    char buf[32];
+    int k;
+
+    if (!tmp)
+        return diag_set(d, CP_ERR_NOMEM, origin, "out of memory");
+    *tmp = *p;
+    clear_model(tmp);
+    tmp->model_replaced = true;
+    for (k = PK_MODEL_LAYERS; !st && k < PLAN_KEY_COUNT; k++) {
+        const struct plan_key_info *ki = &keys[k];
+        const char *at;
+        uint64_t u = 0;
+        bool b;
+        int e;
+
+        if (strcmp(ki->section, "model") != 0)
+            break;
+        at = (const char *)m + (ki->offset - OFF(model));
+        if (ki->store == PS_U64) {
+            memcpy(&u, at, sizeof(u));
+        } else if (ki->store == PS_BOOL) {
+            memcpy(&b, at, sizeof(b));
+            u = b;
+        } else {
+            assert(ki->store == PS_INT && !ki->enum_values);
+            memcpy(&e, at, sizeof(e));
+            u = (uint64_t)e;
+        }
+        if (ki->type == PT_ENUM) {
+            plan_enum_choice(ki, (size_t)u, buf, sizeof(buf));
+        } else if (ki->type == PT_BOOL) {
+            snprintf(buf, sizeof(buf), "%s", u ? "yes" : "no");
+        } else {
+            if ((double)u < ki->min)
+                continue;
+            snprintf(buf, sizeof(buf), "%llu", (unsigned long long)u);
+        }
+        st = plan_set_key(tmp, (enum plan_key)k, buf, origin, d);
+    }
+    if (!st)
+        *p = *tmp;
+    free(tmp);
+    return st;
+}
+
 enum cp_status plan_load_file(struct plan *p, const char *path, struct diag *d)
 {
     struct strbuf sb;
@@ -812,6 +892,10 @@ void plan_merge(struct plan *dst, const struct plan *src)
 {
     size_t i;
 
+    if (src->model_replaced) {
+        clear_model(dst);
+        dst->model_replaced = true;
+    }
     for (i = 0; i < PLAN_KEY_COUNT; i++)
         if (src->v[i].set)
             dst->v[i] = src->v[i];

@@ -85,6 +85,9 @@ struct plan_value {
 struct plan {
     char name[PLAN_NAME_MAX]; /* column header: file stem, @NAME or "plan" */
     struct plan_value v[PLAN_KEY_COUNT];
+    /* The model was replaced as a whole (plan_set_model): plan_merge of
+     * this plan into another drops the other's model keys first. */
+    bool model_replaced;
 };
 
 /* An empty plan named name (NULL: "plan"). */
@@ -96,6 +99,15 @@ void plan_init(struct plan *p, const char *name);
  * the key name. */
 enum cp_status plan_set_key(struct plan *p, enum plan_key k, const char *value,
                             const char *origin, struct diag *d);
+
+/* Replace the model of p by m (a model read by hfconfig_read): every
+ * model.* key of p is unset, then set from m's field, except model.preset
+ * and model.params, which stay unset (the count is derived from the
+ * shape), and keys whose value is 0 where 0 is out of the key's range
+ * (kv_lora_rank of a model without MLA); p->model_replaced is set.  origin is remembered as for plan_set_key.  On error (a
+ * value out of a key's bounds, d->where naming the key) p is unchanged. */
+enum cp_status plan_set_model(struct plan *p, const struct model_spec *m,
+                              const char *origin, struct diag *d);
 
 /* "section.key=value" as given to --set.  CP_ERR_USAGE when there is no
  * '=', CP_ERR_USAGE "unknown key" (d->where = the key) for unknown keys. */
@@ -111,7 +123,8 @@ enum cp_status plan_parse_ini(struct plan *p, const char *name,
  * CP_ERR_NOT_FOUND (exit 2) when it cannot be read, naming the path. */
 enum cp_status plan_load_file(struct plan *p, const char *path, struct diag *d);
 
-/* Copy every key set in src over dst. */
+/* Copy every key set in src over dst; when src->model_replaced, dst's
+ * model keys are unset first (the model is src's alone). */
 void plan_merge(struct plan *dst, const struct plan *src);
 
 /* The value of key k as plan-file text ("auto", "15000000000000", "bf16");

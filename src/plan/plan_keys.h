@@ -30,6 +30,7 @@
     X(MODEL_SHARED_EXPERTS, "model.shared_experts")                            \
     X(MODEL_EXPERT_FFN, "model.expert_ffn")                                    \
     X(MODEL_MOE_EVERY, "model.moe_every")                                      \
+    X(MODEL_FIRST_DENSE_LAYERS, "model.first_dense_layers")                    \
     X(MODEL_HEAD_DIM, "model.head_dim")                                        \
     X(MODEL_ATTENTION, "model.attention")                                      \
     X(MODEL_KV_LORA_RANK, "model.kv_lora_rank")                                \
@@ -64,6 +65,8 @@
     X(SERVE_WINDOW_REQUESTS, "serve.window_requests")                          \
     X(SERVE_WEIGHTS, "serve.weights")                                          \
     X(SERVE_KV_CACHE, "serve.kv_cache")                                        \
+    X(SERVE_EXPERT_WEIGHTS, "serve.expert_weights")                            \
+    X(SERVE_ATTENTION, "serve.attention")                                      \
     X(SERVE_PREFIX_HIT, "serve.prefix_hit")                                    \
     X(SERVE_DISAGGREGATED, "serve.disaggregated")                              \
     X(SERVE_MAX_BATCH, "serve.max_batch")                                      \

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "export/metrics.h"
+#include "plan/hfconfig.h"
 #include "ui/ui.h"
 #include "ui/widgets.h"
 #include "util/fs.h"
@@ -1136,13 +1137,24 @@ static void load_user_keys(struct ui *ui)
     strbuf_release(&err);
 }
 
+/* The model of a global --model-config over the starting plan. */
+static enum cp_status start_model_config(struct ui *ui, struct diag *d)
+{
+    if (!ui->g->model_config)
+        return CP_OK;
+    return hfconfig_apply(&ui->plan, ui->g->model_config, "--model-config", d);
+}
+
 static enum cp_status start_plan(struct ui *ui, const char *plan_arg,
                                  struct diag *d)
 {
     char *text = NULL, *name = NULL;
+    enum cp_status st;
 
-    if (plan_arg)
-        return app_load_plan(ui, plan_arg, d);
+    if (plan_arg) {
+        st = app_load_plan(ui, plan_arg, d);
+        return st ? st : start_model_config(ui, d);
+    }
     app_default_plan(&ui->plan);
     if (catalog_setting_get(ui->cat, "tui.plan", &text, NULL) == CP_OK) {
         struct plan *p = xcalloc(1, sizeof(*p));
@@ -1159,7 +1171,7 @@ static enum cp_status start_plan(struct ui *ui, const char *plan_arg,
     }
     free(text);
     free(name);
-    return CP_OK;
+    return start_model_config(ui, d);
 }
 
 static enum cp_status start_theme(struct ui *ui, struct diag *d)

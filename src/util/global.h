@@ -17,6 +17,10 @@ struct global_opts {
     const char *catalog_path; /* NULL: catalog_default_path() */
     const char *theme;        /* NULL: default */
     bool no_color;            /* --no-color or a non-empty NO_COLOR */
+    /* --model-config FILE before the command: the model of the TUI's plan,
+     * or of quote, search, size, compare and plan save (as if given as
+     * their first option); NULL: none */
+    const char *model_config;
 };
 
 /* Print "llmplan: <where>: <what>" (or "llmplan: <what>") for d on stderr

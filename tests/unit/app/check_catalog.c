@@ -160,7 +160,8 @@ START_TEST(test_get_accel_units)
         static const char *const row[] = {
             "knob-test", "Knob test", "x", "", "", "100", "", "", "",
             "10", "1", "", "", "", "0.5", "3", "0.25", "0.75", "6", "0.6",
-            "test", "2026", "", "", "", "", "", "", "0.4", "0.3", "bench"};
+            "test", "2026", "", "", "", "", "", "", "0.4", "0.3", "bench",
+            "0.35"};
         size_t n;
 
         catalog_columns(CATALOG_ACCELERATORS, &n);
@@ -174,6 +175,7 @@ START_TEST(test_get_accel_units)
         ck_assert_rel(a.gemm_frac, 0.5, 1e-12);
         ck_assert_rel(a.gemm_half_flops, 3e9, 1e-12);
         ck_assert_rel(a.fp8_gemm_frac, 0.4, 1e-12);
+        ck_assert_rel(a.fp4_gemm_frac, 0.35, 1e-12);
         ck_assert_rel(a.attn_fa2_frac, 0.3, 1e-12);
         ck_assert_rel(a.attn_frac, 0.25, 1e-12);
         ck_assert_rel(a.hbm_frac, 0.75, 1e-12);
@@ -192,6 +194,10 @@ START_TEST(test_get_accel_units)
     ck_assert_rel(a.peak_flops[PREC_FP16], 125e12, 1e-12);
     ck_assert_int_eq(catalog_get_accel(cat, "tpu-v5p", &a, NULL, &d), CP_OK);
     ck_assert_rel(a.power_frac, 0.43, 1e-12);
+    /* GB300's measured FP4 GEMM: 8640.3 of 15000 TFLOP/s (Azure ND GB300
+     * v6, cuBLASLt 16384^3; ceilings.csv) */
+    ck_assert_int_eq(catalog_get_accel(cat, "gb300", &a, NULL, &d), CP_OK);
+    ck_assert_rel(a.fp4_gemm_frac, 8640.3 / 15000, 1e-3);
 }
 END_TEST
 
@@ -708,6 +714,8 @@ START_TEST(test_migrate_v1_seeds_stacks)
         "ALTER TABLE models DROP COLUMN kv_lora_rank",
         "ALTER TABLE models DROP COLUMN q_lora_rank",
         "ALTER TABLE models DROP COLUMN rope_head_dim",
+        "ALTER TABLE models DROP COLUMN first_dense_layers",
+        "ALTER TABLE accelerators DROP COLUMN fp4_gemm_frac",
         "ALTER TABLE systems DROP COLUMN nics_included",
         "ALTER TABLE systems DROP COLUMN sale",
         "ALTER TABLE systems DROP COLUMN unit_gpus",

@@ -32,6 +32,23 @@ static const struct param_case param_cases[] = {
     {"gpt3-175b", {.layers = 96, .hidden = 12288, .heads = 96, .kv_heads = 96,
       .ffn = 49152, .vocab = 50257, .tied_embeddings = true}, 175e9, 0, 0.005,
      "GPT-3 175B (Brown et al. 2020, Table 2.1)"},
+    /* first_k_dense_replace 3: 3 dense layers of FFN 18432, 58 MoE */
+    {"deepseek-v3", {.layers = 61, .hidden = 7168, .heads = 128,
+      .kv_heads = 128, .ffn = 18432, .vocab = 129280, .gated_ffn = true,
+      .experts = 256, .experts_active = 8, .shared_experts = 1,
+      .expert_ffn = 2048, .moe_every = 1, .first_dense_layers = 3,
+      .head_dim = 128, .attention = MATTN_MLA, .kv_lora_rank = 512,
+      .q_lora_rank = 1536, .rope_head_dim = 64}, 671e9, 37e9, 0.02,
+     "DeepSeek-V3: 671B total, 37B active, without the 14B MTP module "
+     "(DeepSeek-AI 2024, arXiv 2412.19437, section 1)"},
+    {"deepseek-v2", {.layers = 60, .hidden = 5120, .heads = 128,
+      .kv_heads = 128, .ffn = 12288, .vocab = 102400, .gated_ffn = true,
+      .experts = 160, .experts_active = 6, .shared_experts = 2,
+      .expert_ffn = 1536, .moe_every = 1, .first_dense_layers = 1,
+      .head_dim = 128, .attention = MATTN_MLA, .kv_lora_rank = 512,
+      .q_lora_rank = 1536, .rope_head_dim = 64}, 236e9, 21e9, 0.02,
+     "DeepSeek-V2: 236B total, 21B active (Liu et al. 2024, arXiv "
+     "2405.04434, abstract)"},
 };
 /* clang-format on */
 
@@ -50,6 +67,28 @@ END_TEST
 
 /* Megatron's per-iteration count, Narayanan et al. 2021 eq. 3:
  * 72 B s L h^2 (1 + s/6h + V/12hL) equals ours for GPT shapes. */
+/* The first n layers dense: each takes one MoE layer's experts away and
+ * gives one dense FFN back; n = 0 is every layer MoE. */
+START_TEST(test_first_dense_layers)
+{
+    struct model_spec m = param_cases[5].m;
+    struct model_shape s0, s3;
+
+    ck_assert_str_eq(param_cases[5].name, "deepseek-v3");
+    m.first_dense_layers = 0;
+    model_shape_derive(&m, 4096, &s0);
+    model_shape_derive(&param_cases[5].m, 4096, &s3);
+    ck_assert_double_eq(s0.moe_layers, 61);
+    ck_assert_double_eq(s3.moe_layers, 58);
+    ck_assert_double_eq(s3.dense_layers, 3);
+    ck_assert_double_eq_tol(s0.params - s3.params,
+                            3 * (s0.moe_layer_params - s3.dense_layer_params),
+                            1);
+    ck_assert(s3.active_params < s3.params);
+    ck_assert(s3.flops_per_token > 0);
+}
+END_TEST
+
 START_TEST(test_megatron_flops)
 {
     static const double shapes[][4] = {
@@ -155,6 +194,7 @@ Suite *suite_model(void)
     tcase_add_test(tc, test_params_only);
     tcase_add_loop_test(tc, test_auto_batch, 0,
                         sizeof(batch_cases) / sizeof(batch_cases[0]));
+    tcase_add_test(tc, test_first_dense_layers);
     suite_add_tcase(s, tc);
     tc = tcase_create("limits");
     tcase_add_test(tc, test_absurd_finite);

@@ -338,6 +338,137 @@ START_TEST(test_disaggregated)
 END_TEST
 
 /* Each knob moves the numbers the way physics says. */
+/* Weight formats as engines ship them, scales included (bytes per
+ * weight). */
+/* clang-format off */
+static const struct dtype_case {
+    enum serve_dtype t;
+    double bytes;
+    const char *source;
+} dtypes[] = {
+    {SD_BF16, 2, "16 bits"},
+    {SD_FP8, 1, "FP8 E4M3, per-tensor (or 128x128-block: 4 B per 16 Ki "
+     "weights, under 0.03%) scales"},
+    {SD_INT4, 0.5 + 2.0 / 128, "AWQ/GPTQ int4, group 128 with a 16-bit "
+     "scale (Lin et al. 2024, arXiv 2306.00978)"},
+    {SD_FP4, 0.5 + 1.0 / 16, "NVFP4: E2M1 with an FP8 E4M3 scale per 16 "
+     "(NVIDIA, Introducing NVFP4, 2025)"},
+    {SD_MXFP4, 0.5 + 1.0 / 32, "MXFP4: E2M1 with an E8M0 scale per 32 "
+     "(OCP Microscaling Formats spec v1.0, 2023, section 5)"},
+};
+/* clang-format on */
+
+START_TEST(test_dtype_bytes)
+{
+    ck_assert_msg(serve_dtype_bytes(dtypes[_i].t) == dtypes[_i].bytes,
+                  "%s: %g, want %g (%s)", serve_dtype_name(dtypes[_i].t),
+                  serve_dtype_bytes(dtypes[_i].t), dtypes[_i].bytes,
+                  dtypes[_i].source);
+}
+END_TEST
+
+/* Experts-only quantization: the routed experts at serve.expert_weights,
+ * the rest (attention, shared parts, embedding) as before. */
+START_TEST(test_expert_weights)
+{
+    struct scenario sc;
+    struct model_shape m;
+    struct result a, b;
+    double experts;
+
+    serving(&sc, 2);
+    llama8b(&sc.model); /* Mixtral 8x7B's shape, 47B in bf16 on 2 GPUs */
+    sc.model.experts = 8;
+    sc.model.experts_active = 2;
+    sc.model.expert_ffn = 14336;
+    sc.model.moe_every = 1;
+    sc.serve.weights = SD_BF16;
+    sc.serve.concurrency = 1; /* one stream: the step is the weight read */
+    eval_ok(&sc, &a);
+    sc.serve.expert_weights = 1 + SD_MXFP4;
+    eval_ok(&sc, &b);
+    model_shape_derive(&sc.model, 2000, &m);
+    experts = m.moe_layers * m.experts * m.expert_params;
+    ck_assert_rel(a.serve.weights_bytes - b.serve.weights_bytes,
+                  experts * (2 - serve_dtype_bytes(SD_MXFP4)) / 2, 1e-9);
+    ck_assert(a.serve.fits && b.serve.fits);
+    ck_assert(b.serve.tpot_ms < a.serve.tpot_ms);
+    /* same as serve.weights: nothing changes */
+    sc.serve.expert_weights = 1 + SD_BF16;
+    eval_ok(&sc, &b);
+    ck_assert_double_eq(b.serve.weights_bytes, a.serve.weights_bytes);
+    ck_assert_double_eq(b.serve.tpot_ms, a.serve.tpot_ms);
+}
+END_TEST
+
+/* serve.attention: bf16 slows the prompt that auto (fp8 KV, fp8 weights)
+ * runs in fp8; fp8 on a chip without fp8 is refused by name. */
+START_TEST(test_attention_precision)
+{
+    struct scenario sc;
+    struct result a, b;
+    struct diag d;
+
+    serving(&sc, 2);
+    sc.serve.concurrency = 1;
+    sc.serve.input_tokens = 32000;
+    eval_ok(&sc, &a);
+    sc.serve.attention = SATTN_BF16;
+    eval_ok(&sc, &b);
+    ck_assert(b.serve.prefill_ms > a.serve.prefill_ms);
+    sc.serve.attention = SATTN_FP8;
+    eval_ok(&sc, &b);
+    ck_assert_double_eq(b.serve.prefill_ms, a.serve.prefill_ms);
+    /* bf16 weights: auto runs attention in 16 bits, fp8 asks for 8 */
+    sc.serve.weights = SD_BF16;
+    sc.serve.attention = SATTN_AUTO;
+    eval_ok(&sc, &a);
+    sc.serve.attention = SATTN_FP8;
+    eval_ok(&sc, &b);
+    ck_assert(b.serve.prefill_ms < a.serve.prefill_ms);
+
+    fixture_scenario(&sc, "a100-80gb");
+    sc.workload = WORKLOAD_SERVE;
+    llama8b(&sc.model);
+    sc.serve.attention = SATTN_FP8;
+    diag_clear(&d);
+    ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_RANGE);
+    ck_assert_str_eq(d.where, "serve.attention");
+}
+END_TEST
+
+/* A 4-bit GEMM runs at the accelerator's measured 4-bit share when the
+ * row has one (GB300: 8640.3 of 15000 TFLOP/s), else at the 8-bit share;
+ * MXFP4 on a chip without 4-bit tensor cores is dequantised to 16 bits. */
+START_TEST(test_fp4_ceiling)
+{
+    struct scenario sc;
+    struct result a, b, c;
+
+    serving(&sc, 2);
+    sc.accel.peak_flops[PREC_FP4] = 2 * sc.accel.peak_flops[PREC_FP8];
+    sc.accel.fp8_gemm_frac = 0.8;
+    sc.serve.weights = SD_FP4;
+    sc.serve.concurrency = 1;
+    sc.serve.input_tokens = 16000;
+    eval_ok(&sc, &a);
+    sc.accel.fp4_gemm_frac = 0.4;
+    eval_ok(&sc, &b);
+    ck_assert(b.serve.prefill_ms > a.serve.prefill_ms);
+    sc.accel.fp4_gemm_frac = 0.8;
+    eval_ok(&sc, &c);
+    ck_assert_double_eq(c.serve.prefill_ms, a.serve.prefill_ms);
+    /* no fp4 tensor cores: MXFP4 at the 16-bit rate, slower than fp8 */
+    sc.accel.peak_flops[PREC_FP4] = 0;
+    sc.serve.weights = SD_MXFP4;
+    eval_ok(&sc, &b);
+    sc.serve.weights = SD_FP8;
+    eval_ok(&sc, &c);
+    ck_assert(b.serve.prefill_ms > c.serve.prefill_ms);
+    ck_assert(b.serve.weights_bytes < c.serve.weights_bytes);
+}
+END_TEST
+
 START_TEST(test_directions)
 {
     struct scenario sc;
@@ -738,6 +869,11 @@ Suite *suite_serve(void)
     tcase_add_test(core, test_batch_cap_raised);
     tcase_add_test(core, test_closed_loop_over_cap);
     tcase_add_test(core, test_open_loop_ttft_table);
+    tcase_add_loop_test(core, test_dtype_bytes, 0,
+                        (int)(sizeof(dtypes) / sizeof(dtypes[0])));
+    tcase_add_test(core, test_expert_weights);
+    tcase_add_test(core, test_attention_precision);
+    tcase_add_test(core, test_fp4_ceiling);
     tcase_add_test(inv, test_tp_invariants);
     tcase_add_test(inv, test_directions);
     tcase_add_test(err, test_bad_input);

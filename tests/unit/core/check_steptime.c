@@ -135,6 +135,28 @@ START_TEST(test_recompute_order)
 }
 END_TEST
 
+/* NVFP4 training GEMMs at the accelerator's measured 4-bit share when the
+ * row has one, else the 8-bit share: a lower ceiling, a slower step. */
+START_TEST(test_fp4_ceiling)
+{
+    struct scenario sc;
+    struct result a, b, c;
+
+    fixture_scenario(&sc, "h100-sxm");
+    sc.accel.peak_flops[PREC_FP4] = 2 * sc.accel.peak_flops[PREC_FP8];
+    sc.accel.fp8_gemm_frac = 0.7;
+    sc.train.precision = PREC_FP4;
+    scenario_eval(&sc, &a);
+    sc.accel.fp4_gemm_frac = 0.35;
+    scenario_eval(&sc, &b);
+    sc.accel.fp4_gemm_frac = 0.7;
+    scenario_eval(&sc, &c);
+    ck_assert(b.time.step_s > a.time.step_s);
+    ck_assert_double_eq(c.time.step_s, a.time.step_s);
+    ck_assert(b.time.mfu <= 1 && b.time.mfu > 0);
+}
+END_TEST
+
 /* Overlap is not free: a gradient all-reduce that the backward pass
  * fully hides still costs more than its last bucket (NCCL's kernels slow
  * the compute beside them), and never more than the whole reduction. */
@@ -358,6 +380,7 @@ Suite *suite_steptime(void)
     tcase_add_test(tc, test_overlap_not_free);
     tcase_add_test(tc, test_moe_load);
     tcase_add_test(tc, test_recipe_facts);
+    tcase_add_test(tc, test_fp4_ceiling);
     suite_add_tcase(s, tc);
     tc = tcase_create("invariants");
     tcase_add_test(tc, test_layout_grid);
