@@ -415,8 +415,9 @@ static void dist_shift(struct dist *d, double c)
 }
 
 /* Plus a delay uniform in [0, w] (the wait for the running iteration to
- * end before a prompt joins).  Quantiles add: an upper bound on those of
- * the sum. */
+ * end before a prompt joins).  Quantiles are added, as if the two delays
+ * moved together: conservative in the tail (p90, p99) of independent
+ * delays, while the median of the sum may lie a little above it. */
 static void dist_add_uniform(struct dist *d, double w)
 {
     d->mean += w / 2;
