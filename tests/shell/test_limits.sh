@@ -3,10 +3,11 @@
 # sequence of 10^7 tokens, 1 GPU for 1T parameters, a search space of
 # billions of layouts.  Each gives a result (exit 0, every JSON number
 # finite, "does not fit" said when it does not) or a clear one-line error
-# (exit 2), and finishes within `timeout 10`; the layout search stops at
+# (exit 2), and finishes within a hang guard (60 s; a wall-clock target belongs to make bench); the layout search stops at
 # its work cap and says so (a warning, and "stopped_early" in search
 # --format json).  Prints "ok <what>" / "FAIL <what>".
 set -u
+HANG=${LLMPLAN_HANG_S:-60}
 . "$(dirname "$0")/lib.sh"
 DB="$tmp/catalog.db"
 "$BIN" --catalog "$DB" catalog list sites >/dev/null 2>&1
@@ -40,25 +41,25 @@ for it in items:
 PY
 }
 
-# quote NAME FITS ARGS...: exit 0 within 10 s, JSON sane
+# quote NAME FITS ARGS...: exit 0 without hanging, JSON sane
 quote() {
     name=$1
     fits=$2
     shift 2
-    timeout 10 "$BIN" --catalog "$DB" quote "$@" --format json \
+    timeout "$HANG" "$BIN" --catalog "$DB" quote "$@" --format json \
         >"$tmp/q.json" 2>"$tmp/q.err"
     rc=$?
-    check "$name: exit 0 within 10 s" test $rc -eq 0
+    check "$name: exit 0 without hanging" test $rc -eq 0
     [ $rc -eq 0 ] || { head -c 300 "$tmp/q.err"; return; }
     check "$name: finite numbers, parts sum to total${fits:+, fits=$fits}" \
         json_ok "$tmp/q.json" "$fits"
 }
 
-# refused NAME ARGS...: exit 2 within 10 s, one clear stderr line, no stdout
+# refused NAME ARGS...: exit 2 without hanging, one clear stderr line, no stdout
 refused() {
     name=$1
     shift
-    timeout 10 "$BIN" --catalog "$DB" "$@" >"$tmp/r.out" 2>"$tmp/r.err"
+    timeout "$HANG" "$BIN" --catalog "$DB" "$@" >"$tmp/r.out" 2>"$tmp/r.err"
     rc=$?
     check "$name: exit 2 with one clear line" sh -c \
         "test $rc -eq 2 && test ! -s '$tmp/r.out' && test \$(wc -l <'$tmp/r.err') -eq 1 && grep -q '^llmplan: [a-z-]' '$tmp/r.err'"
@@ -96,10 +97,10 @@ big="--model llama3-70b --set model.layers=83160 --set model.heads=55440
     --set train.global_batch=665280 --set model.experts=720
     --set model.experts_active=2"
 # shellcheck disable=SC2086
-timeout 10 "$BIN" --catalog "$DB" search $big --top 3 --format json \
+timeout "$HANG" "$BIN" --catalog "$DB" search $big --top 3 --format json \
     >"$tmp/s.json" 2>"$tmp/s.err"
 rc=$?
-check "huge search space: search exits 0 within 10 s" test $rc -eq 0
+check "huge search space: search exits 0 without hanging" test $rc -eq 0
 check "huge search space: search.stopped_early is true" python3 -c "
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -108,13 +109,13 @@ assert any('stopped early' in w for w in d['results'][0]['warnings'])
 " "$tmp/s.json"
 check "huge search space: JSON numbers finite" json_ok "$tmp/s.json" ""
 # shellcheck disable=SC2086
-timeout 10 "$BIN" --catalog "$DB" quote $big --format json >"$tmp/q.json" 2>"$tmp/q.err"
-check "huge search space: quote exits 0 within 10 s and warns of the cap" \
+timeout "$HANG" "$BIN" --catalog "$DB" quote $big --format json >"$tmp/q.json" 2>"$tmp/q.err"
+check "huge search space: quote exits 0 without hanging and warns of the cap" \
     sh -c "test $? -eq 0 && grep -q 'stopped early' '$tmp/q.json'"
 # shellcheck disable=SC2086
-timeout 10 "$BIN" --catalog "$DB" search $big --top 3 >"$tmp/s.txt" 2>&1
+timeout "$HANG" "$BIN" --catalog "$DB" search $big --top 3 >"$tmp/s.txt" 2>&1
 check "huge search space: the table says it stopped early" grep -q 'stopped early' "$tmp/s.txt"
-timeout 10 "$BIN" --catalog "$DB" search --model llama3-8b --accel h100-sxm \
+timeout "$HANG" "$BIN" --catalog "$DB" search --model llama3-8b --accel h100-sxm \
     --gpus 64 --tokens 1T --format json >"$tmp/s.json" 2>&1
 check "an ordinary search is not stopped early" python3 -c "
 import json, sys
@@ -137,19 +138,19 @@ refused "tp beyond the heads" quote --model llama3-8b --accel h100-sxm \
     --gpus 8 --tp 1e7
 
 # a big import: 200000 rows validate (duplicate keys by sorting, not by
-# comparing every pair) and land within 10 s; a duplicate among them is
+# comparing every pair) and land without hanging; a duplicate among them is
 # found and named by its line
 hdr=$(head -n 1 "$(dirname "$0")/../../data/sites.csv")
 awk -v h="$hdr" 'BEGIN { print h; for (i = 1; i <= 200000; i++)
     printf "big-%d,Big %d,1.2,0.1,0.3,30,140,0,1e7,test,2025,test,2025,C,,,,,\n", i, i }' \
     >"$tmp/big.csv"
-timeout 10 "$BIN" --catalog "$DB" catalog import sites "$tmp/big.csv" >/dev/null 2>"$tmp/i.err"
-check "200000-row import within 10 s" test $? -eq 0
+timeout "$HANG" "$BIN" --catalog "$DB" catalog import sites "$tmp/big.csv" >/dev/null 2>"$tmp/i.err"
+check "200000-row import without hanging" test $? -eq 0
 check "all 200000 rows are there" \
     test "$("$BIN" --catalog "$DB" catalog list sites --format csv | grep -c '^big-')" -eq 200000
 { cat "$tmp/big.csv"; echo "big-7,Again,1.2,0.1,0.3,30,140,0,1e7,test,2025,test,2025,C,,,,,"; } >"$tmp/dup.csv"
-timeout 10 "$BIN" --catalog "$DB" catalog import sites "$tmp/dup.csv" >/dev/null 2>"$tmp/i.err"
-check "a duplicate key among 200001 rows: exit 2 within 10 s, naming its line" \
+timeout "$HANG" "$BIN" --catalog "$DB" catalog import sites "$tmp/dup.csv" >/dev/null 2>"$tmp/i.err"
+check "a duplicate key among 200001 rows: exit 2 without hanging, naming its line" \
     sh -c "test $? -eq 2 && grep -q ':200002: id: duplicate key .big-7.' '$tmp/i.err'"
 
 # endless input files (/dev/zero) are refused, not read forever
@@ -158,9 +159,9 @@ for args in "quote /dev/zero" "catalog import sites /dev/zero" \
     "tui --check-theme /dev/zero" "tui --check-keys /dev/zero" \
     "tui --ui-script /dev/zero"; do
     # shellcheck disable=SC2086
-    timeout 10 "$BIN" --catalog "$DB" $args >/dev/null 2>"$tmp/z.err"
+    timeout "$HANG" "$BIN" --catalog "$DB" $args >/dev/null 2>"$tmp/z.err"
     rc=$?
-    check "llmplan $args: refused (exit 1 or 2) within 10 s, with a message" \
+    check "llmplan $args: refused (exit 1 or 2) without hanging, with a message" \
         sh -c "test $rc -eq 2 -o $rc -eq 1 && grep -q 'cannot read' '$tmp/z.err'"
 done
 

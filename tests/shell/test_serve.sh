@@ -3,7 +3,7 @@
 #  * the issue's quote sizes and prices the fleet in under 50 ms, with every
 #    JSON key of README "Serving", finite;
 #  * --explain defines every latency (TTFT with queueing, TPOT);
-#  * a serving search over layouts, batch and replicas takes under 1 s;
+#  * a serving search over layouts, batch and replicas (its wall time is make bench's);
 #  * CSV carries the serve rows and no training-only rows;
 #  * bad serving input: a result with the reason, or exit 2 naming the key.
 # Prints "ok <what>" / "FAIL <what>".
@@ -60,22 +60,19 @@ else
     fail "--explain defines TTFT and TPOT"
 fi
 
-start=$(python3 -c 'import time; print(time.time())')
 # shellcheck disable=SC2086
 if run search $issue --set serve.weights=fp8 --objective cost --top 20 \
     --format json >"$tmp/s.json" 2>"$tmp/err" &&
-    python3 - "$tmp/s.json" "$start" <<'PY'
-import json, sys, time
-wall = time.time() - float(sys.argv[2])
+    python3 - "$tmp/s.json" <<'PY'
+import json, sys
 d = json.load(open(sys.argv[1]))
-assert wall < 1, 'search took %.2f s' % wall
 r = d['results']
 assert len(r) > 3 and all(x['serve']['fits'] for x in r)
 assert len({(x['layout']['tp'], x['plan']['serve']['max_batch']) for x in r}) > 3
 cost = [x['serve']['usd_per_day_build'] / x['serve']['output_tokens_per_s'] for x in r]
 assert cost == sorted(cost), 'not cheapest first'
 PY
-then ok "serving search over layouts and batch under 1 s, cheapest first"
+then ok "serving search over layouts and batch, cheapest first"
 else fail "serving search" "$(cat "$tmp/err")"; fi
 
 if run quote data/plans/hybrid-train-serve.ini --format csv >"$tmp/q.csv" 2>"$tmp/err" &&
