@@ -57,6 +57,11 @@ static bool cloud_known(const struct result *r)
     return !(r->cost.unpriced & COST_UNPRICED_CLOUD);
 }
 
+static bool capacity_known(const struct result *r)
+{
+    return cloud_known(r) && r->cost.cloud.capacity_gpus > 0;
+}
+
 static bool nodes_known(const struct result *r)
 {
     return !(r->cost.unpriced & (COST_UNPRICED_NODES | COST_UNPRICED_UNSOLD));
@@ -491,6 +496,11 @@ static const struct metric table[] = {
        "(the rest of the term is reused), at most cash_usd"),
     U("cost.cloud", "instances", "", cost.cloud.instances, MB_LOWER,
       "whole instances: ceil(gpus / gpus_per_instance)"),
+    {"cost.cloud", "capacity_gpus", "", MK_U64, OFF(cost.cloud.capacity_gpus),
+     1, NULL, MB_NONE,
+     "the offer's published capacity (cloud.capacity_gpus, its "
+     "capacity_source); null: not published, unknown",
+     capacity_known},
     FK("cost.cloud", "usd_per_mtok", "USD/Mtok", cost.cloud.usd_per_mtok, MB_LOWER,
        cloud_known, "run_usd / (tokens / 1e6)"),
     U("cost.cloud", "billed_gpus", "", cost.cloud.billed_gpus, MB_LOWER,
