@@ -57,11 +57,6 @@ static bool cloud_known(const struct result *r)
     return !(r->cost.unpriced & COST_UNPRICED_CLOUD);
 }
 
-static bool capacity_known(const struct result *r)
-{
-    return cloud_known(r) && r->cost.cloud.capacity_gpus > 0;
-}
-
 static bool nodes_known(const struct result *r)
 {
     return !(r->cost.unpriced & (COST_UNPRICED_NODES | COST_UNPRICED_UNSOLD));
@@ -85,6 +80,12 @@ static bool facility_known(const struct result *r)
 static bool verdict_known(const struct result *r)
 {
     return r->cost.verdict != VERDICT_NONE;
+}
+
+/* An offer's published capacity; unknown (null) when it has none. */
+static bool capacity_known(const struct result *r)
+{
+    return cloud_known(r) && r->cost.cloud.capacity_gpus > 0;
 }
 
 static bool be_util_known(const struct result *r)

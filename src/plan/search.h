@@ -62,7 +62,7 @@ enum objective {
     OBJECTIVE_CASH /* size: the cash committed; layouts: the build's */
 };
 
-/* "time", "cost", "energy"; CP_ERR_USAGE for anything else. */
+/* "time", "cost", "energy", "cash"; CP_ERR_USAGE for anything else. */
 enum cp_status objective_parse(const char *s, enum objective *out);
 const char *objective_name(enum objective o);
 
