@@ -45,6 +45,7 @@ static const struct {
     {"src/catalog/schema/0005_moe.sql", "PRAGMA user_version = 5"},
     {"src/catalog/schema/0006_buy.sql", "PRAGMA user_version = 6"},
     {"src/catalog/schema/0007_quant.sql", "PRAGMA user_version = 7"},
+    {"src/catalog/schema/0008_capacity.sql", "PRAGMA user_version = 8"},
 };
 #define SCHEMA_VERSION ((int)(sizeof(migrations) / sizeof(migrations[0])))
 

@@ -37,6 +37,8 @@ enum col_pflags {
     PF_REF_ACCEL = 1 << 3,  /* must name an existing accelerator */
     PF_REF_FABRIC = 1 << 4, /* must name an existing fabric */
     PF_DEFAULT = 1 << 5,    /* an empty cell means dflt (else 0 / "") */
+    PF_SOURCED = 1 << 6,    /* a published figure: needs its PF_SOURCE */
+    PF_SOURCE = 1 << 7,     /* where the row's PF_SOURCED figures come from */
 };
 
 struct col_map {

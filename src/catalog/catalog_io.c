@@ -337,7 +337,7 @@ static enum cp_status check_row(struct catalog *cat, const struct kind_def *kd,
                                 const char *const *row, struct diag *d)
 {
     size_t i;
-    int priced = 0;
+    int priced = 0, sourced = 0;
     enum cp_status st;
 
     for (i = 0; i < kd->ncols; i++) {
@@ -346,6 +346,8 @@ static enum cp_status check_row(struct catalog *cat, const struct kind_def *kd,
             return st;
         if ((kd->map[i].pflags & PF_PRICE) && row[i][0])
             priced = 1;
+        if ((kd->map[i].pflags & PF_SOURCED) && row[i][0])
+            sourced = 1;
     }
     for (i = 0; i < kd->ncols; i++) {
         unsigned pf = kd->map[i].pflags;
@@ -361,6 +363,10 @@ static enum cp_status check_row(struct catalog *cat, const struct kind_def *kd,
         if ((pf & PF_PRICE_PROV) && priced && !row[i][0])
             return diag_set(d, CP_ERR_RANGE, kd->cols[i].name,
                             "required when the row has a price");
+        if ((pf & PF_SOURCE) && sourced && !row[i][0])
+            return diag_set(d, CP_ERR_RANGE, kd->cols[i].name,
+                            "required: where the figure beside it comes "
+                            "from");
     }
     return CP_OK;
 }

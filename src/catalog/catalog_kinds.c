@@ -145,13 +145,13 @@
       nics_included, 1, 1, DF,                                                 \
       "the node price includes its scale-out NICs (yes/no)")                   \
     C(system_spec, "sale", CATCOL_ENUM, 0, 0, 0, "both|own|rent", FT_ENUM,     \
-      sale, 1, 0, PF_BRIEF,                                                    \
+      sale, 1, 0, PF_BRIEF | PF_SOURCED,                                       \
       "how it can be had: both, own (bought only), rent (a cloud's only)")     \
     C(system_spec, "unit_gpus", CATCOL_COUNT, 0, 1, 1e6, NULL, FT_U64,         \
-      unit_gpus, 1, 0, 0,                                                      \
+      unit_gpus, 1, 0, PF_SOURCED,                                             \
       "accelerators per purchasable unit (server, rack); empty = a node")      \
     C(system_spec, "sale_source", CATCOL_TEXT, 0, 0, 0, NULL, FT_NONE, id, 1,  \
-      0, 0, "where sale and unit_gpus come from")
+      0, PF_SOURCE, "where sale and unit_gpus come from")
 
 #define FABRIC_USD(C, name, member, help)                                      \
     C(fabric_spec, name, CATCOL_REAL, 0, 0, 1e8, NULL, FT_DBL, member, 1, 0,   \
@@ -272,11 +272,15 @@
     PROV_COLS(C, cloud_offer)                                                  \
     NOTE_COLS(C, cloud_offer)                                                  \
     C(cloud_offer, "capacity_gpus", CATCOL_COUNT, 0, 0, 1e9, NULL, FT_U64,     \
-      capacity_gpus, 1, 0, 0,                                                  \
+      capacity_gpus, 1, 0, PF_SOURCED,                                         \
       "most accelerators the offer can supply to one customer; 0 = unknown")   \
     C(cloud_offer, "spot_mtbi_h", CATCOL_REAL, 0, 0, 1e7, NULL, FT_DBL,        \
       spot_mtbi_h, 1, 0, 0,                                                    \
-      "spot: mean hours between preemptions of one instance; 0 = default")
+      "spot: mean hours between preemptions of one instance; 0 = default")    \
+    C(cloud_offer, "capacity_source", CATCOL_TEXT, 0, 0, 0, NULL, FT_NONE, id, \
+      1, 0, PF_SOURCE,                                                         \
+      "where capacity_gpus comes from (instance quota, cluster size, "         \
+      "capacity block)")
 
 #define MODEL_COUNT(C, name, flags, min, max, member, dflt, pf, help)          \
     C(model_spec, name, CATCOL_COUNT, flags, min, max, NULL, FT_U64, member,   \

@@ -180,7 +180,8 @@ static enum cp_status apply(const struct cli_opt *o, const char *value,
     case OPT_OBJECTIVE:
         if (objective_parse(value, &a->objective) != CP_OK)
             return diag_set(d, CP_ERR_USAGE, o->name,
-                            "'%s' is not time, cost or energy", value);
+                            "'%s' is not time, cost, energy or cash",
+                            value);
         a->objective_set = true;
         return CP_OK;
     case OPT_EXPLAIN:

@@ -97,8 +97,8 @@ static void build_side(const struct scenario *sc, const struct result *r,
     double spares = 0, busy_kw, idle_kw, res_it, res_fac, years, fac_years;
     /* Hardware is bought in whole units: a server, or a whole NVL72 rack
      * where the system is sold by the rack (system.unit_gpus). */
-    double unit = sc->system.unit_gpus >= 1 ? (double)sc->system.unit_gpus
-                                            : gpn;
+    double unit =
+        sc->system.unit_gpus >= 1 ? (double)sc->system.unit_gpus : gpn;
     double units = ceil(mo->gpus / unit - 1e-9);
 
     if (units < 1)
@@ -247,8 +247,9 @@ static void cloud_side(const struct scenario *sc, struct result *r,
     cl->term = sc->cloud_term;
     cl->usd_per_gpu_hour = c;
     cl->billed_gpus = billed < 1e18 ? (uint64_t)billed : (uint64_t)1e18;
-    cl->instances = billed / gpi < 1e18 ? (uint64_t)(billed / gpi)
-                                        : (uint64_t)1e18;
+    cl->instances =
+        billed / gpi < 1e18 ? (uint64_t)(billed / gpi) : (uint64_t)1e18;
+    cl->capacity_gpus = sc->cloud.capacity_gpus;
     cl->goodput = own;
     /* Spot capacity is reclaimed: each preemption is an interruption
      * like a node failure (lost work since the checkpoint + restart), so

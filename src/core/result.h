@@ -122,9 +122,9 @@ struct energy_result {
 };
 
 struct build_cost {
-    double capex_usd; /* everything bought up front, the sum of the lines */
-    double cash_usd;  /* the cash the build commits: capex_usd */
-    uint64_t units;   /* whole purchasable units bought (servers, racks) */
+    double capex_usd;   /* everything bought up front, the sum of the lines */
+    double cash_usd;    /* the cash the build commits: capex_usd */
+    uint64_t units;     /* whole purchasable units bought (servers, racks) */
     uint64_t unit_gpus; /* accelerators per unit (system.unit_gpus) */
     double capex_nodes_usd;
     double capex_spares_usd; /* spare nodes */
@@ -143,10 +143,10 @@ struct build_cost {
     double staff_usd_per_year;
     double software_usd_per_year;
     double usd_per_gpu_hour; /* per busy GPU-hour */
-    double run_usd; /* the run's share: capital recovery and running
-                       costs of its busy hours at finance.utilization */
-    double usd_per_mtok; /* per million training tokens */
-    double npv_usd;      /* present cost over the IT life */
+    double run_usd;          /* the run's share: capital recovery and running
+                                costs of its busy hours at finance.utilization */
+    double usd_per_mtok;     /* per million training tokens */
+    double npv_usd;          /* present cost over the IT life */
 };
 
 struct cloud_cost {
@@ -155,6 +155,8 @@ struct cloud_cost {
     double usd_per_gpu_hour;      /* the list rate for the term */
     uint64_t billed_gpus;         /* whole instances x gpus_per_instance */
     uint64_t instances;           /* whole instances rented */
+    uint64_t capacity_gpus;       /* the offer's published capacity; 0 not
+                                     published (unknown) */
     double usd_per_used_gpu_hour; /* what a busy GPU-hour costs at the
                                      plan's utilization */
     double commitment_usd;        /* one reserved term, used or not */
@@ -316,7 +318,7 @@ struct serve_result {
     double usd_per_day_hybrid;           /* owned base + burst */
     /* Whole units: the owned fleet in purchasable units (cost.build.units
      * x unit_gpus GPUs are priced), the rented one in instances. */
-    double instances;              /* ceil(gpus / gpus_per_instance) */
+    double instances;                /* ceil(gpus / gpus_per_instance) */
     double billed_gpu_hours_per_day; /* the cloud's, whole instances */
     /* Cash committed: owned, the capex; reserved, the whole commitment
      * of the fleet for one term; on demand and spot, a day's bill;

@@ -1177,8 +1177,7 @@ static void daily(const struct scenario *sc, struct serve_result *s)
         s->billed_gpu_hours_per_day += ceil(need / gpi - 1e-9) * gpi * dt;
         if (owned > 0) {
             s->burst_gpu_hours_per_day +=
-                need > owned ? ceil((need - owned) / gpi - 1e-9) * gpi * dt
-                             : 0;
+                need > owned ? ceil((need - owned) / gpi - 1e-9) * gpi * dt : 0;
             s->owned_idle_gpu_hours_per_day +=
                 owned > need ? (owned - need) * dt : 0;
         }
@@ -1236,14 +1235,13 @@ void serve_money(const struct scenario *sc, double all_owned_usd_per_year,
     s->usd_per_day_build = clamp_pos(all_owned_usd_per_year / 365);
     /* Rented in whole instances: on demand and spot follow the profile;
      * reserved terms pay for the fleet all day. */
-    cloud_gpu_h = elastic ? s->billed_gpu_hours_per_day
-                          : s->instances * gpi * 24;
+    cloud_gpu_h =
+        elastic ? s->billed_gpu_hours_per_day : s->instances * gpi * 24;
     s->usd_per_day_cloud = clamp_pos(cloud_h * cloud_gpu_h);
     s->cash_usd_build = r->cost.build.cash_usd;
-    s->cash_usd_cloud =
-        elastic ? s->usd_per_day_cloud
-                : clamp_pos(cloud_h * s->instances * gpi *
-                            cost_term_hours(sc->cloud_term));
+    s->cash_usd_cloud = elastic ? s->usd_per_day_cloud
+                                : clamp_pos(cloud_h * s->instances * gpi *
+                                            cost_term_hours(sc->cloud_term));
     in_day = s->output_tokens_per_s > 0
                  ? tokens_day * s->input_tokens_per_s / s->output_tokens_per_s
                  : 0;

@@ -284,8 +284,8 @@ struct system_spec {
     double host_power_w;       /* node power excluding accelerators */
     double node_price_usd;     /* whole node incl. accelerators */
     uint64_t nodes_per_rack;
-    double node_mtbf_h; /* mean time between node interruptions */
-    bool nics_included; /* node_price_usd includes the scale-out NICs */
+    double node_mtbf_h;    /* mean time between node interruptions */
+    bool nics_included;    /* node_price_usd includes the scale-out NICs */
     enum system_sale sale; /* whether it can be owned */
     uint64_t unit_gpus;    /* accelerators per purchasable unit (a server,
                               a whole NVL72 rack); 0 = gpus_per_node */

@@ -51,8 +51,8 @@ static const char *buy_text(const struct size_point *p, char *buf, size_t n)
     char u[48];
 
     if (p->rented)
-        snprintf(buf, n, "rent %s %s %s", units_text(p, u, sizeof(u)),
-                 p->offer, term_name(p->term));
+        snprintf(buf, n, "rent %s %s %s", units_text(p, u, sizeof(u)), p->offer,
+                 term_name(p->term));
     else
         snprintf(buf, n, "own %s", units_text(p, u, sizeof(u)));
     return buf;
@@ -237,8 +237,8 @@ enum cp_status export_text_size(FILE *out, const struct size_result *s,
             fprintf(out,
                     "%3zu  %-10s %-15s %6llu  %-*s %6s %11s %17s %9s %13s "
                     "%5.3f  %s",
-                    i + 1, p->accel, p->system, (unsigned long long)p->gpus,
-                    bw, buy_text(p, buf, sizeof(buf)),
+                    i + 1, p->accel, p->system, (unsigned long long)p->gpus, bw,
+                    buy_text(p, buf, sizeof(buf)),
                     capacity_text(p, cap, sizeof(cap)), days, usd,
                     money(p->cash, cash, sizeof(cash)), mwh, p->mfu,
                     layout_text(p, lay, sizeof(lay)));
@@ -295,8 +295,7 @@ static void units_json(json_t *o, const struct size_point *p)
     bool rent = p->rented || p->hybrid;
 
     json_object_set_new(o, "units", json_integer((json_int_t)p->units));
-    json_object_set_new(o, "unit_gpus",
-                        json_integer((json_int_t)p->unit_gpus));
+    json_object_set_new(o, "unit_gpus", json_integer((json_int_t)p->unit_gpus));
     json_object_set_new(o, "capacity_gpus",
                         rent && p->capacity_gpus
                             ? json_integer((json_int_t)p->capacity_gpus)
@@ -463,8 +462,7 @@ enum cp_status export_json_size(FILE *out, const struct size_result *s,
 /* ---- CSV ----------------------------------------------------------------- */
 
 /* The capacity cell: GPUs, empty when unknown or owned. */
-static const char *capacity_csv(const struct size_point *p, char *buf,
-                                size_t n)
+static const char *capacity_csv(const struct size_point *p, char *buf, size_t n)
 {
     buf[0] = '\0';
     if ((p->rented || p->hybrid) && p->capacity_gpus)
@@ -547,8 +545,8 @@ static const char *serve_buy(const struct size_point *p, char *buf, size_t n)
         snprintf(buf, n, "own %s + burst %s %s", units_text(p, u, sizeof(u)),
                  p->offer, term_name(p->term));
     else if (p->rented)
-        snprintf(buf, n, "rent %s %s %s", units_text(p, u, sizeof(u)),
-                 p->offer, term_name(p->term));
+        snprintf(buf, n, "rent %s %s %s", units_text(p, u, sizeof(u)), p->offer,
+                 term_name(p->term));
     else
         snprintf(buf, n, "own %s", units_text(p, u, sizeof(u)));
     return buf;

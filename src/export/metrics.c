@@ -95,6 +95,12 @@ static bool verdict_known(const struct result *r)
     return r->cost.verdict != VERDICT_NONE;
 }
 
+/* An offer's published capacity; unknown (null) when it has none. */
+static bool capacity_known(const struct result *r)
+{
+    return cloud_known(r) && r->cost.cloud.capacity_gpus > 0;
+}
+
 static bool be_util_known(const struct result *r)
 {
     return r->cost.breakeven_utilization_known;
@@ -533,6 +539,11 @@ static const struct metric table[] = {
        "(the rest of the term is reused), at most cash_usd"),
     U("cost.cloud", "instances", "", cost.cloud.instances, MB_LOWER,
       "whole instances: ceil(gpus / gpus_per_instance)"),
+    {"cost.cloud", "capacity_gpus", "", MK_U64, OFF(cost.cloud.capacity_gpus),
+     1, NULL, MB_NONE,
+     "the offer's published capacity (cloud.capacity_gpus, its "
+     "capacity_source); null: not published, unknown",
+     capacity_known},
     FK("cost.cloud", "usd_per_mtok", "USD/Mtok", cost.cloud.usd_per_mtok, MB_LOWER,
        cloud_train_known,
        "run_usd / (train.tokens / 1e6); serving: serve.usd_per_mtok_cloud"),

@@ -62,7 +62,7 @@ enum objective {
     OBJECTIVE_CASH /* size: the cash committed; layouts: the build's */
 };
 
-/* "time", "cost", "energy"; CP_ERR_USAGE for anything else. */
+/* "time", "cost", "energy", "cash"; CP_ERR_USAGE for anything else. */
 enum cp_status objective_parse(const char *s, enum objective *out);
 const char *objective_name(enum objective o);
 
@@ -70,10 +70,10 @@ const char *objective_name(enum objective o);
  * sequence_parallel) means "search it". */
 struct search_space {
     uint64_t tp, pp, dp, cp, ep, microbatch, interleave;
-    int recompute;         /* enum recompute, or -1 */
-    int sequence_parallel; /* 0/1, or -1: yes when tp > 1 */
-    int zero;              /* 0..3, or -1 */
-    bool interleave_auto;  /* interleave 0: search it instead of using 1 */
+    int recompute;          /* enum recompute, or -1 */
+    int sequence_parallel;  /* 0/1, or -1: yes when tp > 1 */
+    int zero;               /* 0..3, or -1 */
+    bool interleave_auto;   /* interleave 0: search it instead of using 1 */
     bool interleave_coarse; /* with interleave_auto: only powers of two
                                and the largest v (a screening search) */
     int attention; /* enum attention fixed, or -1: choose the kernel (the

@@ -382,8 +382,8 @@ static void price_options(struct run *rn, const struct sys_ctx *sx,
     base.mwh = rn->r.energy.facility_mwh;
     if (sx->own_priced && !(rn->r.cost.unpriced & COST_UNPRICED_BUILD)) {
         p = first == APPEND ? new_point(rn)
-            : k < limit      ? &rn->out->pt[k++]
-                             : NULL;
+            : k < limit     ? &rn->out->pt[k++]
+                            : NULL;
         if (!p)
             return;
         *p = base;
@@ -403,8 +403,8 @@ static void price_options(struct run *rn, const struct sys_ctx *sx,
         rn->sc.cloud_usd_per_gpu_hour = of->price;
         scenario_eval_flags(&rn->sc, EVAL_QUIET, &rn->r);
         p = first == APPEND ? new_point(rn)
-            : k < limit      ? &rn->out->pt[k++]
-                             : NULL;
+            : k < limit     ? &rn->out->pt[k++]
+                            : NULL;
         if (!p)
             return;
         *p = base;
@@ -414,8 +414,8 @@ static void price_options(struct run *rn, const struct sys_ctx *sx,
         p->usd = rn->r.cost.cloud.run_usd;
         p->cash = rn->r.cost.cloud.cash_usd;
         p->units = rn->r.cost.cloud.instances;
-        p->unit_gpus = of->row.gpus_per_instance ? of->row.gpus_per_instance
-                                                 : 1;
+        p->unit_gpus =
+            of->row.gpus_per_instance ? of->row.gpus_per_instance : 1;
         p->capacity_gpus = of->row.capacity_gpus;
         p->days = rn->r.cost.cloud.goodput > 0
                       ? rn->r.time.train_days / rn->r.cost.cloud.goodput
@@ -1011,13 +1011,13 @@ static enum cp_status setup_system(struct state *s, const struct plan *p,
     if (st)
         return st;
     sx->res = res;
-    sx->offers = xcalloc(size_offers_for(rw, res->sc.accel.id) + 1,
-                         sizeof(*sx->offers));
+    sx->offers =
+        xcalloc(size_offers_for(rw, res->sc.accel.id) + 1, sizeof(*sx->offers));
     sx->noffers = 0;
     sx->err = size_stack_error(res->sc.stack.id);
     /* only what can be bought is owned (systems.sale) */
-    sx->own_priced = res->sc.system.node_price_usd > 0 &&
-                     res->sc.system.sale != SALE_RENT;
+    sx->own_priced =
+        res->sc.system.node_price_usd > 0 && res->sc.system.sale != SALE_RENT;
     for (i = 0; i < rw->noff; i++) {
         struct offer *of = &sx->offers[sx->noffers];
 

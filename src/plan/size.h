@@ -86,13 +86,13 @@ const char *size_why_name(enum size_why w);
 
 struct size_opts {
     enum objective obj;
-    double deadline_days; /* 0: none */
+    double deadline_days;  /* 0: none */
     double budget_usd;     /* cash committed, at most; 0: none */
     double budget_run_usd; /* run cost (serving: a day), at most; 0: none */
-    double site_mw;       /* 0: none */
-    double rack_kw;       /* 0: none */
-    uint64_t gpus_max;    /* 0: SIZE_DEFAULT_GPUS_MAX */
-    size_t nids;          /* accelerator or system ids; 0: all */
+    double site_mw;        /* 0: none */
+    double rack_kw;        /* 0: none */
+    uint64_t gpus_max;     /* 0: SIZE_DEFAULT_GPUS_MAX */
+    size_t nids;           /* accelerator or system ids; 0: all */
     char ids[SIZE_IDS_MAX][CP_ID_MAX];
     bool no_prune;  /* tests: search every grid count (no bound skips) */
     bool no_refine; /* tests: the grid only */

@@ -247,7 +247,7 @@ static void price_hit(const struct s_state *st, struct s_sys *sy, size_t cap,
     }
     for (i = 0; i < sy->noffers; i++) {
         const struct s_offer *of = &sy->offers[i];
-        uint64_t gpus, gpr = h->layout.tp * h->layout.pp, owned, unit;
+        uint64_t gpus, gpr = h->layout.tp * h->layout.pp, owned, unit, gpi;
         bool elastic = of->term == TERM_ON_DEMAND || of->term == TERM_SPOT;
         double need_avg;
 
@@ -301,8 +301,10 @@ static void price_hit(const struct s_state *st, struct s_sys *sy, size_t cap,
         p->capacity_gpus = of->row.capacity_gpus;
         fill_fleet(p, sc, r, sy->err);
         p->why = judge(st->o, p);
+        /* the burst at the peak, in whole instances */
+        gpi = of->row.gpus_per_instance ? of->row.gpus_per_instance : 1;
         if (p->why == SIZE_OK && of->row.capacity_gpus > 0 &&
-            gpus - owned > of->row.capacity_gpus)
+            (gpus - owned + gpi - 1) / gpi * gpi > of->row.capacity_gpus)
             p->why = SIZE_CAPACITY;
     }
 }

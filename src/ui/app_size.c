@@ -51,8 +51,7 @@ enum cp_status app_size_limits_parse(const char *text, struct size_opts *o,
         if (strcmp(w, "objective") == 0) {
             if (objective_parse(eq, &n.obj) != CP_OK)
                 return diag_set(d, CP_ERR_USAGE, w,
-                                "'%s' is not time, cost, energy or cash",
-                                eq);
+                                "'%s' is not time, cost, energy or cash", eq);
             continue;
         }
         if (strcmp(w, "accel") == 0) {

@@ -241,16 +241,16 @@ enum col {
 };
 
 static const struct table_col cols[C_COUNT] = {
-    {"#", 3, 1},    {"", 1, 0},     {"accelerator", 10, 0}, {"gpus", 6, 1},
-    {"buy", 30, 0}, {"days", 9, 1}, {"cost", 15, 1},        {"cash", 8, 1},
-    {"MWh", 11, 1},
+    {"#", 3, 1},     {"", 1, 0},     {"accelerator", 10, 0},
+    {"gpus", 6, 1},  {"buy", 30, 0}, {"days", 9, 1},
+    {"cost", 15, 1}, {"cash", 8, 1}, {"MWh", 11, 1},
 };
 
 /* A serving plan's table: the same columns, a fleet's figures. */
 static const struct table_col serve_cols[C_COUNT] = {
-    {"#", 3, 1},    {"", 1, 0},      {"accelerator", 10, 0}, {"gpus", 6, 1},
-    {"buy", 30, 0}, {"e2e s", 6, 1}, {"USD/day", 15, 1},     {"cash", 8, 1},
-    {"Wh/Mtok", 11, 1},
+    {"#", 3, 1},        {"", 1, 0},     {"accelerator", 10, 0},
+    {"gpus", 6, 1},     {"buy", 30, 0}, {"e2e s", 6, 1},
+    {"USD/day", 15, 1}, {"cash", 8, 1}, {"Wh/Mtok", 11, 1},
 };
 
 static const char *cell(void *ctx, size_t row, size_t c, char *buf, size_t n,
@@ -280,8 +280,7 @@ static const char *cell(void *ctx, size_t row, size_t c, char *buf, size_t n,
                      (unsigned long long)p->unit_gpus, p->offer,
                      term_name(p->term), p->capacity_gpus ? "" : " cap?");
         else if (p->rented)
-            snprintf(buf, n, "%llux%llu %s %s%s",
-                     (unsigned long long)p->units,
+            snprintf(buf, n, "%llux%llu %s %s%s", (unsigned long long)p->units,
                      (unsigned long long)p->unit_gpus, p->offer,
                      term_name(p->term), p->capacity_gpus ? "" : " cap?");
         else

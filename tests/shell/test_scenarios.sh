@@ -199,7 +199,8 @@ then ok "DeepSeek-V3: 2.788M GPU-hours at \$2 is \$5.576M"; else fail "DeepSeek-
 
 # An offer states how many GPUs it can supply: the default (cheapest)
 # offer passes over one too small for the job, and naming it warns.
-printf 'id,term,provider,instance,accel_id,gpus_per_instance,region,usd_per_gpu_hour,source,as_of,capacity_gpus\ntiny-h100,on_demand,Tiny,t8,h100-sxm,8,x,0.5,test row,2026,64\n' >"$tmp/tiny.csv"
+# (issue 18: a published capacity carries its capacity_source)
+printf 'id,term,provider,instance,accel_id,gpus_per_instance,region,usd_per_gpu_hour,source,as_of,capacity_gpus,capacity_source\ntiny-h100,on_demand,Tiny,t8,h100-sxm,8,x,0.5,test row,2026,64,test quota\n' >"$tmp/tiny.csv"
 if run catalog import cloud "$tmp/tiny.csv" >/dev/null 2>"$tmp/err" &&
     run quote --model llama3-8b --accel h100-sxm --gpus 16 --tokens 1T --format json >"$tmp/c16.json" 2>/dev/null &&
     run quote --model llama3-8b --accel h100-sxm --gpus 1024 --tokens 1T --format json >"$tmp/c1k.json" 2>/dev/null &&
@@ -210,6 +211,7 @@ a, b, c = (json.load(open(p)) for p in sys.argv[1:4])
 assert a['cost']['cloud']['offer'] == 'tiny-h100', a['cost']['cloud']['offer']
 assert b['cost']['cloud']['offer'] != 'tiny-h100', b['cost']['cloud']['offer']
 assert any('supplies at most 64 GPUs' in w for w in c['warnings']), c['warnings']
+assert c['cost']['cloud']['capacity_gpus'] == 64, c['cost']['cloud']
 PY
 then ok "the default offer can supply the job; a too-small offer warns"
 else fail "offer capacity" "$(cat "$tmp/err")"; fi

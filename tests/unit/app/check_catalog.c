@@ -166,8 +166,7 @@ START_TEST(test_get_accel_units)
 
         catalog_columns(CATALOG_ACCELERATORS, &n);
         ck_assert_uint_eq(n, sizeof(row) / sizeof(row[0]));
-        ck_assert_int_eq(catalog_row_put(cat, CATALOG_ACCELERATORS, row, n,
-                                         &d),
+        ck_assert_int_eq(catalog_row_put(cat, CATALOG_ACCELERATORS, row, n, &d),
                          CP_OK);
         ck_assert_int_eq(catalog_get_accel(cat, "knob-test", &a, NULL, &d),
                          CP_OK);
@@ -181,8 +180,7 @@ START_TEST(test_get_accel_units)
         ck_assert_rel(a.hbm_frac, 0.75, 1e-12);
         ck_assert_rel(a.kernel_s, 6e-6, 1e-12);
         ck_assert_rel(a.power_frac, 0.6, 1e-12);
-        ck_assert_int_eq(catalog_get_accel(cat, "h100-sxm", &a, &m, &d),
-                         CP_OK);
+        ck_assert_int_eq(catalog_get_accel(cat, "h100-sxm", &a, &m, &d), CP_OK);
     }
     ck_assert(a.price_usd > 0);
     ck_assert(m.source[0] && m.as_of[0] && m.price_source[0] &&
@@ -461,6 +459,20 @@ START_TEST(test_import_cell_errors)
                                 "as_of\nx,X,1,1,100,s,2024\n"),
                      CP_ERR_RANGE);
     ck_assert_str_eq(d.where, "f.csv:2: price_source");
+    /* issue 18: a published capacity, a sale mode need their source */
+    ck_assert_int_eq(import_str(CATALOG_CLOUD,
+                                "id,term,provider,instance,accel_id,"
+                                "gpus_per_instance,usd_per_gpu_hour,source,"
+                                "as_of,capacity_gpus\n"
+                                "o,on_demand,P,i,h100-sxm,8,2,s,2026,64\n"),
+                     CP_ERR_RANGE);
+    ck_assert_str_eq(d.where, "f.csv:2: capacity_source");
+    ck_assert_int_eq(import_str(CATALOG_SYSTEMS,
+                                "id,name,accel_id,gpus_per_node,"
+                                "scaleup_domain,source,as_of,sale\n"
+                                "s1,S,h100-sxm,8,8,s,2024,rent\n"),
+                     CP_ERR_RANGE);
+    ck_assert_str_eq(d.where, "f.csv:2: sale_source");
     /* references must exist */
     ck_assert_int_eq(import_str(CATALOG_SYSTEMS,
                                 "id,name,accel_id,gpus_per_node,"
@@ -523,9 +535,10 @@ END_TEST
 START_TEST(test_get_stacks)
 {
     static const char *const ids[] = {
-        "megatron-core", "megatron-lm", "megatron-deepspeed", "deepspeed",
-        "llm-foundry",   "torchtitan",  "maxtext",            "tensorrt-llm",
-        "vllm",          "sglang",      "fastertransformer"};
+        "megatron-core", "megatron-lm",      "megatron-deepspeed",
+        "deepspeed",     "llm-foundry",      "torchtitan",
+        "maxtext",       "tensorrt-llm",     "vllm",
+        "sglang",        "fastertransformer"};
     struct catalog_meta meta;
     struct stack_spec s;
     size_t i;
@@ -538,7 +551,8 @@ START_TEST(test_get_stacks)
         ck_assert(s.attn_eff > 0 && s.attn_eff <= 1);
         ck_assert(s.mem_reserve_bytes > 0);
     }
-    ck_assert_int_eq(catalog_get_stack(cat, "megatron-lm", &s, NULL, &d), CP_OK);
+    ck_assert_int_eq(catalog_get_stack(cat, "megatron-lm", &s, NULL, &d),
+                     CP_OK);
     ck_assert_str_eq(s.attn_kernel, "unfused");
     ck_assert_int_eq(s.kind, WORKLOAD_TRAIN);
     ck_assert_int_eq(catalog_get_stack(cat, "vllm", &s, NULL, &d), CP_OK);
@@ -720,6 +734,7 @@ START_TEST(test_migrate_v1_seeds_stacks)
         "ALTER TABLE systems DROP COLUMN sale",
         "ALTER TABLE systems DROP COLUMN unit_gpus",
         "ALTER TABLE systems DROP COLUMN sale_source",
+        "ALTER TABLE cloud DROP COLUMN capacity_source",
         "ALTER TABLE sites DROP COLUMN rear_door_kw_per_rack",
         "ALTER TABLE sites DROP COLUMN rear_door_usd_per_kw",
         "ALTER TABLE sites DROP COLUMN liquid_usd_per_kw",
@@ -754,6 +769,57 @@ START_TEST(test_migrate_v1_seeds_stacks)
         ck_assert_int_eq(catalog_get_model(c, "bloom-176b", &mo, NULL, &d),
                          CP_ERR_NOT_FOUND); /* the user's deletion stays */
     }
+    catalog_close(c);
+}
+END_TEST
+
+/* Issue 18: a catalog made before systems.sale (user_version 5) gets the
+ * built-in systems' sale and units and the offers' published capacities
+ * when it is migrated: it never offers to own a TPU; a capacity the user
+ * set stays. */
+START_TEST(test_migrate_v5_sale_capacity)
+{
+    static const char *const downgrade[] = {
+        "ALTER TABLE systems DROP COLUMN sale",
+        "ALTER TABLE systems DROP COLUMN unit_gpus",
+        "ALTER TABLE systems DROP COLUMN sale_source",
+        "ALTER TABLE cloud DROP COLUMN capacity_source",
+        "ALTER TABLE models DROP COLUMN first_dense_layers",
+        "ALTER TABLE accelerators DROP COLUMN fp4_gemm_frac",
+        "UPDATE cloud SET capacity_gpus = NULL",
+        "UPDATE cloud SET capacity_gpus = 64 WHERE id = 'gcp-a3-highgpu-8g'",
+        "PRAGMA user_version = 5",
+    };
+    char path[128];
+    struct catalog *c = NULL;
+    struct system_spec sy;
+    struct cloud_offer of;
+    size_t i;
+
+    snprintf(path, sizeof(path), "%s/v5.db", dir);
+    ck_assert_int_eq(catalog_open(path, 0, &c, &d), CP_OK);
+    for (i = 0; i < sizeof(downgrade) / sizeof(downgrade[0]); i++)
+        ck_assert_msg(sqlite3_exec(c->db, downgrade[i], NULL, NULL, NULL) ==
+                          SQLITE_OK,
+                      "%s: %s", downgrade[i], sqlite3_errmsg(c->db));
+    catalog_close(c);
+
+    ck_assert_int_eq(catalog_open(path, 0, &c, &d), CP_OK);
+    ck_assert_int_eq(catalog_get_system(c, "tpu-v5p-pod", &sy, NULL, &d),
+                     CP_OK);
+    ck_assert_int_eq(sy.sale, SALE_RENT);
+    ck_assert_int_eq(catalog_get_system(c, "gb200-nvl72", &sy, NULL, &d),
+                     CP_OK);
+    ck_assert_int_eq(sy.sale, SALE_BOTH);
+    ck_assert_uint_eq(sy.unit_gpus, 72);
+    ck_assert_int_eq(
+        catalog_get_cloud(c, "aws-p5.48xlarge", TERM_ON_DEMAND, &of, NULL, &d),
+        CP_OK);
+    ck_assert_uint_eq(of.capacity_gpus, 20000);
+    ck_assert_int_eq(catalog_get_cloud(c, "gcp-a3-highgpu-8g", TERM_ON_DEMAND,
+                                       &of, NULL, &d),
+                     CP_OK);
+    ck_assert_uint_eq(of.capacity_gpus, 64); /* the user's own */
     catalog_close(c);
 }
 END_TEST
@@ -915,6 +981,7 @@ Suite *suite_catalog(void)
     tcase_add_checked_fixture(tf, file_setup, file_teardown);
     tcase_add_test(tf, test_create_file_private);
     tcase_add_test(tf, test_migrate_v1_seeds_stacks);
+    tcase_add_test(tf, test_migrate_v5_sale_capacity);
     tcase_add_test(tf, test_newer_schema_refused);
     tcase_add_test(tf, test_garbage_refused_untouched);
     tcase_add_test(tf, test_truncated_refused);

@@ -760,9 +760,9 @@ static void import(enum catalog_kind k, const char *csv)
 {
     struct diag d;
 
-    ck_assert_msg(catalog_import_buffer(cat, k, "t.csv", csv, strlen(csv),
-                                        &d) == CP_OK,
-                  "%s: %s", d.where, d.msg);
+    ck_assert_msg(
+        catalog_import_buffer(cat, k, "t.csv", csv, strlen(csv), &d) == CP_OK,
+        "%s: %s", d.where, d.msg);
 }
 
 /* A rent-only system (TPU pods) is never offered owned, and the quote of
@@ -989,8 +989,9 @@ START_TEST(test_capacity)
 {
     static const char csv[] =
         "id,term,provider,instance,accel_id,gpus_per_instance,"
-        "usd_per_gpu_hour,source,as_of,capacity_gpus\n"
-        "capped,on_demand,Capped,c,h100-sxm,8,0.05,test row,2026,64\n";
+        "usd_per_gpu_hour,source,as_of,capacity_gpus,capacity_source\n"
+        "capped,on_demand,Capped,c,h100-sxm,8,0.05,test row,2026,64,"
+        "test quota\n";
     struct size_opts o;
     struct diag d;
     size_t i, capped_ok = 0;
@@ -1016,6 +1017,10 @@ START_TEST(test_capacity)
                 ck_assert_int_eq(p->why, SIZE_CAPACITY);
             else
                 capped_ok += p->why == SIZE_OK;
+        } else if (strncmp(p->offer, "aws-p5.", 7) == 0 ||
+                   strncmp(p->offer, "gcp-a3-highgpu-8g", 17) == 0) {
+            /* the default catalog's published cluster sizes */
+            ck_assert_uint_ge(p->capacity_gpus, 20000);
         } else {
             ck_assert_uint_eq(p->capacity_gpus, 0); /* unknown */
         }
