@@ -174,7 +174,7 @@ def loso_table(a):
 # their SHA-256 (the files' bytes in this order, as `cat FILES | sha256sum`
 # gives it) and tests/shell/test_generated.sh fails when they changed
 # without `make validate`.
-STACK_INPUTS = ('{shared}/calibration/training_cases.csv', 'data/stacks.csv',
+STACK_INPUTS = ('tests/data/training_cases.csv', 'data/stacks.csv',
                 'data/accelerators.csv')
 SERVE_INPUTS = ('tests/data/serving_published.csv', 'data/stacks.csv',
                 'data/accelerators.csv')

@@ -172,14 +172,15 @@ static void resolve_auto_batch(struct plan_resolved *out)
     sc->train.global_batch =
         model_auto_global_batch(m.params, sc->train.seq_len, &lo, &hi);
     add_note(out,
-             "train.global_batch=auto: %llu sequences of %llu (%.3g%s "
+             "train.global_batch=auto: %llu sequences of %llu (%.3gM "
              "tokens per step, the high end of the %.3g-%.3gM band of "
-             "published runs of %.3gB-parameter models)",
+             "published runs of %.*fB-parameter models)",
              (unsigned long long)sc->train.global_batch,
              (unsigned long long)sc->train.seq_len,
              (double)sc->train.global_batch * (double)sc->train.seq_len /
                  1048576,
-             "M", lo / 1048576, hi / 1048576, m.params / 1e9);
+             lo / 1048576, hi / 1048576, m.params < 10e9 ? 1 : 0,
+             m.params / 1e9);
 }
 
 /* A serving plan: one replica of tp x pp GPUs (ep inside it); replicas

@@ -6,8 +6,8 @@
 #define SIZE_STACK_ERRORS \
     {"llm-foundry", 0.1188, 20}, \
     {"maxtext", 0.1735, 31}, \
-    {"megatron-core", 0.1498, 53}, \
+    {"megatron-core", 0.1424, 53}, \
     {"megatron-deepspeed", 0.2196, 3}, \
     {"megatron-lm", 0.0505, 14}, \
     {"torchtitan", 0.3941, 14}
-#define SIZE_OVERALL_ERROR 0.1672 /* 135 runs */
+#define SIZE_OVERALL_ERROR 0.1643 /* 135 runs */
