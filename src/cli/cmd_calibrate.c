@@ -493,6 +493,10 @@ static enum cp_status run(const struct global_opts *g, const struct opts *o,
     fclose(fp);
     if (s)
         goto out;
+    if (!cs->n) {
+        s = diag_set(d, CP_ERR_USAGE, o->file, "no runs (a header only)");
+        goto out;
+    }
     if (o->stack)
         snprintf(stack, sizeof(stack), "%s", o->stack);
     else if ((s = runs_stack(cs, stack, sizeof(stack), d)) != CP_OK)
