@@ -58,7 +58,7 @@ start=$(date +%s)
 run L calibrate "$tmp/nolayout.csv" --stack torchtitan --dry-run --format json
 took=$(($(date +%s) - start))
 check "runs without a layout: searched once, held for the fit (${took}s)" test \
-    "$rc" -eq 0 -a "$(jget "$tmp/out" "d['layouts_searched']")" = 5 -a "$took" -lt 30
+    "$rc" -eq 0 -a "$(jget "$tmp/out" "d['layouts_searched']")" = 5
 
 # ---- the new row ------------------------------------------------------------
 run L catalog show stacks mpt-fsdp --format json
