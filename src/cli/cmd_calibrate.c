@@ -2,8 +2,8 @@
  * cmd_calibrate.c - `llmplan calibrate RUNS.csv [--stack ID] [--as NEW_ID]
  * [--dry-run] [--no-loo] [--format table|json] [--output FILE]`: refit a
  * training stack's knobs on the user's measured runs (plan/calibrate.h,
- * the fitter `make validate` uses) and store the result as a new stack
- * row of the catalog.
+ * the C port of the fitter `make validate` uses) and store the result as
+ * a new stack row of the catalog.
  *
  * The new row is the stack's row with the fitted knobs (3 significant
  * digits, as data/stacks.csv has them), id NEW_ID (default
@@ -30,6 +30,7 @@
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
 #include "plan/calibrate.h"
+#include "util/fs.h"
 #include "util/strbuf.h"
 #include "util/termsafe.h"
 #include "util/xalloc.h"
@@ -57,7 +58,8 @@ static const char help_text[] =
     "  --as NEW_ID      id of the new row (default: ID-calibrated); an\n"
     "                   existing row is replaced only when named here\n"
     "  --dry-run        fit and report, write nothing to the catalog\n"
-    "  --no-loo         skip the leave-one-out estimate (one fit per run)\n"
+    "  --no-loo         skip the leave-one-out estimate (one fit per run;\n"
+    "                   beyond 10 runs, one per tenth of the runs)\n"
     "  --format FMT     table (default) or json\n"
     "  --output FILE    write the report to FILE instead of stdout\n"
     "\n"
@@ -243,6 +245,8 @@ struct report {
     double *err_before, *err_after, *err_loo; /* per run; loo may be NULL */
     double loo;                               /* NAN: not computed */
     const char *loo_note;
+    size_t loo_folds; /* runs held out together: n / loo_folds */
+    size_t pinned;    /* runs whose layout the search picked */
     bool wrote;
 };
 
@@ -271,6 +275,11 @@ static void print_table(FILE *fp, const struct report *r)
             term_safe_str(r->file, &sb, 0));
     if (r->dropped)
         fprintf(fp, " (%zu runs of other stacks skipped)", r->dropped);
+    if (r->pinned)
+        fprintf(fp,
+                "\n%zu run%s without a layout: held at the layout the "
+                "search picks with the stack as it is",
+                r->pinned, r->pinned == 1 ? "" : "s");
     fprintf(fp, "\n\n%-16s %10s %10s\n", "knob", "before", "after");
     for (k = 0; k < CK_COUNT; k++) {
         const struct calib_knob_info *ki = calib_knob_info(k);
@@ -294,8 +303,13 @@ static void print_table(FILE *fp, const struct report *r)
     }
     fprintf(fp, "\nMAPE before %.1f%%, after %.1f%%", 100 * r->fit->before,
             100 * r->after);
-    if (!isnan(r->loo))
+    if (!isnan(r->loo) && r->loo_folds == r->cs->n)
         fprintf(fp, ", leave-one-out %.1f%%", 100 * r->loo);
+    else if (!isnan(r->loo))
+        fprintf(fp,
+                ", %zu-fold cross-validation %.1f%% (each tenth of the "
+                "runs predicted by a fit on the rest)",
+                r->loo_folds, 100 * r->loo);
     else if (r->loo_note)
         fprintf(fp, " (leave-one-out: %s)", r->loo_note);
     fprintf(fp, "\n");
@@ -325,6 +339,8 @@ static enum cp_status print_json(FILE *fp, const struct report *r,
     json_object_set_new(doc, "runs", json_integer((json_int_t)r->cs->n));
     json_object_set_new(doc, "skipped_other_stacks",
                         json_integer((json_int_t)r->dropped));
+    json_object_set_new(doc, "layouts_searched",
+                        json_integer((json_int_t)r->pinned));
     json_object_set_new(doc, "written", json_boolean(r->wrote));
     for (k = 0; k < CK_COUNT; k++) {
         const struct calib_knob_info *ki = calib_knob_info(k);
@@ -347,6 +363,8 @@ static enum cp_status print_json(FILE *fp, const struct report *r,
     json_object_set_new(doc, "mape_fit", json_real(r->fit->after));
     json_object_set_new(doc, "mape_after", json_real(r->after));
     json_object_set_new(doc, "mape_loo", num_or_null(r->loo));
+    json_object_set_new(doc, "loo_folds",
+                        json_integer((json_int_t)r->loo_folds));
     for (i = 0; i < r->cs->n; i++) {
         json_t *o = json_object();
 
@@ -373,27 +391,38 @@ static enum cp_status print_json(FILE *fp, const struct report *r,
 /* ---- the command -----------------------------------------------------------
  */
 
-/* Leave-one-out: each run predicted by a fit on the others. */
+/* Leave-one-out: each run predicted by a fit, from the stack's row, on
+ * the runs of the other folds.  Up to LOO_FOLDS runs, a fold is one run;
+ * beyond, run i is in fold i % LOO_FOLDS (10-fold cross-validation), so
+ * the estimate costs at most LOO_FOLDS fits, not one per run: a few
+ * seconds for a few hundred runs.  *folds_out: the number of folds. */
+#define LOO_FOLDS 10
+
 static double leave_one_out(const struct calib_set *cs,
-                            const struct stack_spec *st, double *errs)
+                            const struct stack_spec *st, double *errs,
+                            size_t *folds_out)
 {
     size_t *sel = xmalloc(cs->n * sizeof(*sel));
     struct calib_fit *f = xmalloc(sizeof(*f));
+    size_t folds = cs->n < LOO_FOLDS ? cs->n : LOO_FOLDS;
     double sum = 0, v;
-    size_t i, j, n;
+    size_t fold, i, j, n;
 
-    for (i = 0; i < cs->n; i++) {
+    for (fold = 0; fold < folds; fold++) {
         for (j = 0, n = 0; j < cs->n; j++)
-            if (j != i)
+            if (j % folds != fold)
                 sel[n++] = j;
         calib_fit(cs, sel, n, st, f);
-        errs[i] = calib_predict(cs, i, st, f->knobs, &v)
-                      ? (v - cs->runs[i].expected) / cs->runs[i].expected
-                      : 1.0;
-        sum += fabs(errs[i]);
+        for (i = fold; i < cs->n; i += folds) {
+            errs[i] = calib_predict(cs, i, st, f->knobs, &v)
+                          ? (v - cs->runs[i].expected) / cs->runs[i].expected
+                          : 1.0;
+            sum += fabs(errs[i]);
+        }
     }
     free(f);
     free(sel);
+    *folds_out = folds;
     return sum / (double)cs->n;
 }
 
@@ -450,7 +479,7 @@ static enum cp_status run(const struct global_opts *g, const struct opts *o,
     char stack[CP_ID_MAX], new_id[CP_ID_MAX + 16], date[32];
     char buf[CP_TEXT_MAX], names[256];
     enum cp_status s;
-    size_t k, i;
+    size_t k;
     FILE *fp;
 
     memset(&rep, 0, sizeof(rep));
@@ -464,6 +493,10 @@ static enum cp_status run(const struct global_opts *g, const struct opts *o,
     fclose(fp);
     if (s)
         goto out;
+    if (!cs->n) {
+        s = diag_set(d, CP_ERR_USAGE, o->file, "no runs (a header only)");
+        goto out;
+    }
     if (o->stack)
         snprintf(stack, sizeof(stack), "%s", o->stack);
     else if ((s = runs_stack(cs, stack, sizeof(stack), d)) != CP_OK)
@@ -501,17 +534,9 @@ static enum cp_status run(const struct global_opts *g, const struct opts *o,
     if (s)
         goto out;
     /* a run the model refuses with the stack as it is: bad input */
-    for (i = 0; i < cs->n; i++) {
-        struct plan_outcome *oc = xmalloc(sizeof(*oc));
-
-        oc->res = *cs->runs[i].res;
-        s = plan_evaluate_resolved(OBJECTIVE_TIME, NULL, NULL, NULL, oc, d);
-        free(oc);
-        if (s) {
-            diag_prefix(d, cs->runs[i].id);
-            goto out;
-        }
-    }
+    s = calib_pin_layouts(cs, &rep.pinned, d);
+    if (s)
+        goto out;
     calib_fit(cs, NULL, 0, &st, fit);
     if (cs->n < fit->nactive) {
         names[0] = '\0';
@@ -564,13 +589,22 @@ static enum cp_status run(const struct global_opts *g, const struct opts *o,
         rep.loo_note = "needs 2 runs";
     } else {
         rep.err_loo = xcalloc(cs->n, sizeof(double));
-        rep.loo = leave_one_out(cs, &st, rep.err_loo);
+        rep.loo = leave_one_out(cs, &st, rep.err_loo, &rep.loo_folds);
     }
     rep.file = o->file;
     rep.stack = stack;
     rep.new_id = new_id;
     rep.cs = cs;
     rep.fit = fit;
+    if (o->output && !o->dry_run) {
+        /* an --output that cannot be written is refused before the row */
+        struct atomic_file af;
+
+        s = atomic_file_open(&af, o->output, 0644, d);
+        if (s)
+            goto out;
+        atomic_file_abort(&af);
+    }
     s = cli_out_open(&out, d);
     if (s)
         goto out;

@@ -1,6 +1,7 @@
 /*
  * calibrate.c - see calibrate.h.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -265,6 +266,33 @@ enum cp_status calib_resolve(struct calib_set *cs, struct catalog *cat,
             diag_prefix(d, r->id);
     }
     free(p);
+    return st;
+}
+
+enum cp_status calib_pin_layouts(struct calib_set *cs, size_t *pinned,
+                                 struct diag *d)
+{
+    struct plan_outcome *oc = xmalloc(sizeof(*oc));
+    enum cp_status st = CP_OK;
+    size_t i;
+
+    *pinned = 0;
+    for (i = 0; i < cs->n && !st; i++) {
+        struct calib_run *r = &cs->runs[i];
+
+        assert(r->res);
+        oc->res = *r->res;
+        st = plan_evaluate_resolved(OBJECTIVE_TIME, NULL, NULL, NULL, oc, d);
+        if (st) {
+            diag_prefix(d, r->id);
+        } else if (r->res->needs_search) {
+            /* the search's pick: layout and attention kernel */
+            *r->res = oc->res;
+            r->res->needs_search = false;
+            ++*pinned;
+        }
+    }
+    free(oc);
     return st;
 }
 

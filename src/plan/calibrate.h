@@ -1,7 +1,10 @@
 /*
- * calibrate.h - fit a training stack's knobs on measured runs: the one
- * fitter of `llmplan calibrate` and of `make validate`
- * (tests/calibration/fit_stacks.py calls the command).
+ * calibrate.h - fit a training stack's knobs on measured runs: the fitter
+ * of `llmplan calibrate`, a port of tests/calibration/fit_stacks.py (the
+ * fitter of `make validate` and data/stacks.csv).  On the public cases
+ * both give the same knobs (3 significant digits) and MAPE for every
+ * stack; keep the two in step (algorithm, CALIB_KNOB_LIST = its KNOBS,
+ * CALIB_MOE_RUNS_MIN = its MOE_RUNS_MIN).
  *
  * A run is a row of a calibration CSV (id, metric, expected, tol, source,
  * sets; tests/data/training_cases.csv): `sets` is space-separated
@@ -35,8 +38,9 @@
 
 /* The knobs a calibration fits: the stack column (its unit in the name),
  * the struct stack_spec member, the column's scale into that member, the
- * plausible bounds of the effect and the catalog default.  THE knob list:
- * tests/calibration/fit_stacks.py reads it from `calibrate --format json`.
+ * plausible bounds of the effect and the catalog default, as KNOBS of
+ * tests/calibration/fit_stacks.py has them (`calibrate --format json`
+ * lists them with their bounds).
  * A framework's kernels reach at least half of the measured ceiling of
  * the same kernel class; host dispatch of eager PyTorch is ~10-20 us. */
 #define CALIB_KNOB_LIST(X)                                                     \
@@ -107,6 +111,14 @@ void calib_filter_stack(struct calib_set *cs, const char *stack,
  * names the run and the key ("RUN-ID: parallel.tp: ..."). */
 enum cp_status calib_resolve(struct calib_set *cs, struct catalog *cat,
                              const char *stack, struct diag *d);
+
+/* Evaluate every resolved run with its stack as resolved: an error names
+ * the run (a run the model refuses is bad input, not a 100 % miss).  A
+ * run that leaves its layout to the search gets the layout the search
+ * picks here, held for the fit (a measured run had one layout; searching
+ * at every trial would cost seconds per run).  *pinned: how many. */
+enum cp_status calib_pin_layouts(struct calib_set *cs, size_t *pinned /* OUT */,
+                                 struct diag *d);
 
 /* The knob values of a stack row, in column units. */
 void calib_knobs_of(const struct stack_spec *st, double knobs[CK_COUNT]);

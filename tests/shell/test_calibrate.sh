@@ -48,6 +48,18 @@ echo "  other half: MAPE $before (torchtitan) -> $after (calibrated)"
 check "calibrating on one half lowers the error on the other half" \
     python3 -c "import sys; sys.exit(not $after < $before)"
 
+# ---- many runs, runs without a layout -----------------------------------------
+grep -e '^id,' -e 'software.stack=llm-foundry' "$CASES" >"$tmp/all20.csv"
+run L calibrate "$tmp/all20.csv" --dry-run --format json
+check "20 runs: the estimate is 10-fold, every run held out once" test \
+    "$(jget "$tmp/out" "d['runs'] == 20 and d['loo_folds'] == 10 and all(c['error_loo'] is not None for c in d['cases'])")" = True
+sed -E '2,6s/ parallel\.[a-z_]+=[^ ,]*//g' "$tmp/h1.csv" >"$tmp/nolayout.csv"
+start=$(date +%s)
+run L calibrate "$tmp/nolayout.csv" --stack torchtitan --dry-run --format json
+took=$(($(date +%s) - start))
+check "runs without a layout: searched once, held for the fit (${took}s)" test \
+    "$rc" -eq 0 -a "$(jget "$tmp/out" "d['layouts_searched']")" = 5
+
 # ---- the new row ------------------------------------------------------------
 run L catalog show stacks mpt-fsdp --format json
 check "new row: source names the file and date, as_of today" python3 -c "
@@ -107,6 +119,9 @@ check "runs of several stacks without --stack: refused" \
     fails 2 "several stacks.*--stack"
 run L calibrate "$tmp/none.csv"
 check "missing file: refused" fails 2 "none.csv: cannot read"
+head -1 "$tmp/h1.csv" >"$tmp/header.csv"
+run L calibrate "$tmp/header.csv"
+check "a header without runs: refused" fails 2 "header.csv: no runs"
 printf 'id,metric,expected\nx,mfu,0.5\n' >"$tmp/nosets.csv"
 run L calibrate "$tmp/nosets.csv"
 check "missing column: refused, naming it" fails 2 "nosets.csv: no 'sets' column"
@@ -122,6 +137,10 @@ sed '2s/model.layers=/model.layerz=/' "$tmp/h1.csv" >"$tmp/key.csv"
 run L calibrate "$tmp/key.csv" --stack torchtitan
 check "unknown key: refused, naming the run and the key" \
     fails 2 "key.csv:2: MPT-[^:]*: model.layerz: "
+run L calibrate "$tmp/h1.csv" --stack torchtitan --as out-row --no-loo \
+    --output "$tmp/no/such/dir/report.txt"
+check "an --output that cannot be written: refused, no row written" sh -c \
+    "test $rc -eq 1 && ! '$BIN' --catalog '$DB' catalog show stacks out-row >/dev/null 2>&1"
 run L calibrate
 check "no file: usage error" fails 2 "calibrate.*RUNS.csv"
 run L calibrate "$tmp/h1.csv" --bogus

@@ -1,6 +1,6 @@
 /*
  * check_calibrate.c - the stack fitter (plan/calibrate.h) of
- * `llmplan calibrate` and `make validate`:
+ * `llmplan calibrate` (the C port of tests/calibration/fit_stacks.py):
  *   * synthetic runs measured by the model itself at a known gemm_eff: the
  *     fit from the catalog row (which has another) recovers it and the
  *     error falls from several percent to ~0;
@@ -147,6 +147,53 @@ START_TEST(test_predict_is_quote)
 }
 END_TEST
 
+/* A run without its layout: searched once with the stack as it is, then
+ * held; its prediction is still what quote (which searches) prints. */
+START_TEST(test_pin_layout)
+{
+    static const char text[] =
+        "id,metric,expected,sets\n"
+        "a,mfu,0.4," RUN_SETS(
+            32, 4096, 32, 16384, 2048, 8, 4,
+            256) "\n"
+                 "b,step_s,2,model.layers=32 model.hidden=4096 model.heads=32 "
+                 "model.kv_heads=8 model.ffn=14336 train.seq_len=4096 "
+                 "train.global_batch=256 hardware.accelerator=h100-sxm "
+                 "hardware.gpus=16 software.stack=llm-foundry\n";
+    struct catalog *cat = NULL;
+    struct plan_outcome *oc = malloc(sizeof(*oc));
+    struct stack_spec st;
+    struct calib_set *cs;
+    double knobs[CK_COUNT], v, q;
+    struct plan p;
+    struct diag d;
+    size_t pinned;
+    char *copy, *t, *save = NULL;
+
+    ck_assert_int_eq(catalog_open(":memory:", 0, &cat, &d), CP_OK);
+    cs = load(text, cat, &st);
+    ck_assert(cs->runs[1].res->needs_search);
+    ck_assert_int_eq(calib_pin_layouts(cs, &pinned, &d), CP_OK);
+    ck_assert_uint_ge(pinned, 1);
+    ck_assert(!cs->runs[0].res->needs_search);
+    ck_assert(!cs->runs[1].res->needs_search);
+    calib_knobs_of(&st, knobs);
+    ck_assert(calib_predict(cs, 1, &st, knobs, &v));
+    plan_init(&p, "b");
+    copy = strdup(cs->runs[1].sets);
+    for (t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save))
+        ck_assert_int_eq(plan_set_assignment(&p, t, &d), CP_OK);
+    free(copy);
+    ck_assert_int_eq(plan_evaluate(&p, cat, OBJECTIVE_TIME, oc, &d), CP_OK);
+    ck_assert(oc->searched);
+    ck_assert(calib_metric("step_s", oc, &q));
+    ck_assert_double_eq_tol(v, q, 1e-12 * q);
+    free(oc);
+    calib_set_free(cs);
+    catalog_close(cat);
+}
+END_TEST
+
 static void read_fails(const char *text, const char *want_where,
                        const char *want_msg)
 {
@@ -186,6 +233,7 @@ Suite *suite_calibrate(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_recovers_known_knobs);
     tcase_add_test(tc, test_predict_is_quote);
+    tcase_add_test(tc, test_pin_layout);
     tcase_add_test(tc, test_read_errors);
     suite_add_tcase(s, tc);
     return s;
