@@ -777,7 +777,7 @@ enum cp_status scenario_validate(const struct scenario *sc, struct diag *d)
         st = diag_set(d, CP_ERR_RANGE, "software.moe_a2a_overlap",
                       "must be stack, yes or no");
     if (!st && (unsigned)sc->recipe.tp_overlap > RECIPE_NO)
-        st = diag_set(d, CP_ERR_RANGE, "software.tp_overlap",
+        st = diag_set(d, CP_ERR_RANGE, "software.tp_comm_overlap",
                       "must be stack, yes or no");
     if (!st && (unsigned)sc->recipe.graphs > GRAPHS_FULL)
         st = diag_set(d, CP_ERR_RANGE, "software.cuda_graphs",

@@ -140,8 +140,8 @@ static const struct plan_key_info keys[PLAN_KEY_COUNT] = {
                                      PS_INT, OFF(recipe.a2a_overlap),
                                      "MoE all-to-all overlapped with another "
                                      "microbatch's compute"},
-    [PK_SOFTWARE_TP_OVERLAP] = {"software.tp_overlap", "software",
-                                "tp_overlap", PT_ENUM, 0, 0, 0, "stack|yes|no",
+    [PK_SOFTWARE_TP_COMM_OVERLAP] = {"software.tp_comm_overlap", "software",
+                                "tp_comm_overlap", PT_ENUM, 0, 0, 0, "stack|yes|no",
                                 NULL, 0, "stack", PS_INT,
                                 OFF(recipe.tp_overlap),
                                 "TP communication pipelined with the GEMMs"},

@@ -40,7 +40,7 @@
     X(SOFTWARE_STACK, "software.stack")                                        \
     X(SOFTWARE_EFFICIENCY_SCALE, "software.efficiency_scale")                  \
     X(SOFTWARE_MOE_A2A_OVERLAP, "software.moe_a2a_overlap")                    \
-    X(SOFTWARE_TP_OVERLAP, "software.tp_overlap")                              \
+    X(SOFTWARE_TP_COMM_OVERLAP, "software.tp_comm_overlap")                              \
     X(SOFTWARE_CUDA_GRAPHS, "software.cuda_graphs")                            \
     X(SOFTWARE_MOE_DISPATCHER, "software.moe_dispatcher")                      \
     X(TRAIN_TOKENS, "train.tokens")                                            \
