@@ -252,6 +252,19 @@ struct load_result {
     double burst_gpu_hours;
 };
 
+/* Why a serving plan is not met (serve_result.reason says it in words):
+ * a target (the prompt alone or one decode step already too slow, or a
+ * pool missing it), the load above capacity, memory, or something else
+ * (an input, latency at a given load missing both targets). */
+enum serve_miss {
+    SERVE_MISS_NONE,
+    SERVE_MISS_TTFT,
+    SERVE_MISS_TPOT,
+    SERVE_MISS_CAPACITY,
+    SERVE_MISS_MEMORY,
+    SERVE_MISS_OTHER,
+};
+
 /*
  * Serving (serve.c, README "Serving").  Memory per GPU of a replica;
  * latencies at the batch the plan runs as distributions over requests
@@ -266,20 +279,20 @@ struct serve_result {
                                       duplicated) */
     double weights_bytes;          /* per GPU */
     double kv_bytes;               /* KV cache pool per GPU */
-    double max_batch;           /* running sequences memory and engine allow */
-    double batch;               /* running sequences at the operating point */
-    double prefill_ms;          /* one prompt's prefill, no queueing */
-    double decode_step_ms;      /* one decode iteration at the batch */
-    double queue_ms;            /* TTFT queueing, mean */
-    double ttft_ms;             /* prefill + queueing (+ KV transfer), mean */
-    double ttft_p50_ms;         /* ... over requests: median */
-    double ttft_p90_ms;         /* ... 90th percentile */
-    double ttft_p99_ms;         /* ... 99th percentile */
-    double tpot_ms;             /* per output token after the first, mean */
-    double tpot_p50_ms;         /* one request's TPOT over requests */
+    double max_batch;      /* running sequences memory and engine allow */
+    double batch;          /* running sequences at the operating point */
+    double prefill_ms;     /* one prompt's prefill, no queueing */
+    double decode_step_ms; /* one decode iteration at the batch */
+    double queue_ms;       /* TTFT queueing, mean */
+    double ttft_ms;        /* prefill + queueing (+ KV transfer), mean */
+    double ttft_p50_ms;    /* ... over requests: median */
+    double ttft_p90_ms;    /* ... 90th percentile */
+    double ttft_p99_ms;    /* ... 99th percentile */
+    double tpot_ms;        /* per output token after the first, mean */
+    double tpot_p50_ms;    /* one request's TPOT over requests */
     double tpot_p90_ms;
     double tpot_p99_ms;
-    double e2e_s;               /* ttft + (output - 1) x tpot, means */
+    double e2e_s; /* ttft + (output - 1) x tpot, means */
     /* false when there is no latency to report: the memory does not fit,
      * or the offered rate exceeds capacity with no window
      * (serve.window_requests = 0: the queue grows without bound).  The
@@ -287,8 +300,8 @@ struct serve_result {
     bool latency_known;
     bool saturated; /* offered rate above capacity: throughput = capacity */
     double capacity_requests_per_s; /* the fleet at no target (open loop) */
-    double tokens_per_step;     /* speculative decoding: accepted + 1 */
-    double output_tokens_per_s; /* the fleet */
+    double tokens_per_step;         /* speculative decoding: accepted + 1 */
+    double output_tokens_per_s;     /* the fleet */
     double output_tokens_per_s_per_gpu;
     double input_tokens_per_s;
     double requests_per_s;        /* the fleet's, at the operating point */
@@ -301,7 +314,7 @@ struct serve_result {
     double decode_gpus;  /* disaggregated decode pool; else 0 */
     bool disaggregated;
     bool prefill_bound; /* own pools (serve_pool.h): prefill limits the rate */
-    bool fits;                           /* the targets and memory can be met */
+    bool fits;          /* the targets and memory can be met */
     double prefill_time_frac;            /* share of GPU time on prompts */
     double fleet_gpu_hours_per_day;      /* GPU-hours the demand needs a day */
     double usd_per_day_build;            /* all-owned fleet, per day */
@@ -325,6 +338,7 @@ struct serve_result {
      * hybrid, the base's capex and a day's burst bill. */
     double cash_usd_build, cash_usd_cloud, cash_usd_hybrid;
     char reason[RESULT_WARNING_MAX]; /* why it does not fit; "" if it does */
+    enum serve_miss miss;            /* the same, as a fact a caller can test */
     /* The throughput-latency curve of one replica: closed-loop batches
      * 1, 2, 4 ... up to max_batch, output tokens/s per GPU against one
      * user's tokens/s (1 / TPOT). */

@@ -2,6 +2,7 @@
  * serve.c - the serving workload (see serve.h for the model and sources).
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,6 +14,17 @@
 #define BIG 1e300
 #define FIXED_POINT_ITERS 40
 #define BISECT_ITERS 48
+
+void serve_miss(struct serve_result *s, enum serve_miss why, const char *fmt,
+                ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(s->reason, sizeof(s->reason), fmt, ap);
+    va_end(ap);
+    s->miss = why;
+}
 
 /* NaN or negative -> 0, overflow -> BIG: results stay finite. */
 static double clamp_pos(double x)
@@ -470,9 +482,9 @@ static void tpot_dist(const struct engine *e, double m, double b,
         var += arrivals * n * m * pf * pf / (n * n);
     if (fluctuates && b >= 1) {
         double ctx = mean_ctx(e), root = sqrt(b);
-        double db = (decode_step_s(e, b + root, ctx) -
-                     decode_step_s(e, b, ctx)) /
-                    e->tau * stretch;
+        double db =
+            (decode_step_s(e, b + root, ctx) - decode_step_s(e, b, ctx)) /
+            e->tau * stretch;
 
         var += db * db;
     }
@@ -557,8 +569,7 @@ static void busy_point(const struct engine *e, double b, struct point *pt)
     dist_shift(&pt->ttft, pf1);
     pt->pf_frac = frac;
     pt->e2e = cycle > pt->ttft.mean ? cycle : pt->ttft.mean;
-    pt->tpot.mean =
-        e->out > 1 ? (pt->e2e - pt->ttft.mean) / (e->out - 1) : 0;
+    pt->tpot.mean = e->out > 1 ? (pt->e2e - pt->ttft.mean) / (e->out - 1) : 0;
     pt->rps = pt->e2e > 0 ? b / pt->e2e : 0;
     tpot_dist(e, pt->tpot.mean, b, b > 1 ? (b - 1) / cycle : 0, pf, 1, 0,
               &pt->tpot);
@@ -596,8 +607,8 @@ static int meets(const struct point *pt, double ttft_s, double tpot_s,
 /* The highest arrival rate one replica sustains within the targets (no
  * targets: its capacity). */
 static double replica_capacity(const struct engine *e, double maxb,
-                               enum serve_pct pct, double ttft_s,
-                               double tpot_s, struct point *best)
+                               enum serve_pct pct, double ttft_s, double tpot_s,
+                               struct point *best)
 {
     struct point pt;
     double lo = 0, hi = 1 / prefill_bulk_s(e);
@@ -666,18 +677,18 @@ static void explain_miss(const struct engine *e, double ttft_s, double tpot_s,
     double pf = prefill_one_s(e), step = decode_step_s(e, 1, mean_ctx(e));
 
     if (ttft_s > 0 && pf > ttft_s)
-        snprintf(s->reason, sizeof(s->reason),
-                 "no batch meets serve.ttft_ms: one prompt's prefill alone "
-                 "takes %.0f ms",
-                 pf * 1e3);
+        serve_miss(s, SERVE_MISS_TTFT,
+                   "no batch meets serve.ttft_ms: one prompt's prefill alone "
+                   "takes %.0f ms",
+                   pf * 1e3);
     else if (tpot_s > 0 && step / e->tau > tpot_s)
-        snprintf(s->reason, sizeof(s->reason),
-                 "no batch meets serve.tpot_ms: one decode step at batch 1 "
-                 "takes %.1f ms",
-                 step / e->tau * 1e3);
+        serve_miss(s, SERVE_MISS_TPOT,
+                   "no batch meets serve.tpot_ms: one decode step at batch 1 "
+                   "takes %.1f ms",
+                   step / e->tau * 1e3);
     else
-        snprintf(s->reason, sizeof(s->reason),
-                 "the targets cannot be met at any load");
+        serve_miss(s, SERVE_MISS_OTHER,
+                   "the targets cannot be met at any load");
 }
 
 static void fill_dist(const struct dist *d, double *mean, double *p50,
@@ -774,15 +785,16 @@ static void memory_of(const struct scenario *sc, const struct engine *e,
     mem->capacity_bytes = clamp_pos(hbm);
     mem->fits = free_b > 0 && maxb >= 1 && mem->total_bytes <= hbm;
     if (!(free_b > 0))
-        snprintf(s->reason, sizeof(s->reason),
-                 "weights need %.1f GiB per GPU, more than the %.1f GiB of "
-                 "HBM (raise parallel.tp or quantise serve.weights)",
-                 (e->w_gpu + act + reserve) / 1073741824.0, hbm / 1073741824.0);
+        serve_miss(s, SERVE_MISS_MEMORY,
+                   "weights need %.1f GiB per GPU, more than the %.1f GiB of "
+                   "HBM (raise parallel.tp or quantise serve.weights)",
+                   (e->w_gpu + act + reserve) / 1073741824.0,
+                   hbm / 1073741824.0);
     else if (maxb < 1)
-        snprintf(s->reason, sizeof(s->reason),
-                 "the KV cache of one %.0f-token request (%.2f GiB per GPU) "
-                 "never fits in the %.2f GiB left after the weights",
-                 len, per_seq / 1073741824.0, s->kv_bytes / 1073741824.0);
+        serve_miss(s, SERVE_MISS_MEMORY,
+                   "the KV cache of one %.0f-token request (%.2f GiB per GPU) "
+                   "never fits in the %.2f GiB left after the weights",
+                   len, per_seq / 1073741824.0, s->kv_bytes / 1073741824.0);
 }
 
 /* Batches 1, 2, 4 ... up to the max batch, closed loop. */
@@ -833,10 +845,10 @@ static int disaggregate(const struct scenario *sc, const struct engine *e,
 
     if (ttft_s > 0) {
         if (pf1 + kv > ttft_s) {
-            snprintf(s->reason, sizeof(s->reason),
-                     "no prefill pool meets serve.ttft_ms: one prompt takes "
-                     "%.0f ms with the KV transfer",
-                     (pf1 + kv) * 1e3);
+            serve_miss(s, SERVE_MISS_TTFT,
+                       "no prefill pool meets serve.ttft_ms: one prompt takes "
+                       "%.0f ms with the KV transfer",
+                       (pf1 + kv) * 1e3);
             return 0;
         }
         lo = 0;
@@ -856,10 +868,10 @@ static int disaggregate(const struct scenario *sc, const struct engine *e,
     lo = 1;
     hi = maxb >= 1 ? maxb : 1;
     if (tpot_s > 0 && decode_step_s(e, 1, ctx) / e->tau > tpot_s) {
-        snprintf(s->reason, sizeof(s->reason),
-                 "no decode pool meets serve.tpot_ms: one step at batch 1 "
-                 "takes %.1f ms",
-                 decode_step_s(e, 1, ctx) / e->tau * 1e3);
+        serve_miss(s, SERVE_MISS_TPOT,
+                   "no decode pool meets serve.tpot_ms: one step at batch 1 "
+                   "takes %.1f ms",
+                   decode_step_s(e, 1, ctx) / e->tau * 1e3);
         return 0;
     }
     while (tpot_s > 0 && hi - lo > 0.5) {
@@ -939,8 +951,7 @@ static void offered(const struct scenario *sc, const struct engine *e,
         open_point(e, lambda, s->max_batch, pt);
         return;
     } else {
-        cap = replica_capacity(e, s->max_batch, SERVE_PCT_MEAN, 0, 0,
-                               &at_cap);
+        cap = replica_capacity(e, s->max_batch, SERVE_PCT_MEAN, 0, 0, &at_cap);
     }
     s->capacity_requests_per_s = clamp_pos(cap * replicas);
     if (lambda < cap) {
@@ -952,19 +963,19 @@ static void offered(const struct scenario *sc, const struct engine *e,
     s->requests_per_s = cap * replicas;
     saturate(lambda, cap, &at_cap, (double)sc->serve.window_requests, pt);
     if (!pt->ok) {
-        snprintf(s->reason, sizeof(s->reason),
-                 "offered %.3g req/s exceeds the capacity of %.0f "
-                 "replicas (%.3g req/s): the queue and TTFT grow without "
-                 "bound (serve.window_requests = 0)",
-                 demand, replicas, cap * replicas);
+        serve_miss(s, SERVE_MISS_CAPACITY,
+                   "offered %.3g req/s exceeds the capacity of %.0f "
+                   "replicas (%.3g req/s): the queue and TTFT grow without "
+                   "bound (serve.window_requests = 0)",
+                   demand, replicas, cap * replicas);
         return;
     }
-    snprintf(s->reason, sizeof(s->reason),
-             "offered %.3g req/s exceeds the capacity of %.0f replicas "
-             "(%.3g req/s): throughput saturates and TTFT grows with the "
-             "queue over %llu requests",
-             demand, replicas, cap * replicas,
-             (unsigned long long)sc->serve.window_requests);
+    serve_miss(s, SERVE_MISS_CAPACITY,
+               "offered %.3g req/s exceeds the capacity of %.0f replicas "
+               "(%.3g req/s): throughput saturates and TTFT grows with the "
+               "queue over %llu requests",
+               demand, replicas, cap * replicas,
+               (unsigned long long)sc->serve.window_requests);
 }
 
 void serve_estimate(const struct scenario *sc, const struct model_shape *m,
@@ -1046,18 +1057,18 @@ void serve_estimate(const struct scenario *sc, const struct model_shape *m,
         s->utilization = 1;
         if (run > s->max_batch) {
             s->fits = false;
-            snprintf(s->reason, sizeof(s->reason),
-                     "%.0f users per replica exceed the %.0f sequences "
-                     "that fit",
-                     ceil(n / replicas), s->max_batch);
+            serve_miss(s, SERVE_MISS_CAPACITY,
+                       "%.0f users per replica exceed the %.0f sequences "
+                       "that fit",
+                       ceil(n / replicas), s->max_batch);
         } else if (!meets(&pt, ttft_s, tpot_s, pct)) {
             s->fits = false;
-            snprintf(s->reason, sizeof(s->reason),
-                     "%.0f users per replica miss the latency targets "
-                     "(%s TTFT %.0f ms, TPOT %.1f ms)",
-                     ceil(n / replicas), serve_pct_name(pct),
-                     dist_at(&pt.ttft, pct) * 1e3,
-                     dist_at(&pt.tpot, pct) * 1e3);
+            serve_miss(s, SERVE_MISS_OTHER,
+                       "%.0f users per replica miss the latency targets "
+                       "(%s TTFT %.0f ms, TPOT %.1f ms)",
+                       ceil(n / replicas), serve_pct_name(pct),
+                       dist_at(&pt.ttft, pct) * 1e3,
+                       dist_at(&pt.tpot, pct) * 1e3);
         }
     } else {
         /* Open arrivals: the capacity of one replica at the targets. */
@@ -1076,10 +1087,10 @@ void serve_estimate(const struct scenario *sc, const struct model_shape *m,
             *s = split;
             s->fits = can_split;
             if (!can_split && !s->reason[0])
-                snprintf(s->reason, sizeof(s->reason),
-                         "disaggregation sizes pools for online demand "
-                         "(serve.requests_per_s or serve.tokens_per_day) "
-                         "with hardware.gpus = auto");
+                serve_miss(s, SERVE_MISS_OTHER,
+                           "disaggregation sizes pools for online demand "
+                           "(serve.requests_per_s or serve.tokens_per_day) "
+                           "with hardware.gpus = auto");
             s->gpus = s->prefill_gpus + s->decode_gpus;
             if (!can_split)
                 s->gpus = e.gpr;
@@ -1104,11 +1115,11 @@ void serve_estimate(const struct scenario *sc, const struct model_shape *m,
             offered(sc, &e, demand, replicas, cap, &best, s, &pt);
             if (!s->saturated && !meets(&pt, ttft_s, tpot_s, pct)) {
                 s->fits = false;
-                snprintf(s->reason, sizeof(s->reason),
-                         "peak demand %.3g req/s exceeds the capacity of "
-                         "%.0f replicas at the %s targets (%.3g req/s)",
-                         demand, replicas, serve_pct_name(pct),
-                         replicas * cap);
+                serve_miss(s, SERVE_MISS_CAPACITY,
+                           "peak demand %.3g req/s exceeds the capacity of "
+                           "%.0f replicas at the %s targets (%.3g req/s)",
+                           demand, replicas, serve_pct_name(pct),
+                           replicas * cap);
             }
         } else {
             pt = best;
@@ -1262,11 +1273,10 @@ void serve_money(const struct scenario *sc, double all_owned_usd_per_year,
     }
     if (s->owned_gpus > 0) {
         s->burst_usd_per_day = clamp_pos(s->burst_gpu_hours_per_day * cloud_h);
-        s->usd_per_day_hybrid =
-            clamp_pos((r->cost.build.annual_capital_usd +
-                       r->cost.build.opex_usd_per_year) /
-                          365 +
-                      s->burst_usd_per_day);
+        s->usd_per_day_hybrid = clamp_pos((r->cost.build.annual_capital_usd +
+                                           r->cost.build.opex_usd_per_year) /
+                                              365 +
+                                          s->burst_usd_per_day);
         s->cash_usd_hybrid =
             clamp_pos(r->cost.build.cash_usd + s->burst_usd_per_day);
     }

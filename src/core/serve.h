@@ -88,6 +88,11 @@ void serve_estimate(const struct scenario *sc, const struct model_shape *m,
 double serve_ttft_at_ms(const struct serve_result *s, enum serve_pct p);
 double serve_tpot_at_ms(const struct serve_result *s, enum serve_pct p);
 
+/* s->reason from fmt and s->miss = why: the words for a person, the
+ * fact for a caller (size sorts misses by it, never by the words). */
+void serve_miss(struct serve_result *s, enum serve_miss why, const char *fmt,
+                ...) __attribute__((format(printf, 3, 4)));
+
 /* The serving load (load.h) over the daily profile: of the whole fleet
  * serve_estimate sized (base false: every GPU owned) or of the owned base
  * of a hybrid (base true, serve.owned_gpus > 0), busy up to the demand

@@ -247,9 +247,9 @@ static void prefill_alone(const struct pool *p, struct serve_result *s)
         ttft = pf1 + wait_q(rps / cap, pfb, q);
         if (rps >= cap) {
             s->fits = false;
-            snprintf(s->reason, sizeof(s->reason),
-                     "%.3g req/s exceed the prefill pool's %.3g req/s", rps,
-                     cap);
+            serve_miss(s, SERVE_MISS_CAPACITY,
+                       "%.3g req/s exceed the prefill pool's %.3g req/s", rps,
+                       cap);
         }
     }
     s->ttft_ms = clamp_pos(ttft * 1e3);
@@ -287,10 +287,10 @@ static void decode_alone(const struct pool *p, struct serve_result *s)
 
             if (nb > b) {
                 s->fits = false;
-                snprintf(s->reason, sizeof(s->reason),
-                         "%.3g req/s exceed the decode pool's batch of %.0f "
-                         "per rank",
-                         sv->requests_per_s, b);
+                serve_miss(s, SERVE_MISS_CAPACITY,
+                           "%.3g req/s exceed the decode pool's batch of %.0f "
+                           "per rank",
+                           sv->requests_per_s, b);
                 nb = b;
             }
             if (fabs(nb - x) < 1e-9 * x)
@@ -413,22 +413,22 @@ static void both_pools(const struct pool *pf, const struct pool *dc,
         joint_at(pf, dc, fmin(rps, top * 0.999999), q, 0, &j);
         if (rps >= top) {
             s->fits = false;
-            snprintf(s->reason, sizeof(s->reason),
-                     "%.3g req/s exceed the pools' capacity (prefill %.3g, "
-                     "decode %.3g req/s)",
-                     rps, pcap, dcap);
+            serve_miss(s, SERVE_MISS_CAPACITY,
+                       "%.3g req/s exceed the pools' capacity (prefill %.3g, "
+                       "decode %.3g req/s)",
+                       rps, pcap, dcap);
         }
         if (sv->ttft_ms > 0 && j.ttft * 1e3 > sv->ttft_ms) {
             s->fits = false;
-            snprintf(s->reason, sizeof(s->reason),
-                     "the prefill pool misses serve.ttft_ms: %.0f ms",
-                     j.ttft * 1e3);
+            serve_miss(s, SERVE_MISS_TTFT,
+                       "the prefill pool misses serve.ttft_ms: %.0f ms",
+                       j.ttft * 1e3);
         }
         if (sv->tpot_ms > 0 && j.step / dc->k.tau * 1e3 > sv->tpot_ms) {
             s->fits = false;
-            snprintf(s->reason, sizeof(s->reason),
-                     "the decode pool misses serve.tpot_ms: %.1f ms",
-                     j.step / dc->k.tau * 1e3);
+            serve_miss(s, SERVE_MISS_TPOT,
+                       "the decode pool misses serve.tpot_ms: %.1f ms",
+                       j.step / dc->k.tau * 1e3);
         }
     } else {
         /* offline: the slower pool sets the pace */
@@ -535,7 +535,7 @@ static void copy_memory(const struct pool *p, struct result *r)
     s->max_batch = clamp_pos(p->k.max_batch * p->lay.adp);
     s->tokens_per_step = p->k.tau;
     if (!p->fits)
-        snprintf(s->reason, sizeof(s->reason), "%s", p->r.serve.reason);
+        serve_miss(s, p->r.serve.miss, "%s", p->r.serve.reason);
 }
 
 void serve_pool_estimate(const struct scenario *sc, const struct model_shape *m,

@@ -104,9 +104,9 @@ static enum size_why miss_of(const struct result *r, const struct scenario *sc)
 
     if (!r->memory.fits)
         return SIZE_NO_FIT;
-    if (strstr(s->reason, "serve.ttft_ms"))
+    if (s->miss == SERVE_MISS_TTFT)
         return SIZE_MISSES_TTFT;
-    if (strstr(s->reason, "serve.tpot_ms"))
+    if (s->miss == SERVE_MISS_TPOT)
         return SIZE_MISSES_TPOT;
     if (sc->serve.ttft_ms > 0 &&
         serve_ttft_at_ms(s, sc->serve.percentile) > sc->serve.ttft_ms)

@@ -254,6 +254,7 @@ START_TEST(test_sizing)
     eval_ok(&sc, &fewer);
     ck_assert(!fewer.serve.fits);
     ck_assert_ptr_nonnull(strstr(fewer.serve.reason, "exceeds"));
+    ck_assert_int_eq(fewer.serve.miss, SERVE_MISS_CAPACITY);
     /* Money and energy per token are there and finite. */
     ck_assert(s->usd_per_mtok_build > 0 && s->usd_per_mtok_cloud > 0);
     ck_assert(s->usd_per_mtok_input_build > 0 && s->wh_per_mtok > 0);
@@ -514,6 +515,7 @@ START_TEST(test_bad_input)
     eval_ok(&sc, &r);
     ck_assert(!r.serve.fits && !r.memory.fits);
     ck_assert_ptr_nonnull(strstr(r.serve.reason, "weights need"));
+    ck_assert_int_eq(r.serve.miss, SERVE_MISS_MEMORY);
     ck_assert_ptr_nonnull(strstr(r.warnings[0], "does not fit"));
     /* A million-token request: its KV never fits. */
     serving(&sc, 2);
@@ -521,6 +523,7 @@ START_TEST(test_bad_input)
     eval_ok(&sc, &r);
     ck_assert(!r.serve.fits);
     ck_assert_ptr_nonnull(strstr(r.serve.reason, "never fits"));
+    ck_assert_int_eq(r.serve.miss, SERVE_MISS_MEMORY);
     ck_assert_finite_nonneg(r.serve.output_tokens_per_s);
     /* A 1 ms TTFT no batch can meet. */
     serving(&sc, 2);
@@ -529,6 +532,7 @@ START_TEST(test_bad_input)
     eval_ok(&sc, &r);
     ck_assert(!r.serve.fits);
     ck_assert_ptr_nonnull(strstr(r.serve.reason, "serve.ttft_ms"));
+    ck_assert_int_eq(r.serve.miss, SERVE_MISS_TTFT);
     ck_assert_finite_nonneg(r.serve.ttft_ms);
     /* No demand to size a fleet for. */
     serving(&sc, 2);
@@ -692,6 +696,7 @@ START_TEST(test_saturation)
     ck_assert(!r2.serve.latency_known && !r2.serve.fits);
     ck_assert_rel(r2.serve.ttft_ms, 0, 0);
     ck_assert_ptr_nonnull(strstr(r2.serve.reason, "without bound"));
+    ck_assert_int_eq(r2.serve.miss, SERVE_MISS_CAPACITY);
     ck_assert_rel(r2.serve.requests_per_s, cap, 1e-9);
 }
 END_TEST
