@@ -112,7 +112,7 @@ enum view_id {
       "Let the layout search choose the field")                                \
     X(LAYOUT_AUTO, "layout-auto", "AllAuto",                                   \
       "Set the layout keys (parallel.*, train.attention) to auto")             \
-    X(UNDO, "undo", "Undo", "Undo the last edit of the plan")                  \
+    X(UNDO, "undo", "Undo", "Undo the last plan edit (Catalog: cell edit)")    \
     X(EXPLAIN, "explain", "Explain",                                           \
       "Explain a number: its formula, and the sources of the plan")           \
     /* plans */                                                                \
