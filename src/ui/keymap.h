@@ -106,6 +106,7 @@ enum view_id {
     X(ENTER, "enter", "Edit", "Edit or choose the selected item")              \
     X(CANCEL, "cancel", "Cancel", "Cancel, clear the filter")                  \
     X(FILTER, "filter", "Filter", "Filter the rows (type, Enter)")             \
+    X(FIND, "find", "Find", "Find a key by name (type, Enter)")                \
     X(FIELD_DEFAULT, "field-default", "Reset",                                 \
       "Reset the field to its default")                                        \
     X(FIELD_AUTO, "field-auto", "Auto",                                        \
