@@ -418,7 +418,8 @@ static unsigned edit_cell(struct ui *ui, struct gv *v, size_t col,
     u.has_term = key[1] != NULL;
     snprintf(u.term, sizeof(u.term), "%s", key[1] ? key[1] : "");
     u.col = col;
-    snprintf(u.old_val, sizeof(u.old_val), "%s", ui_rows_cell(&v->rows, i, col));
+    snprintf(u.old_val, sizeof(u.old_val), "%s",
+             ui_rows_cell(&v->rows, i, col));
     snprintf(u.new_val, sizeof(u.new_val), "%s", value);
     e[ne].col = col;
     e[ne].expect = ui_rows_cell(&v->rows, i, col);
