@@ -311,9 +311,11 @@ static const struct metric table[] = {
       "cloud $/day x prefill share / M input tokens a day"),
     F("serve", "wh_per_mtok", "Wh/Mtok", serve.wh_per_mtok, 1, MB_LOWER,
       "facility kW x 24 h / M output tokens a day"),
-    F("serve", "usd_per_day_build", "USD/day", serve.usd_per_day_build, 1, MB_LOWER,
-      "owned GPU-hour price x gpus x 24 x utilization"),
-    F("serve", "usd_per_day_cloud", "USD/day", serve.usd_per_day_cloud, 1, MB_LOWER,
+    F("serve", "usd_per_day_build", "USD/day", serve.usd_per_day_build, 1,
+      MB_LOWER, "(capital recovery + OpEx a year) / 365 of the whole owned "
+      "fleet, busy or not"),
+    F("serve", "usd_per_day_cloud", "USD/day", serve.usd_per_day_cloud, 1,
+      MB_LOWER,
       "cloud price x GPU-hours of whole instances (on demand, spot: the "
       "profile; reserved: the fleet all day)"),
     F("serve", "usd_per_day_hybrid", "USD/day", serve.usd_per_day_hybrid, 1,
@@ -335,8 +337,8 @@ static const struct metric table[] = {
     F("serve", "owned_idle_gpu_hours_per_day", "GPU h/day",
       serve.owned_idle_gpu_hours_per_day, 1, MB_NONE,
       "owned GPU-hours below the profile: free for training"),
-    F("serve", "burst_usd_per_day", "USD/day", serve.burst_usd_per_day, 1, MB_LOWER,
-      "burst GPU-hours x cloud price"),
+    F("serve", "burst_usd_per_day", "USD/day", serve.burst_usd_per_day, 1,
+      MB_LOWER, "burst GPU-hours x cloud price"),
 
     F("time", "step_s", "s", time.step_s, 1, MB_LOWER,
       "compute + bubble + exposed communication, per optimizer step"),

@@ -365,7 +365,7 @@ static const struct plan_key_info keys[PLAN_KEY_COUNT] = {
                            "sequences per microbatch"},
     [PK_PAR_INTERLEAVE] = {"parallel.interleave", "parallel", "interleave",
                            PT_COUNT, PKF_AUTO, 1, 1024, NULL, NULL, 0,
-                           "1; auto searches 1-8", PS_U64,
+                           "1; auto: 1 to (model.layers + 2) / pp", PS_U64,
                            OFF(layout.interleave),
                            "virtual pipeline stages per GPU (1: 1F1B)"},
     [PK_PAR_RECOMPUTE] = {"parallel.recompute", "parallel", "recompute",

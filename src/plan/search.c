@@ -616,6 +616,18 @@ enum cp_status plan_search(const struct scenario *base,
         out->n = 1;
         return CP_OK;
     }
+    /* dp is what hardware.gpus leaves after tp x pp x cp: when the user
+     * did not choose it, the input to change is the GPU count or the
+     * batch, not a layout of the search's making. */
+    if (w.have_reject && !sp->dp &&
+        strcmp(out->reject.where, "train.global_batch") == 0)
+        return diag_set(
+            d, CP_ERR_LAYOUT, "hardware.gpus",
+            "no layout of %llu GPUs splits train.global_batch (%llu) evenly "
+            "over its data-parallel replicas (dp x microbatch must divide "
+            "it): change hardware.gpus or train.global_batch",
+            (unsigned long long)gpus,
+            (unsigned long long)base->train.global_batch);
     if (w.have_reject) {
         if (d)
             *d = out->reject;

@@ -895,6 +895,27 @@ static double excess(const struct size_result *out, const struct size_point *p)
     return e;
 }
 
+/* Among the excluded points (of reason w; SIZE_WHY_COUNT: any) whose
+ * excess is within the model's error of the least, e_min (point k's), the
+ * first by the objective.  sort_* must be set. */
+static long as_close(const struct size_result *out, size_t w, double e_min,
+                     long k)
+{
+    double reach = e_min * (1 + out->pt[k].err);
+    size_t i, cur = (size_t)k;
+
+    for (i = 0; i < out->n; i++) {
+        const struct size_point *p = &out->pt[i];
+
+        if (p->why == SIZE_OK || (w < SIZE_WHY_COUNT && (size_t)p->why != w))
+            continue;
+        if (excess(out, p) * (1 - p->err) <= reach &&
+            by_objective(&i, &cur) < 0)
+            cur = i;
+    }
+    return (long)cur;
+}
+
 void size_summarise(struct size_result *out)
 {
     size_t i, j, w;
@@ -927,6 +948,16 @@ void size_summarise(struct size_result *out)
     sort_pts = out->pt;
     sort_obj = out->opts.obj;
     sort_serve = out->serve;
+    /* Closest means closest to meeting every constraint: the options the
+     * model cannot tell apart from the least excess (within the stack's
+     * measured error, as the frontier's ranges) are as close, and the best
+     * of them by the objective is named - not the cheapest of many
+     * near-equal over-budget options, which can take decades. */
+    for (w = 0; w < SIZE_WHY_COUNT; w++)
+        if (out->closest[w] >= 0 && best[w] < HUGE_VAL)
+            out->closest[w] = as_close(out, w, best[w], out->closest[w]);
+    if (out->nearest >= 0 && near < HUGE_VAL)
+        out->nearest = as_close(out, SIZE_WHY_COUNT, near, out->nearest);
     qsort(out->front, out->nfront, sizeof(out->front[0]), by_objective);
     if (out->nfront)
         out->nearest = -1;

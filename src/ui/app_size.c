@@ -3,6 +3,7 @@
  * of `llmplan size`), the limits prompt's text, and making a frontier
  * point the plan.  See ui.h.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,8 +90,30 @@ enum cp_status app_size_limits_parse(const char *text, struct size_opts *o,
     return CP_OK;
 }
 
+/* A limit as the user would type it, never in e-notation: 20M, 2.5K, 90. */
+static const char *limit_num(double v, char *buf, size_t n)
+{
+    static const struct {
+        double f;
+        const char *s;
+    } sfx[] = {{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "K"}};
+    size_t i;
+
+    for (i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++)
+        if (v >= sfx[i].f && fmod(v * 1000, sfx[i].f) == 0) {
+            snprintf(buf, n, "%.6g%s", v / sfx[i].f, sfx[i].s);
+            return buf;
+        }
+    snprintf(buf, n, "%.6g", v);
+    if (strchr(buf, 'e'))
+        snprintf(buf, n, "%.0f", v);
+    return buf;
+}
+
 void app_size_limits_text(const struct size_opts *o, char *buf, size_t n)
 {
+    char num[64];
+
     size_t u = 0, i;
 
 #define ADD(...)                                                               \
@@ -102,15 +125,15 @@ void app_size_limits_text(const struct size_opts *o, char *buf, size_t n)
     buf[0] = '\0';
     ADD("objective=%s", objective_name(o->obj));
     if (o->deadline_days > 0)
-        ADD(" deadline=%.6g", o->deadline_days);
+        ADD(" deadline=%s", limit_num(o->deadline_days, num, sizeof(num)));
     if (o->budget_usd > 0)
-        ADD(" budget=%.6g", o->budget_usd);
+        ADD(" budget=%s", limit_num(o->budget_usd, num, sizeof(num)));
     if (o->budget_run_usd > 0)
-        ADD(" budget_run=%.6g", o->budget_run_usd);
+        ADD(" budget_run=%s", limit_num(o->budget_run_usd, num, sizeof(num)));
     if (o->site_mw > 0)
-        ADD(" site_mw=%.6g", o->site_mw);
+        ADD(" site_mw=%s", limit_num(o->site_mw, num, sizeof(num)));
     if (o->rack_kw > 0)
-        ADD(" rack_kw=%.6g", o->rack_kw);
+        ADD(" rack_kw=%s", limit_num(o->rack_kw, num, sizeof(num)));
     if (o->gpus_max > 0)
         ADD(" gpus_max=%llu", (unsigned long long)o->gpus_max);
     for (i = 0; i < o->nids; i++)

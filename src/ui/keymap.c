@@ -60,6 +60,8 @@ static const struct binding defaults[] = {
     {VIEW_GLOBAL, UK_F(9), ACT_EXPORT},
     {VIEW_GLOBAL, 'u', ACT_UNDO},
     {VIEW_GLOBAL, 'e', ACT_EXPLAIN},
+    {VIEW_PLAN, '/', ACT_FIND}, /* the plan's rows are found, not filtered */
+    {VIEW_PLAN, UK_F(4), ACT_FIND},
     {VIEW_PLAN, 'a', ACT_FIELD_AUTO},
     {VIEW_PLAN, 'A', ACT_LAYOUT_AUTO},
     {VIEW_PLAN, UK_DELETE, ACT_FIELD_DEFAULT},

@@ -106,13 +106,14 @@ enum view_id {
     X(ENTER, "enter", "Edit", "Edit or choose the selected item")              \
     X(CANCEL, "cancel", "Cancel", "Cancel, clear the filter")                  \
     X(FILTER, "filter", "Filter", "Filter the rows (type, Enter)")             \
+    X(FIND, "find", "Find", "Find a key by name (type, Enter)")                \
     X(FIELD_DEFAULT, "field-default", "Reset",                                 \
       "Reset the field to its default")                                        \
     X(FIELD_AUTO, "field-auto", "Auto",                                        \
       "Let the layout search choose the field")                                \
     X(LAYOUT_AUTO, "layout-auto", "AllAuto",                                   \
       "Set the layout keys (parallel.*, train.attention) to auto")             \
-    X(UNDO, "undo", "Undo", "Undo the last edit of the plan")                  \
+    X(UNDO, "undo", "Undo", "Undo the last plan edit (Catalog: cell edit)")    \
     X(EXPLAIN, "explain", "Explain",                                           \
       "Explain a number: its formula, and the sources of the plan")           \
     /* plans */                                                                \

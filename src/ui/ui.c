@@ -485,8 +485,8 @@ static const char *view_hint(enum view_id v)
     case VIEW_SIZE:
         return "Enter make the point the plan  l limits  r size again";
     case VIEW_CATALOG:
-        return "Left/Right kind  / filter  Tab fields  Enter edit  a add  "
-               "Del delete  i import";
+        return "Left/Right kind  / filter  Tab fields  Enter edit  u undo  "
+               "a add  Del delete  i import";
     default:
         return "Esc close";
     }
@@ -803,20 +803,71 @@ static unsigned new_done(struct ui *ui, int tag, const char *value, int idx)
     return UI_RECOMPUTE | UI_REDRAW;
 }
 
-static unsigned export_done(struct ui *ui, int tag, const char *value, int idx)
+/* the export waiting for "replace it?" */
+static struct {
+    char path[MODAL_TEXT_MAX];
+    int tag;
+    ui_export_fn write;
+} pending_export;
+
+static unsigned export_write(struct ui *ui, int tag, const char *path,
+                             ui_export_fn write)
 {
     struct diag d;
+    char abs[4096];
 
+    diag_clear(&d);
+    if (write(ui, tag, path, &d)) {
+        ui_status(ui, true, "export: %s%s%s", d.where, d.where[0] ? ": " : "",
+                  d.msg);
+        return UI_REDRAW;
+    }
+    fs_abs_path(path, abs, sizeof(abs));
+    ui_status(ui, false, "exported to %s", abs);
+    return UI_REDRAW;
+}
+
+static unsigned export_replace_done(struct ui *ui, int tag, const char *value,
+                                    int idx)
+{
+    (void)tag;
+    (void)idx;
+    if (!value) {
+        ui_status(ui, false, "not exported: '%s' is left as it was",
+                  pending_export.path);
+        return UI_REDRAW;
+    }
+    return export_write(ui, pending_export.tag, pending_export.path,
+                        pending_export.write);
+}
+
+unsigned ui_export_to(struct ui *ui, int tag, const char *path,
+                      ui_export_fn write)
+{
+    char q[MODAL_TEXT_MAX + 64];
+
+    if (!fs_exists(path))
+        return export_write(ui, tag, path, write);
+    snprintf(pending_export.path, sizeof(pending_export.path), "%s", path);
+    pending_export.tag = tag;
+    pending_export.write = write;
+    snprintf(q, sizeof(q), "'%s' exists: replace it?", path);
+    ui_confirm(ui, 0, q, export_replace_done);
+    return UI_REDRAW;
+}
+
+static enum cp_status export_view(struct ui *ui, int tag, const char *path,
+                                  struct diag *d)
+{
+    return app_export(ui, (enum view_id)tag, path, d);
+}
+
+static unsigned export_done(struct ui *ui, int tag, const char *value, int idx)
+{
     (void)idx;
     if (!value || !value[0])
         return UI_REDRAW;
-    diag_clear(&d);
-    if (app_export(ui, (enum view_id)tag, value, &d))
-        ui_status(ui, true, "export: %s%s%s", d.where, d.where[0] ? ": " : "",
-                  d.msg);
-    else
-        ui_status(ui, false, "exported to %s", value);
-    return UI_REDRAW;
+    return ui_export_to(ui, tag, value, export_view);
 }
 
 /* ---- explain ----------------------------------------------------------- */

@@ -283,6 +283,14 @@ void ui_picker(struct ui *ui, int tag, const char *title,
                modal_done_fn done);
 void ui_modal_close(struct ui *ui);
 
+/* Writes an export of view tag to path (OK or an error in d). */
+typedef enum cp_status (*ui_export_fn)(struct ui *ui, int tag, const char *path,
+                                       struct diag *d);
+/* Export through write to path, asking first when path exists; the status
+ * line then names the file by its full path, or says what went wrong. */
+unsigned ui_export_to(struct ui *ui, int tag, const char *path,
+                      ui_export_fn write);
+
 /* ---- app.c: the model; every computation goes through plan/ ------------ */
 
 /* Evaluate the plan (and the comparison when the compare view is shown):

@@ -29,6 +29,19 @@ const struct view_ops *view_catalog(void)
 }
 
 #define COLS_MAX 48
+#define CAT_UNDO_MAX 32
+
+/* One cell edit, to undo: the cell and the provenance it rewrote, each
+ * as it was before and as the edit left it. */
+struct cat_undo {
+    enum catalog_kind kind;
+    char id[CP_ID_MAX], term[CP_ID_MAX];
+    bool has_term, prov;
+    size_t col, sc, dc; /* the cell, its source and date columns */
+    char old_val[MODAL_TEXT_MAX], new_val[MODAL_TEXT_MAX];
+    char old_src[CP_TEXT_MAX], new_src[CP_TEXT_MAX];
+    char old_date[CP_DATE_MAX], new_date[CP_DATE_MAX];
+};
 
 struct gv {
     enum catalog_kind kind;
@@ -41,6 +54,8 @@ struct gv {
     size_t cols[COLS_MAX]; /* the table's columns */
     size_t ncols;
     struct table_col tcols[COLS_MAX];
+    struct cat_undo undo[CAT_UNDO_MAX]; /* the catalog's own undo (u) */
+    size_t nundo;
 };
 
 static void refilter(struct gv *v)
@@ -355,6 +370,23 @@ static bool is_provenance(const char *name)
            strcmp(name, "confidence") == 0;
 }
 
+/* The oldest edit still on the undo stack of the cell u edits: what the
+ * cell and its provenance were before the user touched it. */
+static const struct cat_undo *first_edit(const struct gv *v,
+                                         const struct cat_undo *u)
+{
+    size_t i;
+
+    for (i = 0; i < v->nundo; i++) {
+        const struct cat_undo *o = &v->undo[i];
+
+        if (o->kind == u->kind && o->col == u->col && o->prov &&
+            strcmp(o->id, u->id) == 0 && strcmp(o->term, u->term) == 0)
+            return o;
+    }
+    return NULL;
+}
+
 /* Set column col of the selected row to value: only that cell (and the
  * row's provenance, now a user edit) is written, against the row as it is
  * stored now, and only if the cell still holds what the view showed; a
@@ -369,6 +401,7 @@ static unsigned edit_cell(struct ui *ui, struct gv *v, size_t col,
     size_t ncols, ne = 0, i = v->shown[v->sel];
     struct diag d;
     enum cp_status st;
+    struct cat_undo u;
 
     cc = catalog_columns(v->kind, &ncols);
     if (col >= ncols)
@@ -379,6 +412,15 @@ static unsigned edit_cell(struct ui *ui, struct gv *v, size_t col,
         ui_status(ui, false, "%s unchanged", cc[col].name);
         return UI_REDRAW;
     }
+    memset(&u, 0, sizeof(u));
+    u.kind = v->kind;
+    snprintf(u.id, sizeof(u.id), "%s", key[0]);
+    u.has_term = key[1] != NULL;
+    snprintf(u.term, sizeof(u.term), "%s", key[1] ? key[1] : "");
+    u.col = col;
+    snprintf(u.old_val, sizeof(u.old_val), "%s",
+             ui_rows_cell(&v->rows, i, col));
+    snprintf(u.new_val, sizeof(u.new_val), "%s", value);
     e[ne].col = col;
     e[ne].expect = ui_rows_cell(&v->rows, i, col);
     e[ne++].value = value;
@@ -390,9 +432,25 @@ static unsigned edit_cell(struct ui *ui, struct gv *v, size_t col,
         int dc = app_catalog_col(v->kind, price ? "price_as_of" : "as_of");
 
         if (sc >= 0 && dc >= 0) {
+            const struct cat_undo *first = first_edit(v, &u);
+
             user_source(ui_rows_cell(&v->rows, i, (size_t)sc), src,
                         sizeof(src));
             today(date, sizeof(date));
+            if (first && strcmp(first->old_val, value) == 0) {
+                /* typed back to what the catalog said: its provenance too */
+                snprintf(src, sizeof(src), "%s", first->old_src);
+                snprintf(date, sizeof(date), "%s", first->old_date);
+            }
+            u.prov = true;
+            u.sc = (size_t)sc;
+            u.dc = (size_t)dc;
+            snprintf(u.old_src, sizeof(u.old_src), "%s",
+                     ui_rows_cell(&v->rows, i, (size_t)sc));
+            snprintf(u.old_date, sizeof(u.old_date), "%s",
+                     ui_rows_cell(&v->rows, i, (size_t)dc));
+            snprintf(u.new_src, sizeof(u.new_src), "%s", src);
+            snprintf(u.new_date, sizeof(u.new_date), "%s", date);
             e[ne].col = (size_t)sc;
             e[ne].expect = NULL;
             e[ne++].value = src;
@@ -409,10 +467,66 @@ static unsigned edit_cell(struct ui *ui, struct gv *v, size_t col,
             reload(ui, v, id); /* show what is stored now */
         return UI_REDRAW;
     }
+    if (v->nundo == CAT_UNDO_MAX) {
+        memmove(v->undo, v->undo + 1, (CAT_UNDO_MAX - 1) * sizeof(v->undo[0]));
+        v->nundo--;
+    }
+    v->undo[v->nundo++] = u;
     reload(ui, v, id);
     ui->catalog_gen++;
     ui_status(ui, false, "%s '%s': %s saved", catalog_kind_name(v->kind), id,
               cc[col].name);
+    return UI_RECOMPUTE | UI_REDRAW;
+}
+
+static void set_kind(struct ui *ui, struct gv *v, int k);
+
+/* Undo the last cell edit: the cell and its provenance back to what they
+ * were, only if they still hold what the edit wrote (another edit or an
+ * import since then is not overwritten). */
+static unsigned undo_edit(struct ui *ui, struct gv *v)
+{
+    struct cat_undo *u;
+    struct catalog_cell_edit e[3];
+    const char *key[2];
+    const struct catalog_column *cc;
+    size_t ncols, ne = 0;
+    struct diag d;
+    enum cp_status st;
+
+    if (v->nundo == 0) {
+        ui_status(ui, true,
+                  "no catalog edit to undo (u in the Plan view undoes the "
+                  "plan's)");
+        return UI_REDRAW;
+    }
+    u = &v->undo[--v->nundo];
+    cc = catalog_columns(u->kind, &ncols);
+    key[0] = u->id;
+    key[1] = u->has_term ? u->term : NULL;
+    e[ne].col = u->col;
+    e[ne].expect = u->new_val;
+    e[ne++].value = u->old_val;
+    if (u->prov) {
+        e[ne].col = u->sc;
+        e[ne].expect = u->new_src;
+        e[ne++].value = u->old_src;
+        e[ne].col = u->dc;
+        e[ne].expect = u->new_date;
+        e[ne++].value = u->old_date;
+    }
+    diag_clear(&d);
+    st = catalog_row_update(ui->cat, u->kind, key, e, ne, LOCK_WAIT_MS, &d);
+    if (u->kind != v->kind)
+        set_kind(ui, v, (int)u->kind);
+    reload(ui, v, u->id);
+    if (st) {
+        show_error(ui, st, &d);
+        return UI_REDRAW;
+    }
+    ui->catalog_gen++;
+    ui_status(ui, false, "undone: %s '%s' %s back to '%s'",
+              catalog_kind_name(u->kind), u->id, cc[u->col].name, u->old_val);
     return UI_RECOMPUTE | UI_REDRAW;
 }
 
@@ -605,6 +719,8 @@ static unsigned gv_handle(struct ui *ui, void *st, enum action a,
     case ACT_FILTER:
         ui_prompt(ui, 0, "filter rows", v->filter, filter_done, filter_change);
         return UI_REDRAW;
+    case ACT_UNDO:
+        return undo_edit(ui, v);
     case ACT_CANCEL:
         if (v->filter[0])
             return filter_change(ui, 0, "");

@@ -1104,7 +1104,7 @@ static unsigned pv_handle(struct ui *ui, void *st, enum action a,
         return app_set_key(ui, k, "auto");
     case ACT_FIELD_DEFAULT:
         return app_unset_key(ui, k);
-    case ACT_FILTER:
+    case ACT_FIND:
         ui_prompt(ui, -1, "find key", "", NULL, find_change);
         return UI_REDRAW;
     case ACT_CANCEL:

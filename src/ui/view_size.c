@@ -418,23 +418,22 @@ static unsigned limits_done(struct ui *ui, int tag, const char *value,
     return UI_REDRAW;
 }
 
+static enum cp_status export_write(struct ui *ui, int tag, const char *path,
+                                   struct diag *d)
+{
+    struct zv *v = ui->vdata[VIEW_SIZE];
+
+    (void)tag;
+    return app_size_export(ui, v->res, path, d);
+}
+
 static unsigned export_done(struct ui *ui, int tag, const char *value,
                             int index)
 {
-    struct zv *v = ui->vdata[VIEW_SIZE];
-    struct diag d;
-
-    (void)tag;
     (void)index;
     if (!value || !value[0])
         return UI_REDRAW;
-    diag_clear(&d);
-    if (app_size_export(ui, v->res, value, &d) != CP_OK)
-        ui_status(ui, true, "export: %s%s%s", d.where, d.where[0] ? ": " : "",
-                  d.msg);
-    else
-        ui_status(ui, false, "exported to %s", value);
-    return UI_REDRAW;
+    return ui_export_to(ui, tag, value, export_write);
 }
 
 static unsigned zv_handle(struct ui *ui, void *st, enum action a,

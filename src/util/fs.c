@@ -394,3 +394,25 @@ enum cp_status fs_xdg_config_path(char *buf, size_t n, const char *name,
 {
     return xdg_path(buf, n, "XDG_CONFIG_HOME", ".config", name, d);
 }
+
+bool fs_exists(const char *path)
+{
+    struct stat st;
+
+    return stat(path, &st) == 0;
+}
+
+void fs_abs_path(const char *path, char *buf, size_t n)
+{
+    char *real = realpath(path, NULL);
+    char cwd[4096];
+
+    if (real) {
+        snprintf(buf, n, "%s", real);
+        free(real);
+    } else if (path[0] != '/' && getcwd(cwd, sizeof(cwd))) {
+        snprintf(buf, n, "%s/%s", cwd, path);
+    } else {
+        snprintf(buf, n, "%s", path);
+    }
+}

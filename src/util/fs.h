@@ -26,6 +26,7 @@
 #ifndef LLMPLAN_UTIL_FS_H
 #define LLMPLAN_UTIL_FS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -60,6 +61,14 @@ void atomic_file_abort(struct atomic_file *af);
  * "-journal" companions) as an output from now on: the open catalog.
  * Up to 4 files; a path that does not exist is ignored. */
 void fs_protect(const char *path);
+
+/* Whether path names an existing file (of any type). */
+bool fs_exists(const char *path);
+
+/* path as an absolute path into buf (n bytes): resolved (realpath) when it
+ * exists, else joined to the working directory; path itself when neither
+ * works.  For messages that say where a file went. */
+void fs_abs_path(const char *path, char *buf, size_t n);
 
 /* mkdir -p with mode for every directory it creates. */
 enum cp_status fs_mkdir_p(const char *path, int mode, struct diag *d);

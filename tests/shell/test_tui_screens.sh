@@ -44,8 +44,11 @@ run_one() {
         echo "FAIL $name"
         return
     fi
-    # saved plans show when they were saved: the same width, no time
-    sed -E 's/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z/YYYY-MM-DDTHH:MM:SSZ/g' \
+    # saved plans show when they were saved: the same width, no time; a
+    # full path in the run's directory is @TMP@ (mktemp's names are all
+    # of one length, so a line reads the same in every run)
+    sed -E -e 's/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z/YYYY-MM-DDTHH:MM:SSZ/g' \
+        -e "s|$tmp|@TMP@|g" \
         "$tmp/out.screen" >"$tmp/norm" && mv "$tmp/norm" "$tmp/out.screen"
     if [ "${GOLDEN_UPDATE:-}" = 1 ]; then
         cp "$tmp/out.screen" "$DIR/$name.screen"

@@ -264,3 +264,28 @@ if [ -n "$n" ] && [ "$n" -le 4 ]; then
 else
     echo "FAIL tmux: evaluations '${n:-none}' for 11 edits in a burst (want <= 4)"
 fi
+
+# issue 20 item 14: the mouse as in htop, through the terminal's own mouse
+# reports (xterm X10 encoding, what screen-256color's kmous announces): a
+# click on a tab opens its view, a click on an input row selects it.
+chr() { printf "\\$(printf '%03o' "$1")"; }
+click() { # click COL ROW (from 0): press and release of button 1
+    keys -l "$(printf '\033[M')$(chr 32)$(chr $(($1 + 33)))$(chr $(($2 + 33)))"
+    keys -l "$(printf '\033[M')$(chr 35)$(chr $(($1 + 33)))$(chr $(($2 + 33)))"
+}
+rm -f "$tmp/rc" "$tmp/pid"
+S=t6
+$T new-session -d -s "$S" -x 120 -y 40 "$tmp/run.sh"
+wait_for "MEMORY PER GPU" >/dev/null
+x=$(screen | head -n 1 | awk '{ print index($0, "s Search") - 1 }')
+click "$x" 0
+check "mouse: a click on the Search tab" "Layouts of "
+x=$(screen | head -n 1 | awk '{ print index($0, "p Plan") - 1 }')
+click "$x" 0
+wait_for "MEMORY PER GPU" >/dev/null
+y=$(screen | grep -n "^  tokens  " | head -n 1 | cut -d: -f1)
+click 4 $((${y:-1} - 1))
+keys Enter
+check "mouse: a click on a row selects it (Enter edits train.tokens)" "train.tokens \("
+keys Escape
+finish
