@@ -538,6 +538,16 @@ static void copy_memory(const struct pool *p, struct result *r)
         serve_miss(s, p->r.serve.miss, "%s", p->r.serve.reason);
 }
 
+/* Pools report one latency each (TTFT at serve.percentile, TPOT at the
+ * pool's batch), not a distribution over requests: every statistic is that
+ * value, and it is known (not null) once the pools are sized. */
+static void one_latency(struct serve_result *s)
+{
+    s->ttft_p50_ms = s->ttft_p90_ms = s->ttft_p99_ms = s->ttft_ms;
+    s->tpot_p50_ms = s->tpot_p90_ms = s->tpot_p99_ms = s->tpot_ms;
+    s->latency_known = true;
+}
+
 void serve_pool_estimate(const struct scenario *sc, const struct model_shape *m,
                          struct result *r)
 {
@@ -565,6 +575,7 @@ void serve_pool_estimate(const struct scenario *sc, const struct model_shape *m,
             prefill_alone(p, s);
         else
             decode_alone(p, s);
+        one_latency(s);
         return;
     }
     pool_init(sc, m, POOL_PREFILL, &pf);
@@ -590,4 +601,5 @@ void serve_pool_estimate(const struct scenario *sc, const struct model_shape *m,
     s->prefill_time_frac =
         s->gpus > 0 ? clamp_pos(s->prefill_gpus / s->gpus) : 0;
     both_pools(&pf, &dc, s);
+    one_latency(s);
 }

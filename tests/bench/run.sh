@@ -59,6 +59,18 @@ done
 end=$(date +%s.%N)
 python3 -c "import sys; n, a, b = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]); print('%d serving quotes in %.3f s: %.1f ms per quote (target < 50 ms)' % (n, b - a, 1e3 * (b - a) / n))" "$n" "$start" "$end"
 
+echo "== serving quote, disaggregated: DeepSeek-V3, EP 32 prefill + EP 144 decode pools (issue 22)"
+n=20
+start=$(date +%s.%N)
+i=0
+while [ $i -lt $n ]; do
+    "$bin" --catalog "$cat" quote data/plans/serve-deepseek-v3-pd.ini \
+        --format json >/dev/null
+    i=$((i + 1))
+done
+end=$(date +%s.%N)
+python3 -c "import sys; n, a, b = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]); print('%d pool quotes in %.3f s: %.1f ms per quote (target < 50 ms)' % (n, b - a, 1e3 * (b - a) / n))" "$n" "$start" "$end"
+
 echo "== serving search: deepseek-v3 layouts, batch caps and replicas, by cost"
 start=$(date +%s.%N)
 "$bin" --catalog "$cat" search --model deepseek-v3 --accel h200-sxm \

@@ -1,6 +1,6 @@
 #!/bin/sh
 # test_serve.sh - issue 11's promises for serving, end to end:
-#  * the issue's quote sizes and prices the fleet in under 50 ms, with every
+#  * the issue's quote sizes and prices the fleet (make bench times it), with every
 #    JSON key of README "Serving", finite;
 #  * --explain defines every latency (TTFT with queueing, TPOT);
 #  * a serving search over layouts, batch and replicas (its wall time is make bench's);
@@ -37,19 +37,6 @@ assert 'time' not in d and 'reliability' not in d and 'train' not in d['plan']
 PY
 then ok "the issue's serving quote sizes and prices the fleet"
 else fail "the issue's serving quote" "$(cat "$tmp/err")"; fi
-
-# shellcheck disable=SC2086
-if python3 - "$BIN" "$cat" $issue <<'PY'
-import subprocess, sys, time
-cmd = [sys.argv[1], '--catalog', sys.argv[2], 'quote'] + sys.argv[3:] + ['--format', 'json']
-best = 1e9
-for _ in range(5):
-    t = time.perf_counter()
-    subprocess.run(cmd, check=True, capture_output=True)
-    best = min(best, time.perf_counter() - t)
-assert best < 0.05, '%.1f ms' % (1e3 * best)
-PY
-then ok "serving quote under 50 ms"; else fail "serving quote under 50 ms"; fi
 
 # shellcheck disable=SC2086
 run quote $issue --explain >"$tmp/x.txt" 2>&1

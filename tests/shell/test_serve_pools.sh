@@ -1,7 +1,7 @@
 #!/bin/sh
 # test_serve_pools.sh - issue 22 item 2, end to end:
 #  * DeepSeek-V3 with a 4-node EP 32 prefill pool and an 18-node EP 144
-#    decode pool (data/plans/serve-deepseek-v3-pd.ini) quotes in under 50 ms:
+#    decode pool (data/plans/serve-deepseek-v3-pd.ini) quotes (make bench times it):
 #    176 GPUs in two pools, finite JSON, Little's law over both pools;
 #  * size on a disaggregated MoE plan chooses wide-EP pools (its frontier
 #    names each pool's EP and GPUs; the GPUs add up);
@@ -9,17 +9,12 @@
 #    naming the key.
 # Prints "ok <what>" / "FAIL <what>".
 set -u
-BIN=${BIN:-./llmplan}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export HOME="$tmp" XDG_DATA_HOME="$tmp/data" LC_ALL=C
+. "$(dirname "$0")/lib.sh"
 cat="$tmp/catalog.db"
 run() { "$BIN" --catalog "$cat" "$@"; }
-ok() { echo "ok $1"; }
-fail() { echo "FAIL $1${2:+: $2}"; }
 plan=data/plans/serve-deepseek-v3-pd.ini
 
-run catalog list stacks >/dev/null 2>&1 # the catalog exists before timing
+run catalog list stacks >/dev/null 2>&1 # the catalog exists
 if run quote "$plan" --format json >"$tmp/q.json" 2>"$tmp/err" &&
     python3 - "$tmp/q.json" <<'PY'
 import json, math, sys
@@ -41,24 +36,6 @@ then
     ok "DeepSeek-V3 EP32 prefill + EP144 decode pools quote"
 else
     fail "DeepSeek-V3 pools" "$(head -c 300 "$tmp/err")"
-fi
-
-# under 50 ms (best of 5, the machine is shared)
-best=$(python3 - "$BIN" "$cat" "$plan" <<'PY'
-import subprocess, sys, time
-best = 1e9
-for _ in range(5):
-    t = time.perf_counter()
-    subprocess.run([sys.argv[1], '--catalog', sys.argv[2], 'quote', sys.argv[3],
-                    '--format', 'json'], capture_output=True, check=True)
-    best = min(best, time.perf_counter() - t)
-print('%.4f' % best)
-PY
-)
-if python3 -c "import sys; sys.exit(0 if float('$best') < 0.05 else 1)"; then
-    ok "pools quote in ${best} s"
-else
-    fail "pools quote time" "$best s"
 fi
 
 if run size --model deepseek-v3 --accel h100-sxm --set workload.kind=serve \
