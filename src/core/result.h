@@ -75,6 +75,10 @@ struct reliability_result {
     double lost_frac;               /* 1 - goodput */
     double goodput;
     double effective_train_days;
+    /* Failures outpace progress: the run never finishes; its time, cost
+     * and energy are unknown (reason says why). */
+    bool never;
+    char reason[RESULT_REASON_MAX];
 };
 
 struct storage_result {
@@ -153,6 +157,8 @@ struct cloud_cost {
     double usd_per_used_gpu_hour; /* what a busy GPU-hour costs at the
                                      plan's utilization */
     double commitment_usd;        /* one reserved term, used or not */
+    bool never; /* the rented run never finishes (spot preemptions and
+                   failures outpace progress): run_usd unknown */
     double goodput;               /* spot: preemptions included */
     double run_usd;
     double usd_per_mtok;

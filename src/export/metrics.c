@@ -51,6 +51,28 @@ static bool cloud_known(const struct result *r)
     return !(r->cost.unpriced & COST_UNPRICED_CLOUD);
 }
 
+/* The run finishes (failures do not outpace progress, reliability.h):
+ * its time, energy and cost exist. */
+static bool finishes(const struct result *r)
+{
+    return !r->reliability.never;
+}
+
+static bool rented_finishes(const struct result *r)
+{
+    return finishes(r) && !r->cost.cloud.never;
+}
+
+static bool build_run_known(const struct result *r)
+{
+    return build_known(r) && finishes(r);
+}
+
+static bool cloud_run_known(const struct result *r)
+{
+    return cloud_known(r) && rented_finishes(r);
+}
+
 static bool nodes_known(const struct result *r)
 {
     return !(r->cost.unpriced & COST_UNPRICED_NODES);
@@ -312,15 +334,16 @@ static const struct metric table[] = {
       "train.tokens / (global_batch x seq_len)"),
     T("time", "bottleneck", bottleneck_text, "the largest part of the step"),
 
-    F("reliability", "failures", "", reliability.failures, 1, MB_LOWER,
-      "run hours / cluster MTBF"),
+    FK("reliability", "failures", "", reliability.failures, MB_LOWER, finishes,
+       "run hours / cluster MTBF"),
     F("reliability", "checkpoint_interval_min", "min",
       reliability.checkpoint_interval_min, 1, MB_NONE,
       "sqrt(2 x checkpoint write time x cluster MTBF) (Young/Daly)"),
-    F("reliability", "goodput", "", reliability.goodput, 1, MB_HIGHER,
-      "1 - (checkpoint stalls + lost work + restarts) / wall time"),
-    F("reliability", "effective_train_days", "d",
-      reliability.effective_train_days, 1, MB_LOWER, "train_days / goodput"),
+    FK("reliability", "goodput", "", reliability.goodput, MB_HIGHER, finishes,
+       "1 - (checkpoint stalls + lost work + restarts) / wall time"),
+    FK("reliability", "effective_train_days", "d",
+       reliability.effective_train_days, MB_LOWER, finishes,
+       "train_days / goodput (none when failures outpace progress)"),
     F("reliability", "cluster_mtbf_h", "h", reliability.cluster_mtbf_h, 1,
       MB_HIGHER, "node_mtbf_h / nodes"),
 
@@ -367,12 +390,12 @@ static const struct metric table[] = {
       "gpu + host + network + storage"),
     F("energy", "facility_kw", "kW", energy.facility_kw, 1, MB_LOWER,
       "it_kw x PUE"),
-    F("energy", "it_mwh", "MWh", energy.it_mwh, 1, MB_LOWER,
-      "it_kw x effective_train_days x 24 / 1000"),
-    F("energy", "facility_mwh", "MWh", energy.facility_mwh, 1, MB_LOWER,
+    FK("energy", "it_mwh", "MWh", energy.it_mwh, MB_LOWER, finishes,
+       "it_kw x effective_train_days x 24 / 1000"),
+    FK("energy", "facility_mwh", "MWh", energy.facility_mwh, MB_LOWER, finishes,
       "it_mwh x PUE"),
-    F("energy", "tco2e", "tCO2e", energy.tco2e, 1, MB_LOWER,
-      "facility_mwh x kgCO2/kWh"),
+    FK("energy", "tco2e", "tCO2e", energy.tco2e, MB_LOWER, finishes,
+       "facility_mwh x kgCO2/kWh"),
     F("energy", "rack_kw", "kW", energy.rack_kw, 1, MB_NONE,
       "nodes_per_rack x node power"),
     T("energy", "cooling", cooling_text,
@@ -402,7 +425,7 @@ static const struct metric table[] = {
        MB_LOWER, build_known,
        "(capital payments + opex) / (gpus x 8760 x utilization)"),
     FK("cost.build", "run_usd", "USD", cost.build.run_usd, MB_LOWER,
-       build_known, "usd_per_gpu_hour x gpus x effective run hours"),
+       build_run_known, "usd_per_gpu_hour x gpus x effective run hours"),
     FK("cost.build", "capex_nodes_usd", "USD", cost.build.capex_nodes_usd,
        MB_LOWER, nodes_known, "nodes x node price (GPUs and servers)"),
     FK("cost.build", "capex_spares_usd", "USD", cost.build.capex_spares_usd,
@@ -447,7 +470,7 @@ static const struct metric table[] = {
        cost.build.colocation_usd_per_year, MB_LOWER, NULL,
        "nameplate IT kW x colocation USD/kW-month x 12"),
     FK("cost.build", "usd_per_mtok", "USD/Mtok", cost.build.usd_per_mtok, MB_LOWER,
-       build_known, "run_usd / (tokens / 1e6)"),
+       build_run_known, "run_usd / (tokens / 1e6)"),
     FK("cost.build", "npv_usd", "USD", cost.build.npv_usd, MB_LOWER,
        build_known,
        "present cost over the IT life at cost_of_capital, net of residual"),
@@ -458,10 +481,10 @@ static const struct metric table[] = {
        MB_LOWER, cloud_known,
        "the offer's list rate for the term (or cloud.usd_per_gpu_hour)"),
     FK("cost.cloud", "run_usd", "USD", cost.cloud.run_usd, MB_LOWER,
-       cloud_known,
+       cloud_run_known,
        "billed GPUs x run hours x rate; reserved: whole terms x commitment"),
     FK("cost.cloud", "usd_per_mtok", "USD/Mtok", cost.cloud.usd_per_mtok, MB_LOWER,
-       cloud_known, "run_usd / (tokens / 1e6)"),
+       cloud_run_known, "run_usd / (tokens / 1e6)"),
     U("cost.cloud", "billed_gpus", "", cost.cloud.billed_gpus, MB_LOWER,
       "whole instances: ceil(gpus / gpus_per_instance) x gpus_per_instance"),
     FK("cost.cloud", "usd_per_used_gpu_hour", "USD",
@@ -470,8 +493,9 @@ static const struct metric table[] = {
     FK("cost.cloud", "commitment_usd", "USD", cost.cloud.commitment_usd,
        MB_LOWER, cloud_known,
        "reserved: billed GPUs x term hours x rate, used or not"),
-    F("cost.cloud", "goodput", "", cost.cloud.goodput, 1, MB_HIGHER,
-      "reliability goodput; spot adds preemptions as interruptions"),
+    FK("cost.cloud", "goodput", "", cost.cloud.goodput, MB_HIGHER,
+       rented_finishes,
+       "reliability goodput; spot adds preemptions as interruptions"),
     FK("cost.cloud", "usd_per_year", "USD/y", cost.cloud.usd_per_year, MB_LOWER,
        cloud_known, "cloud spend a year at the plan's utilization"),
     FK("cost.cloud", "npv_usd", "USD", cost.cloud.npv_usd, MB_LOWER,

@@ -74,6 +74,8 @@ enum size_why {
                          the provider's site) */
     SIZE_NO_FIT,      /* no layout fits in memory */
     SIZE_CAPACITY,    /* more GPUs than the offer can supply */
+    SIZE_NEVER,       /* failures (or preemptions) outpace progress: the
+                         run never finishes; counted, never the closest */
     /* serving plans */
     SIZE_MISSES_TTFT, /* no load of this layout meets serve.ttft_ms */
     SIZE_MISSES_TPOT, /* no load of this layout meets serve.tpot_ms */

@@ -75,3 +75,32 @@ if [ $rc = 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
     grep -q "one.ini:3: text after '\[section\]'" "$tmp/err"; then
     ok "ini: '[train] seq_len = 2048' on one line is an error"
 else fail "ini one-line section" "rc=$rc $(cat "$tmp/err")"; fi
+
+# Item 9: failures faster than a restart: time, energy and cost are null
+# with the reason, and size counts such options as "never finishes".
+# shellcheck disable=SC2086
+if L quote $base --set reliability.node_mtbf_h=10 --format json \
+    >"$tmp/never.json" 2>"$tmp/err" && python3 - "$tmp/never.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d['reliability']['effective_train_days'] is None, d['reliability']
+assert d['reliability']['goodput'] is None, d['reliability']
+assert d['energy']['facility_mwh'] is None and d['energy']['tco2e'] is None
+assert d['cost']['build']['run_usd'] is None and d['cost']['cloud']['run_usd'] is None
+assert any(w.startswith('never finishes: failures every') for w in d['warnings']), d['warnings']
+PY
+then ok "a run that never finishes: null time and cost, with the reason"
+else fail "never finishes (quote)" "$(cat "$tmp/err")"; fi
+if L size --model llama3-70b --tokens 15T --deadline 60 \
+    --set reliability.node_mtbf_h=30 --format json >"$tmp/sn.json" 2>"$tmp/err" &&
+    python3 - "$tmp/sn.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ex = {e['reason']: e for e in d['excluded']}
+assert ex['never finishes']['options'] > 0 and ex['never finishes']['closest'] is None, ex
+for p in d['frontier']:
+    assert p['days'] > 0, p
+PY
+then ok "size counts the options that never finish"
+else fail "never finishes (size)" "$(head -c 400 "$tmp/sn.json"; cat "$tmp/err")"; fi
+
