@@ -40,4 +40,10 @@ void scenario_eval_flags(const struct scenario *sc, unsigned flags,
  * rows (ids empty, hardware zeroed): the plan layer starts from this. */
 void scenario_defaults(struct scenario *sc /* OUT */);
 
+/* Where a finance default (scenario_defaults) comes from, by plan key
+ * name ("finance.cost_of_capital"): the source, or for a running cost
+ * left at 0 why it is excluded.  NULL for any other key.  The finance
+ * CSV (quote --schedule) prints it beside the value. */
+const char *scenario_finance_source(const char *key);
+
 #endif

@@ -5,6 +5,7 @@
 #include <assert.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "export/metrics.h"
@@ -71,6 +72,40 @@ static bool build_run_known(const struct result *r)
 static bool cloud_run_known(const struct result *r)
 {
     return cloud_known(r) && rented_finishes(r);
+}
+
+/* The running costs a finance team expects that the plan leaves at 0
+ * (scenario.c finance_sources says why), "support, staff": every
+ * output lists them as excluded. */
+static const char *excluded_text(const struct result *r)
+{
+    static const struct {
+        const char *name;
+        size_t off;
+    } lines[] = {
+        {"support", OFF(cost.build.support_usd_per_year)},
+        {"insurance", OFF(cost.build.insurance_usd_per_year)},
+        {"staff", OFF(cost.build.staff_usd_per_year)},
+        {"software", OFF(cost.build.software_usd_per_year)},
+    };
+    static char buf[64];
+    size_t i, n = 0;
+    double v;
+
+    buf[0] = '\0';
+    for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+        memcpy(&v, (const char *)r + lines[i].off, sizeof(v));
+        if (v > 0)
+            continue;
+        n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? ", " : "",
+                              lines[i].name);
+    }
+    return buf;
+}
+
+static bool excluded_known(const struct result *r)
+{
+    return build_known(r) && excluded_text(r)[0] != '\0';
 }
 
 static bool nodes_known(const struct result *r)
@@ -469,6 +504,10 @@ static const struct metric table[] = {
     FK("cost.build", "colocation_usd_per_year", "USD/y",
        cost.build.colocation_usd_per_year, MB_LOWER, NULL,
        "nameplate IT kW x colocation USD/kW-month x 12"),
+    {"cost.build", "excluded", "", MK_TEXT, 0, 1, excluded_text, MB_NONE,
+     "running costs left at 0, so not counted (set finance.support_frac, "
+     "insurance_frac, staff_usd_per_mw_year, software_usd_per_gpu_year)",
+     excluded_known},
     FK("cost.build", "usd_per_mtok", "USD/Mtok", cost.build.usd_per_mtok, MB_LOWER,
        build_run_known, "run_usd / (tokens / 1e6)"),
     FK("cost.build", "npv_usd", "USD", cost.build.npv_usd, MB_LOWER,

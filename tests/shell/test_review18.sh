@@ -104,3 +104,85 @@ PY
 then ok "size counts the options that never finish"
 else fail "never finishes (size)" "$(head -c 400 "$tmp/sn.json"; cat "$tmp/err")"; fi
 
+# Item 6: the stack fits the accelerator.  With no software.stack a plan
+# takes the accelerator's own (catalog default_on), an explicit stack that
+# does not run on it is refused, and size uses each accelerator's own.
+stacks_ok=1
+for pair in h100-sxm:megatron-core mi300x:megatron-core tpu-v5p:maxtext \
+    gaudi3:megatron-deepspeed; do
+    acc=${pair%%:*} want=${pair#*:}
+    got=$(L quote --model llama3-8b --accel "$acc" --gpus 64 --tokens 1T \
+        --format json 2>"$tmp/err" | python3 -c \
+        'import json,sys; print(json.load(sys.stdin)["plan"]["software"]["stack"])')
+    [ "$got" = "$want" ] || { stacks_ok=0; echo "# $acc: $got, want $want"; }
+done
+got=$(L quote --model llama3-8b --accel tpu-v5p --gpus auto --set workload.kind=serve \
+    --set serve.tokens_per_day=1e9 --format json 2>"$tmp/err" | python3 -c \
+    'import json,sys; print(json.load(sys.stdin)["plan"]["software"]["stack"])')
+[ "$got" = vllm ] || { stacks_ok=0; echo "# serving on tpu-v5p: $got"; }
+if [ $stacks_ok = 1 ]; then ok "software.stack defaults to the accelerator's own"
+else fail "default stack per accelerator"; fi
+
+L quote --model llama3-8b --accel mi300x --gpus 64 --tokens 1T \
+    --set software.stack=maxtext >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc = 2 ] && [ ! -s "$tmp/out" ] &&
+    grep -q "^llmplan: software.stack: 'maxtext' does not run on mi300x (AMD); it runs on Google NVIDIA$" "$tmp/err"; then
+    ok "an explicit stack that does not run on the accelerator is refused"
+else fail "explicit stack refused" "rc=$rc $(cat "$tmp/err")"; fi
+
+if L catalog list stacks --format csv >"$tmp/st.csv" 2>"$tmp/err" &&
+    python3 - "$tmp/st.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline='')))
+assert rows and all(r['runs_on'] and r['runs_on_source'] for r in rows), rows[0]
+PY
+then ok "every stack row says what it runs on, with a source"
+else fail "stack runs_on" "$(cat "$tmp/err")"; fi
+
+if L size --model llama3-70b --tokens 15T --deadline 120 --format json \
+    >"$tmp/sz.json" 2>"$tmp/err" && python3 - "$tmp/sz.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+own = {'tpu': 'maxtext', 'gau': 'megatron-deepspeed', 'mi': 'megatron-core'}
+pts = list(d['frontier']) + [e['closest'] for e in d['excluded'] if e['closest']]
+seen = set()
+for p in pts:
+    for pre, st in own.items():
+        if p['accelerator'].startswith(pre):
+            assert p['stack'] == st, p
+            seen.add(pre)
+    if p['accelerator'].startswith(('h', 'b', 'gb', 'a1')):
+        assert p['stack'] == 'megatron-core', p
+assert 'tpu' in seen, [p['accelerator'] for p in pts]
+PY
+then ok "size uses each accelerator's own stack"
+else fail "size stack per accelerator" "$(cat "$tmp/err")"; fi
+
+# Item 8: the running costs left at 0 are listed as excluded in every
+# output, and the finance CSV says where each finance input comes from.
+# shellcheck disable=SC2086
+if L quote data/plans/dgx-h100-node.ini --format json >"$tmp/f.json" 2>"$tmp/err" &&
+    L quote data/plans/dgx-h100-node.ini --set finance.support_frac=0.2 \
+        --format csv --schedule --output "$tmp/f.csv" 2>>"$tmp/err" &&
+    L quote data/plans/dgx-h100-node.ini >"$tmp/f.txt" 2>>"$tmp/err" &&
+    grep -q "excluded  *support, insurance, staff, software" "$tmp/f.txt" &&
+    python3 - "$tmp/f.json" "$tmp/f.csv" <<'PY'
+import csv, json, sys
+d = json.load(open(sys.argv[1]))
+assert d['cost']['build']['excluded'] == 'support, insurance, staff, software', d['cost']['build']
+v = {(r[0], r[1]): r[3] for r in csv.reader(open(sys.argv[2], newline=''))}
+assert v[('cost.build', 'excluded')] == 'insurance, staff, software', v[('cost.build', 'excluded')]
+keys = ('depreciation_years cost_of_capital utilization maintenance_frac facility_years '
+        'residual_frac spares_frac support_frac insurance_frac staff_usd_per_mw_year '
+        'software_usd_per_gpu_year').split()
+for k in keys:
+    s = v[('sources', 'finance.%s.source' % k)]
+    assert s, k
+assert v[('sources', 'finance.support_frac.source')] == "the plan's value"
+assert v[('sources', 'finance.staff_usd_per_mw_year.source')].startswith('excluded (0)')
+assert 'Epoch' in v[('sources', 'finance.residual_frac.source')]
+PY
+then ok "excluded running costs listed; finance defaults carry their sources in the CSV"
+else fail "finance sources and exclusions" "$(cat "$tmp/err")"; fi
+
