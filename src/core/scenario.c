@@ -233,6 +233,12 @@ static enum cp_status validate_model(const struct model_spec *m, struct diag *d)
     return CP_OK;
 }
 
+enum cp_status scenario_validate_model(const struct model_spec *m,
+                                       struct diag *d)
+{
+    return validate_model(m, d);
+}
+
 /* The layout against the model and the GPU count (Megatron's rules). */
 static enum cp_status validate_layout(const struct scenario *sc, struct diag *d)
 {

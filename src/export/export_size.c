@@ -390,24 +390,30 @@ enum cp_status export_json_size(FILE *out, const struct size_result *s,
 
 /* ---- CSV ----------------------------------------------------------------- */
 
+/* A plain decimal cell (export_plain_number: no e-notation, like the
+ * quote CSV) in n[i]. */
+#define PN(i, v) export_plain_number((v), n[i], sizeof(n[i]))
+
 static void csv_row(FILE *out, const struct size_point *p, size_t rank)
 {
-    char r[24] = "";
+    char r[24] = "", n[12][400];
 
     if (rank)
         snprintf(r, sizeof(r), "%zu", rank);
     fprintf(out,
-            "%s,%s,%s,%s,%s,%llu,%s,%s,%s,%.6g,%.6g,%.6g,%.10g,%.10g,"
-            "%.10g,%.6g,%.6g,%.6g,%.6g,%.6g,%.4f,%llu,%llu,%llu,%llu,%llu,"
+            "%s,%s,%s,%s,%s,%llu,%s,%s,%s,%s,%s,%s,%s,%s,"
+            "%s,%s,%s,%s,%s,%s,%s,%llu,%llu,%llu,%llu,%llu,"
             "%llu,%llu,%d,%s,%s,%s\n",
             r,
             p->why == SIZE_OK ? (p->frontier ? "frontier" : "dominated")
                               : size_why_name(p->why),
             p->accel, p->system, p->stack, (unsigned long long)p->gpus,
             p->rented ? "rent" : "own", p->rented ? p->offer : "",
-            p->rented ? term_name(p->term) : "", p->days, p->days_lo,
-            p->days_hi, p->usd, p->usd_lo, p->usd_hi, p->mwh, p->mwh_lo,
-            p->mwh_hi, p->facility_mw, p->rack_kw, p->mfu,
+            p->rented ? term_name(p->term) : "", PN(0, p->days),
+            PN(1, p->days_lo), PN(2, p->days_hi), PN(3, p->usd),
+            PN(4, p->usd_lo), PN(5, p->usd_hi), PN(6, p->mwh),
+            PN(7, p->mwh_lo), PN(8, p->mwh_hi), PN(9, p->facility_mw),
+            PN(10, p->rack_kw), PN(11, p->mfu),
             (unsigned long long)p->layout.tp, (unsigned long long)p->layout.pp,
             (unsigned long long)p->layout.dp, (unsigned long long)p->layout.cp,
             (unsigned long long)p->layout.ep,
@@ -794,28 +800,32 @@ static enum cp_status serve_json(FILE *out, const struct size_result *s,
 
 static void serve_csv_row(FILE *out, const struct size_point *p, size_t rank)
 {
-    char r[24] = "", b[24] = "auto";
+    char r[24] = "", b[24] = "auto", n[14][400];
 
     if (rank)
         snprintf(r, sizeof(r), "%zu", rank);
     if (p->max_batch)
         snprintf(b, sizeof(b), "%llu", (unsigned long long)p->max_batch);
     fprintf(out,
-            "%s,%s,%s,%s,%s,%llu,%s,%s,%s,%llu,%.10g,%.10g,%.10g,%.6g,%.6g,"
-            "%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%llu,%llu,%s\n",
+            "%s,%s,%s,%s,%s,%llu,%s,%s,%s,%llu,%s,%s,%s,%s,%s,"
+            "%s,%s,%s,%s,%s,%s,%s,%s,%s,%llu,%llu,%s\n",
             r,
             p->why == SIZE_OK ? (p->frontier ? "frontier" : "dominated")
                               : size_why_name(p->why),
             p->accel, p->system, p->stack, (unsigned long long)p->gpus,
             serve_buy_kind(p), p->rented || p->hybrid ? p->offer : "",
             p->rented || p->hybrid ? term_name(p->term) : "",
-            (unsigned long long)owned_of(p), p->usd_day, p->usd_day_lo,
-            p->usd_day_hi, p->usd_mtok, p->wh_mtok, p->wh_mtok_lo,
-            p->wh_mtok_hi, p->ttft_ms, p->tpot_ms, p->e2e_s, p->replicas,
-            p->utilization, p->facility_mw, p->rack_kw,
+            (unsigned long long)owned_of(p), PN(0, p->usd_day),
+            PN(1, p->usd_day_lo), PN(2, p->usd_day_hi), PN(3, p->usd_mtok),
+            PN(4, p->wh_mtok), PN(5, p->wh_mtok_lo), PN(6, p->wh_mtok_hi),
+            PN(7, p->ttft_ms), PN(8, p->tpot_ms), PN(9, p->e2e_s),
+            PN(10, p->replicas), PN(11, p->utilization),
+            PN(12, p->facility_mw), PN(13, p->rack_kw),
             (unsigned long long)p->layout.tp, (unsigned long long)p->layout.pp,
             b);
 }
+
+#undef PN
 
 static enum cp_status serve_csv(FILE *out, const struct size_result *s,
                                 struct diag *d)

@@ -51,7 +51,7 @@ else fail "--vary null price" "$(head -c 300 "$tmp/n.json"; cat "$tmp/err")"; fi
 # --vary CSV: plain decimals, empty cells for no price.
 # shellcheck disable=SC2086
 if L quote $base --vary train.tokens=1T:15T --vary price=1e-5:4 \
-    --format csv >"$tmp/v.csv" 2>"$tmp/err" && ! grep -q '[0-9]e[-+]' "$tmp/v.csv" &&
+    --format csv >"$tmp/v.csv" 2>"$tmp/err" && ! grep -Eq '(^|,)[-+]?[0-9.]+e[-+]?[0-9]+(,|$)' "$tmp/v.csv" &&
     grep -q '^train.tokens,train.tokens,1000000000000,yes,' "$tmp/v.csv" &&
     grep -q '^price,cloud.usd_per_gpu_hour,0.00001,yes,' "$tmp/v.csv"; then
     ok "--vary csv: plain decimals"
@@ -186,3 +186,49 @@ PY
 then ok "excluded running costs listed; finance defaults carry their sources in the CSV"
 else fail "finance sources and exclusions" "$(cat "$tmp/err")"; fi
 
+# Item 10: catalog import models refuses what every command refuses.
+L catalog export models "$tmp/models.csv" 2>"$tmp/err"
+imp_ok=1
+for bad in "llama3-8b:kv_heads:7:model.kv_heads" \
+    "mixtral-8x7b:experts_active:9:model.experts_active"; do
+    src=${bad%%:*} rest=${bad#*:} col=${rest%%:*} rest=${rest#*:}
+    val=${rest%%:*} key=${rest#*:}
+    python3 - "$tmp/models.csv" "$tmp/bad.csv" "$src" "$col" "$val" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline='')))
+r = dict(next(x for x in rows if x['id'] == sys.argv[3]))
+r['id'] = 'bad-' + r['id']
+r[sys.argv[4]] = sys.argv[5]
+w = csv.DictWriter(open(sys.argv[2], 'w', newline=''), fieldnames=list(rows[0]))
+w.writeheader()
+w.writerow(r)
+PY
+    L catalog import models "$tmp/bad.csv" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ $rc != 2 ] || ! grep -q "$key" "$tmp/err" ||
+        L catalog show models "bad-$src" >/dev/null 2>&1; then
+        imp_ok=0
+        echo "# $col=$val: rc=$rc $(cat "$tmp/err")"
+    fi
+done
+if [ $imp_ok = 1 ]; then ok "catalog import models refuses a model every command refuses"
+else fail "catalog import models validation"; fi
+
+# Item 10: size only reads, so a read-only shared catalog will do; its
+# CSV writes plain decimals.
+mkdir -p "$tmp/ro"
+L catalog list stacks >/dev/null 2>&1
+cp "$DB" "$tmp/ro/shared.db"
+chmod 444 "$tmp/ro/shared.db"
+chmod 555 "$tmp/ro"
+if "$BIN" --catalog "$tmp/ro/shared.db" size --model llama3-70b --tokens 15T \
+    --deadline 60 --format csv >"$tmp/ro.csv" 2>"$tmp/err" &&
+    [ "$(wc -l <"$tmp/ro.csv")" -gt 10 ] && ! grep -Eq '(^|,)[-+]?[0-9.]+e[-+]?[0-9]+(,|$)' "$tmp/ro.csv"; then
+    ok "size on a read-only catalog; its CSV has plain decimals"
+else fail "size read-only / plain decimals" "$(cat "$tmp/err"; grep -m2 '[0-9]e[-+]' "$tmp/ro.csv")"; fi
+chmod 755 "$tmp/ro"
+if L size --model llama3-70b --set workload.kind=serve --set serve.tokens_per_day=1e10 \
+    --set serve.ttft_ms=1500 --set serve.tpot_ms=60 --format csv >"$tmp/sv.csv" 2>"$tmp/err" &&
+    [ "$(wc -l <"$tmp/sv.csv")" -gt 10 ] && ! grep -Eq '(^|,)[-+]?[0-9.]+e[-+]?[0-9]+(,|$)' "$tmp/sv.csv"; then
+    ok "size serving CSV: plain decimals"
+else fail "size serving CSV decimals" "$(cat "$tmp/err"; grep -m2 '[0-9]e[-+]' "$tmp/sv.csv")"; fi
