@@ -132,6 +132,10 @@ enum cp_status export_text_size(FILE *out, const struct size_result *s,
             (unsigned long long)s->systems, (unsigned long long)s->counts,
             (unsigned long long)s->skipped, (unsigned long long)s->searches,
             (unsigned long long)s->full_searches, s->n);
+    if (s->systems_refused)
+        fprintf(out, "note: %llu system%s left out: %s\n",
+                (unsigned long long)s->systems_refused,
+                s->systems_refused == 1 ? "" : "s", s->refused_why);
     if (s->stopped_early)
         fprintf(out,
                 "warning: the option buffer filled up (%d); narrow the "
@@ -382,6 +386,11 @@ enum cp_status export_json_size(FILE *out, const struct size_result *s,
     json_object_set_new(search, "counts_without_price",
                         json_integer((json_int_t)s->no_price));
     json_object_set_new(search, "elapsed_s", num(s->elapsed_s));
+    json_object_set_new(search, "systems_refused",
+                        json_integer((json_int_t)s->systems_refused));
+    json_object_set_new(search, "systems_refused_reason",
+                        s->systems_refused ? json_string(s->refused_why)
+                                           : json_null());
     json_object_set_new(search, "stopped_early",
                         json_boolean(s->stopped_early));
     json_object_set_new(root, "search", search);
@@ -411,12 +420,11 @@ static void csv_row(FILE *out, const struct size_point *p, size_t rank)
             p->rented ? "rent" : "own", p->rented ? p->offer : "",
             p->rented ? term_name(p->term) : "", PN(0, p->days),
             PN(1, p->days_lo), PN(2, p->days_hi), PN(3, p->usd),
-            PN(4, p->usd_lo), PN(5, p->usd_hi), PN(6, p->mwh),
-            PN(7, p->mwh_lo), PN(8, p->mwh_hi), PN(9, p->facility_mw),
-            PN(10, p->rack_kw), PN(11, p->mfu),
-            (unsigned long long)p->layout.tp, (unsigned long long)p->layout.pp,
-            (unsigned long long)p->layout.dp, (unsigned long long)p->layout.cp,
-            (unsigned long long)p->layout.ep,
+            PN(4, p->usd_lo), PN(5, p->usd_hi), PN(6, p->mwh), PN(7, p->mwh_lo),
+            PN(8, p->mwh_hi), PN(9, p->facility_mw), PN(10, p->rack_kw),
+            PN(11, p->mfu), (unsigned long long)p->layout.tp,
+            (unsigned long long)p->layout.pp, (unsigned long long)p->layout.dp,
+            (unsigned long long)p->layout.cp, (unsigned long long)p->layout.ep,
             (unsigned long long)p->layout.microbatch,
             (unsigned long long)p->layout.interleave, p->layout.zero,
             recompute_name(p->layout.recompute),
@@ -593,6 +601,10 @@ static enum cp_status serve_text(FILE *out, const struct size_result *s,
             "cap) that meet the targets, %zu options (own, rent, hybrid)\n",
             (unsigned long long)s->systems, s->systems == 1 ? "" : "s",
             (unsigned long long)s->layouts, s->n);
+    if (s->systems_refused)
+        fprintf(out, "note: %llu system%s left out: %s\n",
+                (unsigned long long)s->systems_refused,
+                s->systems_refused == 1 ? "" : "s", s->refused_why);
     if (s->stopped_early)
         fprintf(out,
                 "warning: the option buffer filled up (%d); narrow the "
@@ -792,6 +804,11 @@ static enum cp_status serve_json(FILE *out, const struct size_result *s,
     json_object_set_new(search, "systems_with_replicas_cut",
                         json_integer((json_int_t)s->layouts_cut));
     json_object_set_new(search, "elapsed_s", num(s->elapsed_s));
+    json_object_set_new(search, "systems_refused",
+                        json_integer((json_int_t)s->systems_refused));
+    json_object_set_new(search, "systems_refused_reason",
+                        s->systems_refused ? json_string(s->refused_why)
+                                           : json_null());
     json_object_set_new(search, "stopped_early",
                         json_boolean(s->stopped_early));
     json_object_set_new(root, "search", search);
@@ -819,10 +836,9 @@ static void serve_csv_row(FILE *out, const struct size_point *p, size_t rank)
             PN(1, p->usd_day_lo), PN(2, p->usd_day_hi), PN(3, p->usd_mtok),
             PN(4, p->wh_mtok), PN(5, p->wh_mtok_lo), PN(6, p->wh_mtok_hi),
             PN(7, p->ttft_ms), PN(8, p->tpot_ms), PN(9, p->e2e_s),
-            PN(10, p->replicas), PN(11, p->utilization),
-            PN(12, p->facility_mw), PN(13, p->rack_kw),
-            (unsigned long long)p->layout.tp, (unsigned long long)p->layout.pp,
-            b);
+            PN(10, p->replicas), PN(11, p->utilization), PN(12, p->facility_mw),
+            PN(13, p->rack_kw), (unsigned long long)p->layout.tp,
+            (unsigned long long)p->layout.pp, b);
 }
 
 #undef PN

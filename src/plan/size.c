@@ -996,6 +996,12 @@ enum cp_status size_run(const struct plan *p, struct catalog *cat,
         any = true;
         diag_clear(&dd);
         st = setup_system(&s, p, cat, rw, &rw->sys[i], tmp, &dd);
+        if (st) {
+            out->systems_refused++;
+            if (!out->refused_why[0])
+                snprintf(out->refused_why, sizeof(out->refused_why), "%s%s%s",
+                         dd.where, dd.where[0] ? ": " : "", dd.msg);
+        }
         if (st && !first_st) {
             first = dd;
             first_st = st;

@@ -159,6 +159,11 @@ struct size_result {
     long nearest; /* when nothing is met: the excluded option closest to
                      the constraints (index), else -1 */
     uint64_t systems, counts, searches, full_searches, skipped;
+    /* systems the resolver refused for this plan (a software.stack that
+     * does not run on their accelerator, say): counted and the first
+     * reason kept, so the output says what was left out */
+    uint64_t systems_refused;
+    char refused_why[RESULT_WARNING_MAX];
     uint64_t no_layout; /* counts searched where no layout is valid */
     uint64_t no_price;  /* counts with a layout but nothing priced (no node
                            price, no cloud offer) */

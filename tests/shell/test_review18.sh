@@ -232,3 +232,18 @@ if L size --model llama3-70b --set workload.kind=serve --set serve.tokens_per_da
     [ "$(wc -l <"$tmp/sv.csv")" -gt 10 ] && ! grep -Eq '(^|,)[-+]?[0-9.]+e[-+]?[0-9]+(,|$)' "$tmp/sv.csv"; then
     ok "size serving CSV: plain decimals"
 else fail "size serving CSV decimals" "$(cat "$tmp/err"; grep -m2 '[0-9]e[-+]' "$tmp/sv.csv")"; fi
+
+# Item 6 in size: systems whose accelerator the plan's stack does not run
+# on are left out, counted and named, not dropped in silence.
+if L size --model llama3-70b --tokens 15T --deadline 60 \
+    --set software.stack=maxtext >"$tmp/out" 2>"$tmp/err" &&
+    grep -q "^note: [0-9]* systems left out: software.stack: 'maxtext' does not run on" "$tmp/out" &&
+    L size --model llama3-70b --tokens 15T --deadline 60 \
+        --set software.stack=maxtext --format json | python3 -c '
+import json, sys
+s = json.load(sys.stdin)["search"]
+assert s["systems_refused"] > 0 and "maxtext" in s["systems_refused_reason"], s
+for p in []: pass
+'; then
+    ok "size says which systems the plan's stack cannot run on"
+else fail "size refused systems" "$(cat "$tmp/out" "$tmp/err" | head -5)"; fi
