@@ -46,6 +46,7 @@ static const struct {
     {"src/catalog/schema/0006_buy.sql", "PRAGMA user_version = 6"},
     {"src/catalog/schema/0007_quant.sql", "PRAGMA user_version = 7"},
     {"src/catalog/schema/0008_capacity.sql", "PRAGMA user_version = 8"},
+    {"src/catalog/schema/0009_stack_runs_on.sql", "PRAGMA user_version = 9"},
 };
 #define SCHEMA_VERSION ((int)(sizeof(migrations) / sizeof(migrations[0])))
 
@@ -911,6 +912,23 @@ enum cp_status catalog_default_system(struct catalog *cat, const char *accel_id,
     if (st == CP_ERR_NOT_FOUND)
         return diag_set(d, st, "systems", "no system is built from '%s'",
                         accel_id ? accel_id : "");
+    return st;
+}
+
+enum cp_status catalog_default_stack(struct catalog *cat, const char *vendor,
+                                     enum workload_kind kind,
+                                     char out_id[CP_ID_MAX], struct diag *d)
+{
+    enum cp_status st =
+        first_id(cat,
+                 "SELECT id FROM stacks WHERE kind = ?2 AND "
+                 "instr(' ' || coalesce(default_on, '') || ' ', "
+                 "' ' || ?1 || ' ') > 0 ORDER BY id LIMIT 1",
+                 vendor, workload_name(kind), out_id, d);
+
+    if (st == CP_ERR_NOT_FOUND)
+        return diag_set(d, st, "stacks", "no %s stack is the default on %s",
+                        workload_name(kind), vendor ? vendor : "");
     return st;
 }
 

@@ -154,6 +154,11 @@ enum cp_status catalog_get_cloud(struct catalog *cat, const char *id,
 /* Defaults for a plan that names only an accelerator: the first system
  * built from it (by id), and the cheapest offer for it at this term.
  * CP_ERR_NOT_FOUND when there is none; out_id receives the id. */
+/* The stack of `kind` whose default_on lists `vendor` (an accelerator's
+ * vendor): the accelerator's own stack.  CP_ERR_NOT_FOUND when none. */
+enum cp_status catalog_default_stack(struct catalog *cat, const char *vendor,
+                                     enum workload_kind kind,
+                                     char out_id[CP_ID_MAX], struct diag *d);
 enum cp_status catalog_default_system(struct catalog *cat, const char *accel_id,
                                       char out_id[CP_ID_MAX], struct diag *d);
 enum cp_status catalog_default_cloud(struct catalog *cat, const char *accel_id,

@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "catalog/catalog_int.h"
+#include "core/scenario.h"
 #include "util/csvio.h"
 #include "util/embedded.h"
 #include "util/number.h"
@@ -577,6 +578,16 @@ static enum cp_status writer_put(struct writer *w, const char *const *cells,
         if (!st && catalog_step(w->ins) != SQLITE_DONE)
             st = catalog_db_error(w->cat, d, kd->table, "cannot write row");
         sqlite3_reset(w->ins);
+    }
+    /* A model row is refused where every command would refuse the model
+     * (experts_active over experts, kv_heads not dividing heads): read it
+     * back as the commands do and check it; the import rolls back. */
+    if (!st && strcmp(kd->table, "models") == 0) {
+        struct model_spec m;
+
+        st = catalog_get_model(w->cat, row[0], &m, NULL, d);
+        if (!st)
+            st = scenario_validate_model_spec(&m, d);
     }
     for (i = 0; i < kd->ncols; i++)
         free(fill[i]);

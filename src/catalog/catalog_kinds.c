@@ -393,7 +393,13 @@
                "serving: share of compute/memory overlapped in a step")        \
     C(stack_spec, "moe_imbalance", CATCOL_REAL, 0, 1, 16, NULL, FT_DBL,        \
       moe_imbalance, 1, 1, DF,                                                 \
-      "dropless MoE: busiest EP rank's routed tokens over the even share")
+      "dropless MoE: busiest EP rank's routed tokens over the even share")     \
+    C(stack_spec, "runs_on", CATCOL_TEXT, 0, 0, 0, NULL, FT_STR, runs_on, 1,   \
+      0, DF, "accelerator vendors it runs on (empty: not stated)")             \
+    C(stack_spec, "default_on", CATCOL_TEXT, 0, 0, 0, NULL, FT_STR,            \
+      default_on, 1, 0, DF, "vendors whose accelerators default to it")        \
+    C(stack_spec, "runs_on_source", CATCOL_TEXT, 0, 0, 0, NULL, FT_NONE, id,   \
+      1, 0, 0, "where runs_on and default_on are published")
 
 #define PUBLIC_COL(T, name, type, flags, min, max, choices, ft, member, scale, \
                    dflt, pf, help)                                             \

@@ -72,7 +72,8 @@ int cmd_size(const struct global_opts *g, int argc, char **argv)
     if (!st && a->accels)
         st = parse_ids(a->accels, &o, &d);
     if (!st)
-        st = cli_open_catalog(g, &cat, &d);
+        /* size only reads: a team's read-only catalog will do */
+        st = cli_open_catalog_read(g, &cat, &d);
     plan_init(p, NULL);
     if (!st && a->npos == 1)
         st = cli_load_plan(cat, a->pos[0], p, &d);

@@ -98,7 +98,7 @@ static void hold_layout(struct plan *p, const struct plan_outcome *oc)
 static void fill_end(struct export_vary_end *e, const struct result *r)
 {
     e->fits = r->memory.fits;
-    e->days_known = r->reliability.effective_train_days > 0;
+    e->days_known = !r->reliability.never;
     e->build_known = !(r->cost.unpriced & COST_UNPRICED_BUILD);
     e->cloud_known = !(r->cost.unpriced & COST_UNPRICED_CLOUD);
     e->days = r->reliability.effective_train_days;

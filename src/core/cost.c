@@ -251,6 +251,7 @@ static void cloud_side(const struct scenario *sc, struct result *r,
         billed / gpi < 1e18 ? (uint64_t)(billed / gpi) : (uint64_t)1e18;
     cl->capacity_gpus = sc->cloud.capacity_gpus;
     cl->goodput = own;
+    cl->never = r->reliability.never;
     /* Spot capacity is reclaimed: each preemption is an interruption
      * like a node failure (lost work since the checkpoint + restart), so
      * the same work needs own / spot goodput more hours. */
@@ -258,6 +259,8 @@ static void cloud_side(const struct scenario *sc, struct result *r,
         mtbi = sc->cloud.spot_mtbi_h > 0 ? sc->cloud.spot_mtbi_h
                                          : COST_SPOT_MTBI_H;
         cl->goodput = reliability_goodput_with(sc, r, billed / gpi / mtbi);
+        cl->never = cl->never ||
+                    reliability_never_with(sc, r, billed / gpi / mtbi);
         if (!(cl->goodput > 0) || cl->goodput > own)
             cl->goodput = own;
         ratio = own / cl->goodput;

@@ -3,6 +3,7 @@
  * reliability.h for the model and its sources).
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/reliability.h"
@@ -42,6 +43,22 @@ double reliability_daly_s(double delta_s, double mtbf_s)
                      delta_s);
 }
 
+/* The same lost fraction, uncapped: 1 or more when failures outpace
+ * progress (no work survives a checkpoint interval); HUGE_VAL for no
+ * MTBF. */
+static double lost_raw(double delta_s, double tau_s, double mtbf_s,
+                       double restart_s)
+{
+    double lost = 0;
+
+    if (!(mtbf_s > 0))
+        return HUGE_VAL;
+    if (tau_s > 0)
+        lost += delta_s / tau_s;
+    lost += (tau_s / 2 + clamp_pos(restart_s)) / mtbf_s;
+    return lost > 0 ? lost : 0;
+}
+
 double reliability_lost_frac(double delta_s, double tau_s, double mtbf_s,
                              double restart_s)
 {
@@ -67,6 +84,35 @@ double reliability_node_mtbf_h(const struct scenario *sc)
     if (sc->system.node_mtbf_h > 0)
         return clamp_pos(sc->system.node_mtbf_h);
     return RELIABILITY_DEFAULT_NODE_MTBF_H;
+}
+
+/* The combined interruption rate's cluster MTBF, checkpoint write and
+ * interval (reliability_goodput_with, reliability_never_with). */
+static void combined(const struct scenario *sc, const struct result *r,
+                     double extra_per_h, double *m_s, double *delta,
+                     double *tau)
+{
+    double gpn =
+        sc->system.gpus_per_node >= 1 ? (double)sc->system.gpus_per_node : 1;
+    double nodes = r->network.nodes >= 1 ? (double)r->network.nodes
+                                         : ceil((double)sc->gpus / gpn);
+
+    if (nodes < 1)
+        nodes = 1;
+    *m_s = clamp_pos(
+        3600 / (nodes / reliability_node_mtbf_h(sc) + clamp_pos(extra_per_h)));
+    *delta = clamp_pos(r->storage.checkpoint_write_s);
+    *tau = reliability_daly_s(*delta, *m_s);
+}
+
+bool reliability_never_with(const struct scenario *sc, const struct result *r,
+                            double extra_per_h)
+{
+    double m_s, delta, tau;
+
+    combined(sc, r, extra_per_h, &m_s, &delta, &tau);
+    return !(lost_raw(delta, tau, m_s,
+                      clamp_pos(sc->reliability.restart_min * 60)) < 1);
 }
 
 double reliability_goodput_with(const struct scenario *sc,
@@ -114,6 +160,19 @@ void reliability_estimate(const struct scenario *sc, struct result *r)
     restart = clamp_pos(sc->reliability.restart_min * 60);
     tau = reliability_daly_s(delta, m_s);
 
+    /* Failures outpace progress: each interval's write, the half interval
+     * lost and the restart take longer than the time between failures,
+     * so no work survives; the floored goodput below keeps the numbers
+     * finite, and the outputs say the run never finishes. */
+    if (!(lost_raw(delta, tau, m_s, restart) < 1)) {
+        rel->never = true;
+        snprintf(rel->reason, sizeof(rel->reason),
+                 "never finishes: failures every %.3g h outpace progress "
+                 "(restart %.3g min, checkpoint write %.3g s)",
+                 m_h, restart / 60, delta);
+        result_warn(r, "%s", rel->reason);
+    }
+
     rel->cluster_mtbf_h = clamp_pos(m_h);
     rel->checkpoint_interval_min = tau / 60;
     rel->lost_frac = reliability_lost_frac(delta, tau, m_s, restart);
@@ -128,7 +187,7 @@ void reliability_estimate(const struct scenario *sc, struct result *r)
                     "checkpoint write (%.0f s) exceeds 10%% of the "
                     "checkpoint interval (%.0f s)",
                     delta, tau);
-    if (rel->goodput < 0.5)
+    if (rel->goodput < 0.5 && !rel->never)
         result_warn(r,
                     "goodput %.0f%%: failures every %.2g h waste most of "
                     "the run",

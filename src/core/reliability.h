@@ -22,6 +22,8 @@
 #ifndef LLMPLAN_CORE_RELIABILITY_H
 #define LLMPLAN_CORE_RELIABILITY_H
 
+#include <stdbool.h>
+
 #include "result.h"
 #include "spec.h"
 
@@ -51,10 +53,18 @@ double reliability_node_mtbf_h(const struct scenario *sc);
 double reliability_goodput_with(const struct scenario *sc,
                                 const struct result *r, double extra_per_h);
 
+/* Whether the job never finishes when interruptions come extra_per_h
+ * more often than node failures: the uncapped lost fraction is 1 or more
+ * (failures outpace progress). */
+bool reliability_never_with(const struct scenario *sc, const struct result *r,
+                            double extra_per_h);
+
 /* Fill r->reliability.  Reads r->time (train_days), r->storage
  * (checkpoint_write_s) and r->network (nodes; computed from sc when 0).
  * May warn when the checkpoint write exceeds 10% of the interval or the
- * goodput falls below one half. */
+ * goodput falls below one half.  When failures outpace progress (the
+ * uncapped lost fraction is 1 or more) sets never and reason, and warns:
+ * the run's time and cost are then unknown (the exports print null). */
 void reliability_estimate(const struct scenario *sc,
                           struct result *r /* OUT */);
 

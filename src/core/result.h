@@ -75,6 +75,10 @@ struct reliability_result {
     double lost_frac;               /* 1 - goodput */
     double goodput;
     double effective_train_days;
+    /* Failures outpace progress: the run never finishes; its time, cost
+     * and energy are unknown (reason says why). */
+    bool never;
+    char reason[RESULT_REASON_MAX];
 };
 
 struct storage_result {
@@ -160,6 +164,8 @@ struct cloud_cost {
     double usd_per_used_gpu_hour; /* what a busy GPU-hour costs at the
                                      plan's utilization */
     double commitment_usd;        /* one reserved term, used or not */
+    bool never; /* the rented run never finishes (spot preemptions and
+                   failures outpace progress): run_usd unknown */
     double goodput;               /* spot: preemptions included */
     double cash_usd; /* the cash it commits: reserved, every term the run
                         starts in full; on demand and spot, the bill */

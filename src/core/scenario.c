@@ -31,6 +31,55 @@
 #define MAX_BATCH 1e9
 #define MAX_TOKENS 1e18
 
+/* The finance defaults' sources (reference/catalog.md section 8) and
+ * the running costs left out until a plan states them. */
+static const struct {
+    const char *key, *source;
+} finance_sources[] = {
+    {"finance.depreciation_years",
+     "5-year IT life: Epoch AI cost model (hardware from 2023); hyperscaler "
+     "server lives 5-6 years (Microsoft, Alphabet, Amazon, Meta 10-K)"},
+    {"finance.cost_of_capital",
+     "assumption, no citable source for GPU capex (reference/catalog.md "
+     "section 8): set your own rate"},
+    {"finance.utilization",
+     "assumption: the share of the year the owned fleet does paid work; "
+     "serving plans use their daily profile instead"},
+    {"finance.maintenance_frac",
+     "assumption, no citable rate: hardware maintenance a year, 5% of IT "
+     "CapEx"},
+    {"finance.facility_years",
+     "15 years: mechanical and electrical plant is commonly depreciated "
+     "over 15-20 years (cost.h COST_FACILITY_YEARS)"},
+    {"finance.residual_frac",
+     "Epoch AI: price-performance improves 0.14 OOM a year, so value "
+     "decays ~32% a year; 0.68^5 = 0.15 after 5 years"},
+    {"finance.spares_frac",
+     "reference/catalog.md 7.2: keep 5-10% spare nodes (stas00, "
+     "SemiAnalysis)"},
+    {"finance.support_frac",
+     "excluded (0): vendor support is ~20% of the DGX base price a year "
+     "(supercluster.blog via stas00, low confidence); set it to count it"},
+    {"finance.insurance_frac",
+     "excluded (0): no citable rate; set it to count insurance"},
+    {"finance.staff_usd_per_mw_year",
+     "excluded (0): no citable staffing figure (reference/catalog.md "
+     "section 8); set it to count staff"},
+    {"finance.software_usd_per_gpu_year",
+     "excluded (0): only plans that buy licences pay them (NVIDIA AI "
+     "Enterprise lists at 4,500 USD per GPU-year); set it to count them"},
+};
+
+const char *scenario_finance_source(const char *key)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(finance_sources) / sizeof(finance_sources[0]); i++)
+        if (strcmp(finance_sources[i].key, key) == 0)
+            return finance_sources[i].source;
+    return NULL;
+}
+
 void scenario_defaults(struct scenario *sc)
 {
     memset(sc, 0, sizeof(*sc));
@@ -189,6 +238,12 @@ static enum cp_status validate_model(const struct model_spec *m, struct diag *d)
                         "%llu is out of range [0, 1024]",
                         (unsigned long long)m->shared_experts);
     return CP_OK;
+}
+
+enum cp_status scenario_validate_model_spec(const struct model_spec *m,
+                                            struct diag *d)
+{
+    return validate_model(m, d);
 }
 
 /* The layout against the model and the GPU count (Megatron's rules). */

@@ -46,4 +46,17 @@ void scenario_eval_flags(const struct scenario *sc, unsigned flags,
  * rows (ids empty, hardware zeroed): the plan layer starts from this. */
 void scenario_defaults(struct scenario *sc /* OUT */);
 
+/* The model's own rules (shape ranges, kv_heads dividing heads,
+ * experts_active within experts, ...), as every command checks them:
+ * CP_OK or CP_ERR_RANGE naming the model.* key.  catalog import models
+ * refuses a row that fails them. */
+enum cp_status scenario_validate_model_spec(const struct model_spec *m,
+                                            struct diag *d);
+
+/* Where a finance default (scenario_defaults) comes from, by plan key
+ * name ("finance.cost_of_capital"): the source, or for a running cost
+ * left at 0 why it is excluded.  NULL for any other key.  The finance
+ * CSV (quote --schedule) prints it beside the value. */
+const char *scenario_finance_source(const char *key);
+
 #endif

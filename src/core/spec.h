@@ -159,6 +159,10 @@ struct stack_spec {
     char id[CP_ID_MAX];
     char name[CP_NAME_MAX];
     char attn_kernel[CP_ID_MAX]; /* fa2, fa3, cudnn, te, splash ...: a name */
+    /* Accelerator vendors (accel_spec.vendor), space-separated: what it
+     * runs on (empty: not stated) and where it is the default. */
+    char runs_on[CP_NAME_MAX];
+    char default_on[CP_NAME_MAX];
     enum workload_kind kind;     /* what the stack runs */
     double gemm_eff;   /* of the measured matmul ceiling, inside a step */
     double attn_eff;   /* of the measured fused-attention ceiling */

@@ -368,6 +368,29 @@ enum cp_status export_csv_finance(FILE *out, const struct export_item *items,
             st = row(out, cells, n + 3, d);
         }
     }
+    /* Where each finance input comes from: the default's source (or why a
+     * running cost is left out), or the plan's own value. */
+    for (k = 0; !st && k < PLAN_KEY_COUNT; k++) {
+        const struct plan_key_info *ki = plan_key_info((enum plan_key)k);
+        const char *why = scenario_finance_source(ki->name);
+        struct scenario def;
+
+        if (!why)
+            continue;
+        scenario_defaults(&def);
+        snprintf(metric, sizeof(metric), "%s.source", ki->name);
+        cells[0] = "sources";
+        cells[1] = metric;
+        cells[2] = "text";
+        for (i = 0; i < n; i++) {
+            struct plan_echo a, b;
+
+            plan_echo_value(items[i].sc, items[i].r, (enum plan_key)k, &a);
+            plan_echo_value(&def, items[i].r, (enum plan_key)k, &b);
+            cells[3 + i] = a.d == b.d ? why : "the plan's value";
+        }
+        st = row(out, cells, n + 3, d);
+    }
     /* Year by year over the IT life, then the monthly cash series. */
     for (i = 0; i < n; i++) {
         if (items[i].r->cost.schedule_years > maxy)

@@ -174,6 +174,10 @@ enum cp_status export_text_size(FILE *out, const struct size_result *s,
             (unsigned long long)s->systems, (unsigned long long)s->counts,
             (unsigned long long)s->skipped, (unsigned long long)s->searches,
             (unsigned long long)s->full_searches, s->n);
+    if (s->systems_refused)
+        fprintf(out, "note: %llu system%s left out: %s\n",
+                (unsigned long long)s->systems_refused,
+                s->systems_refused == 1 ? "" : "s", s->refused_why);
     if (!s->n) {
         fprintf(out, "\nno option to weigh: ");
         if (!s->counts)
@@ -453,6 +457,11 @@ enum cp_status export_json_size(FILE *out, const struct size_result *s,
     json_object_set_new(search, "counts_without_price",
                         json_integer((json_int_t)s->no_price));
     json_object_set_new(search, "elapsed_s", num(s->elapsed_s));
+    json_object_set_new(search, "systems_refused",
+                        json_integer((json_int_t)s->systems_refused));
+    json_object_set_new(search, "systems_refused_reason",
+                        s->systems_refused ? json_string(s->refused_why)
+                                           : json_null());
     json_object_set_new(search, "stopped_early",
                         json_boolean(s->stopped_early));
     json_object_set_new(root, "search", search);
@@ -470,32 +479,37 @@ static const char *capacity_csv(const struct size_point *p, char *buf, size_t n)
     return buf;
 }
 
+/* A plain decimal cell (export_plain_number: no e-notation, like the
+ * quote CSV) in n[i]. */
+#define PN(i, v) export_plain_number((v), n[i], sizeof(n[i]))
+
 static void csv_row(FILE *out, const struct size_point *p, size_t rank)
 {
-    char r[24] = "", cap[24];
+    char r[24] = "", n[13][400], cap[24];
 
     if (rank)
         snprintf(r, sizeof(r), "%zu", rank);
     fprintf(out,
-            "%s,%s,%s,%s,%s,%llu,%s,%s,%s,%.6g,%.6g,%.6g,%.10g,%.10g,"
-            "%.10g,%.6g,%.6g,%.6g,%.6g,%.6g,%.4f,%llu,%llu,%llu,%llu,%llu,"
-            "%llu,%llu,%d,%s,%s,%s,%.10g,%llu,%llu,%s,%s\n",
+            "%s,%s,%s,%s,%s,%llu,%s,%s,%s,%s,%s,%s,%s,%s,"
+            "%s,%s,%s,%s,%s,%s,%s,%llu,%llu,%llu,%llu,%llu,"
+            "%llu,%llu,%d,%s,%s,%s,%s,%llu,%llu,%s,%s\n",
             r,
             p->why == SIZE_OK ? (p->frontier ? "frontier" : "dominated")
                               : size_why_name(p->why),
             p->accel, p->system, p->stack, (unsigned long long)p->gpus,
             p->rented ? "rent" : "own", p->rented ? p->offer : "",
-            p->rented ? term_name(p->term) : "", p->days, p->days_lo,
-            p->days_hi, p->usd, p->usd_lo, p->usd_hi, p->mwh, p->mwh_lo,
-            p->mwh_hi, p->facility_mw, p->rack_kw, p->mfu,
-            (unsigned long long)p->layout.tp, (unsigned long long)p->layout.pp,
-            (unsigned long long)p->layout.dp, (unsigned long long)p->layout.cp,
-            (unsigned long long)p->layout.ep,
+            p->rented ? term_name(p->term) : "", PN(0, p->days),
+            PN(1, p->days_lo), PN(2, p->days_hi), PN(3, p->usd),
+            PN(4, p->usd_lo), PN(5, p->usd_hi), PN(6, p->mwh), PN(7, p->mwh_lo),
+            PN(8, p->mwh_hi), PN(9, p->facility_mw), PN(10, p->rack_kw),
+            PN(11, p->mfu), (unsigned long long)p->layout.tp,
+            (unsigned long long)p->layout.pp, (unsigned long long)p->layout.dp,
+            (unsigned long long)p->layout.cp, (unsigned long long)p->layout.ep,
             (unsigned long long)p->layout.microbatch,
             (unsigned long long)p->layout.interleave, p->layout.zero,
             recompute_name(p->layout.recompute),
             p->layout.sequence_parallel ? "yes" : "no", p->full ? "yes" : "no",
-            p->cash, (unsigned long long)p->units,
+            PN(12, p->cash), (unsigned long long)p->units,
             (unsigned long long)p->unit_gpus, capacity_csv(p, cap, sizeof(cap)),
             p->rented ? (p->capacity_gpus ? "yes" : "no") : "");
 }
@@ -683,6 +697,10 @@ static enum cp_status serve_text(FILE *out, const struct size_result *s,
             "cap) that meet the targets, %zu options (own, rent, hybrid)\n",
             (unsigned long long)s->systems, s->systems == 1 ? "" : "s",
             (unsigned long long)s->layouts, s->n);
+    if (s->systems_refused)
+        fprintf(out, "note: %llu system%s left out: %s\n",
+                (unsigned long long)s->systems_refused,
+                s->systems_refused == 1 ? "" : "s", s->refused_why);
     if (s->layouts_cut)
         fprintf(out,
                 "warning: on %llu system%s more replicas meet the targets "
@@ -922,6 +940,11 @@ static enum cp_status serve_json(FILE *out, const struct size_result *s,
     json_object_set_new(search, "systems_with_replicas_cut",
                         json_integer((json_int_t)s->layouts_cut));
     json_object_set_new(search, "elapsed_s", num(s->elapsed_s));
+    json_object_set_new(search, "systems_refused",
+                        json_integer((json_int_t)s->systems_refused));
+    json_object_set_new(search, "systems_refused_reason",
+                        s->systems_refused ? json_string(s->refused_why)
+                                           : json_null());
     json_object_set_new(search, "stopped_early",
                         json_boolean(s->stopped_early));
     json_object_set_new(root, "search", search);
@@ -930,31 +953,34 @@ static enum cp_status serve_json(FILE *out, const struct size_result *s,
 
 static void serve_csv_row(FILE *out, const struct size_point *p, size_t rank)
 {
-    char r[24] = "", b[24] = "auto", cap[24];
+    char r[24] = "", b[24] = "auto", n[15][400], cap[24];
 
     if (rank)
         snprintf(r, sizeof(r), "%zu", rank);
     if (p->max_batch)
         snprintf(b, sizeof(b), "%llu", (unsigned long long)p->max_batch);
     fprintf(out,
-            "%s,%s,%s,%s,%s,%llu,%s,%s,%s,%llu,%.10g,%.10g,%.10g,%.6g,%.6g,"
-            "%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%llu,%llu,%s,"
-            "%.10g,%llu,%llu,%s,%s\n",
+            "%s,%s,%s,%s,%s,%llu,%s,%s,%s,%llu,%s,%s,%s,%s,%s,"
+            "%s,%s,%s,%s,%s,%s,%s,%s,%s,%llu,%llu,%s,%s,%llu,%llu,%s,%s\n",
             r,
             p->why == SIZE_OK ? (p->frontier ? "frontier" : "dominated")
                               : size_why_name(p->why),
             p->accel, p->system, p->stack, (unsigned long long)p->gpus,
             serve_buy_kind(p), p->rented || p->hybrid ? p->offer : "",
             p->rented || p->hybrid ? term_name(p->term) : "",
-            (unsigned long long)owned_of(p), p->usd_day, p->usd_day_lo,
-            p->usd_day_hi, p->usd_mtok, p->wh_mtok, p->wh_mtok_lo,
-            p->wh_mtok_hi, p->ttft_ms, p->tpot_ms, p->e2e_s, p->replicas,
-            p->utilization, p->facility_mw, p->rack_kw,
-            (unsigned long long)p->layout.tp, (unsigned long long)p->layout.pp,
-            b, p->cash, (unsigned long long)p->units,
-            (unsigned long long)p->unit_gpus, capacity_csv(p, cap, sizeof(cap)),
+            (unsigned long long)owned_of(p), PN(0, p->usd_day),
+            PN(1, p->usd_day_lo), PN(2, p->usd_day_hi), PN(3, p->usd_mtok),
+            PN(4, p->wh_mtok), PN(5, p->wh_mtok_lo), PN(6, p->wh_mtok_hi),
+            PN(7, p->ttft_ms), PN(8, p->tpot_ms), PN(9, p->e2e_s),
+            PN(10, p->replicas), PN(11, p->utilization), PN(12, p->facility_mw),
+            PN(13, p->rack_kw), (unsigned long long)p->layout.tp,
+            (unsigned long long)p->layout.pp, b, PN(14, p->cash),
+            (unsigned long long)p->units, (unsigned long long)p->unit_gpus,
+            capacity_csv(p, cap, sizeof(cap)),
             p->rented || p->hybrid ? (p->capacity_gpus ? "yes" : "no") : "");
 }
+
+#undef PN
 
 static enum cp_status serve_csv(FILE *out, const struct size_result *s,
                                 struct diag *d)

@@ -5,6 +5,7 @@
 #include <assert.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "export/metrics.h"
@@ -57,17 +58,73 @@ static bool cloud_known(const struct result *r)
     return !(r->cost.unpriced & COST_UNPRICED_CLOUD);
 }
 
+/* The run finishes (failures do not outpace progress, reliability.h):
+ * its time, energy and cost exist. */
+static bool finishes(const struct result *r)
+{
+    return !r->reliability.never;
+}
+
+static bool rented_finishes(const struct result *r)
+{
+    return finishes(r) && !r->cost.cloud.never;
+}
+
+static bool build_run_known(const struct result *r)
+{
+    return build_known(r) && finishes(r);
+}
+
+static bool cloud_run_known(const struct result *r)
+{
+    return cloud_known(r) && rented_finishes(r);
+}
+
+/* The running costs a finance team expects that the plan leaves at 0
+ * (scenario.c finance_sources says why), "support, staff": every
+ * output lists them as excluded. */
+static const char *excluded_text(const struct result *r)
+{
+    static const struct {
+        const char *name;
+        size_t off;
+    } lines[] = {
+        {"support", OFF(cost.build.support_usd_per_year)},
+        {"insurance", OFF(cost.build.insurance_usd_per_year)},
+        {"staff", OFF(cost.build.staff_usd_per_year)},
+        {"software", OFF(cost.build.software_usd_per_year)},
+    };
+    static char buf[64];
+    size_t i, n = 0;
+    double v;
+
+    buf[0] = '\0';
+    for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+        memcpy(&v, (const char *)r + lines[i].off, sizeof(v));
+        if (v > 0)
+            continue;
+        n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? ", " : "",
+                              lines[i].name);
+    }
+    return buf;
+}
+
+static bool excluded_known(const struct result *r)
+{
+    return build_known(r) && excluded_text(r)[0] != '\0';
+}
+
 /* Per million training tokens: a serving plan's per-token costs are
  * serve.usd_per_mtok_build and _cloud (one name, one meaning), so these
  * are null there. */
 static bool build_train_known(const struct result *r)
 {
-    return build_known(r) && r->workload == WORKLOAD_TRAIN;
+    return build_run_known(r) && r->workload == WORKLOAD_TRAIN;
 }
 
 static bool cloud_train_known(const struct result *r)
 {
-    return cloud_known(r) && r->workload == WORKLOAD_TRAIN;
+    return cloud_run_known(r) && r->workload == WORKLOAD_TRAIN;
 }
 
 static bool nodes_known(const struct result *r)
@@ -376,15 +433,16 @@ static const struct metric table[] = {
       "train.tokens / (global_batch x seq_len)"),
     T("time", "bottleneck", bottleneck_text, "the largest part of the step"),
 
-    F("reliability", "failures", "", reliability.failures, 1, MB_LOWER,
-      "run hours / cluster MTBF"),
+    FK("reliability", "failures", "", reliability.failures, MB_LOWER, finishes,
+       "run hours / cluster MTBF"),
     F("reliability", "checkpoint_interval_min", "min",
       reliability.checkpoint_interval_min, 1, MB_NONE,
       "sqrt(2 x checkpoint write time x cluster MTBF) (Young/Daly)"),
-    F("reliability", "goodput", "", reliability.goodput, 1, MB_HIGHER,
-      "1 - (checkpoint stalls + lost work + restarts) / wall time"),
-    F("reliability", "effective_train_days", "d",
-      reliability.effective_train_days, 1, MB_LOWER, "train_days / goodput"),
+    FK("reliability", "goodput", "", reliability.goodput, MB_HIGHER, finishes,
+       "1 - (checkpoint stalls + lost work + restarts) / wall time"),
+    FK("reliability", "effective_train_days", "d",
+       reliability.effective_train_days, MB_LOWER, finishes,
+       "train_days / goodput (none when failures outpace progress)"),
     F("reliability", "cluster_mtbf_h", "h", reliability.cluster_mtbf_h, 1,
       MB_HIGHER, "node_mtbf_h / nodes"),
 
@@ -431,12 +489,12 @@ static const struct metric table[] = {
       "gpu + host + network + storage"),
     F("energy", "facility_kw", "kW", energy.facility_kw, 1, MB_LOWER,
       "it_kw x PUE"),
-    F("energy", "it_mwh", "MWh", energy.it_mwh, 1, MB_LOWER,
-      "it_kw x effective_train_days x 24 / 1000"),
-    F("energy", "facility_mwh", "MWh", energy.facility_mwh, 1, MB_LOWER,
+    FK("energy", "it_mwh", "MWh", energy.it_mwh, MB_LOWER, finishes,
+       "it_kw x effective_train_days x 24 / 1000"),
+    FK("energy", "facility_mwh", "MWh", energy.facility_mwh, MB_LOWER, finishes,
       "it_mwh x PUE"),
-    F("energy", "tco2e", "tCO2e", energy.tco2e, 1, MB_LOWER,
-      "facility_mwh x kgCO2/kWh"),
+    FK("energy", "tco2e", "tCO2e", energy.tco2e, MB_LOWER, finishes,
+       "facility_mwh x kgCO2/kWh"),
     F("energy", "rack_kw", "kW", energy.rack_kw, 1, MB_NONE,
       "nodes_per_rack x node power"),
     T("energy", "cooling", cooling_text,
@@ -473,7 +531,7 @@ static const struct metric table[] = {
        MB_LOWER, build_known,
        "(capital payments + opex) / (gpus x 8760 x utilization)"),
     FK("cost.build", "run_usd", "USD", cost.build.run_usd, MB_LOWER,
-       build_known,
+       build_run_known,
        "run cost: usd_per_gpu_hour x gpus x effective run hours (the run's "
        "share of capital recovery and running costs at utilization)"),
     FK("cost.build", "capex_nodes_usd", "USD", cost.build.capex_nodes_usd,
@@ -519,6 +577,10 @@ static const struct metric table[] = {
     FK("cost.build", "colocation_usd_per_year", "USD/y",
        cost.build.colocation_usd_per_year, MB_LOWER, sold,
        "nameplate IT kW x colocation USD/kW-month x 12"),
+    {"cost.build", "excluded", "", MK_TEXT, 0, 1, excluded_text, MB_NONE,
+     "running costs left at 0, so not counted (set finance.support_frac, "
+     "insurance_frac, staff_usd_per_mw_year, software_usd_per_gpu_year)",
+     excluded_known},
     FK("cost.build", "usd_per_mtok", "USD/Mtok", cost.build.usd_per_mtok, MB_LOWER,
        build_train_known,
        "run_usd / (train.tokens / 1e6); serving: serve.usd_per_mtok_build"),
@@ -536,7 +598,7 @@ static const struct metric table[] = {
        "the cash it commits: on demand, spot: the bill; reserved: every "
        "term started x commitment"),
     FK("cost.cloud", "run_usd", "USD", cost.cloud.run_usd, MB_LOWER,
-       cloud_known,
+       cloud_run_known,
        "run cost: billed GPUs x run hours x rate; reserved: / utilization "
        "(the rest of the term is reused), at most cash_usd"),
     U("cost.cloud", "instances", "", cost.cloud.instances, MB_LOWER,
@@ -557,8 +619,9 @@ static const struct metric table[] = {
     FK("cost.cloud", "commitment_usd", "USD", cost.cloud.commitment_usd,
        MB_LOWER, cloud_known,
        "reserved: billed GPUs x term hours x rate, used or not"),
-    F("cost.cloud", "goodput", "", cost.cloud.goodput, 1, MB_HIGHER,
-      "reliability goodput; spot adds preemptions as interruptions"),
+    FK("cost.cloud", "goodput", "", cost.cloud.goodput, MB_HIGHER,
+       rented_finishes,
+       "reliability goodput; spot adds preemptions as interruptions"),
     FK("cost.cloud", "usd_per_year", "USD/y", cost.cloud.usd_per_year, MB_LOWER,
        cloud_known, "cloud spend a year at the plan's utilization"),
     FK("cost.cloud", "npv_usd", "USD", cost.cloud.npv_usd, MB_LOWER,

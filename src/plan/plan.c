@@ -125,9 +125,14 @@ static const struct plan_key_info keys[PLAN_KEY_COUNT] = {
                           "what the plan sizes: training or serving"},
     [PK_SOFTWARE_STACK] = {"software.stack", "software", "stack", PT_ID, 0, 0,
                            0, NULL, NULL, CATALOG_STACKS,
-                           "megatron-core (serve: vllm)", PS_NONE, 0,
+                           "the accelerator's own", PS_NONE, 0,
                            "training framework or serving engine: kernels, "
-                           "FP8, overlap, allocator"},
+                           "FP8, overlap, allocator; the default is the "
+                           "stack whose default_on names the accelerator's "
+                           "vendor (NVIDIA, AMD: megatron-core; Google TPU: "
+                           "maxtext; Intel Gaudi: megatron-deepspeed; "
+                           "serving: vllm); one that does not run on it is "
+                           "refused"},
     [PK_SOFTWARE_EFFICIENCY_SCALE] = {"software.efficiency_scale", "software",
                                       "efficiency_scale", PT_NUMBER, 0, 0.01,
                                       10, NULL, NULL, 0, "1", PS_F64,

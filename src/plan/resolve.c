@@ -215,12 +215,70 @@ static void resolve_serve(const struct plan *p, struct plan_resolved *out)
     out->needs_search = !fixed(p, PK_PAR_TP);
 }
 
+/* Whether a stack runs on an accelerator vendor: its runs_on lists the
+ * vendor, or says nothing (a row imported without it). */
+static bool stack_runs_on(const struct stack_spec *st, const char *vendor)
+{
+    char list[CP_NAME_MAX + 2], want[CP_ID_MAX + 2];
+
+    if (!st->runs_on[0])
+        return true;
+    snprintf(list, sizeof(list), " %s ", st->runs_on);
+    snprintf(want, sizeof(want), " %s ", vendor);
+    return strstr(list, want) != NULL;
+}
+
+/* The software stack: the plan's, which must run on the accelerator
+ * (issue 18 item 6), else the accelerator's own (the catalog stack whose
+ * default_on names its vendor: TPU -> maxtext, NVIDIA and AMD ->
+ * megatron-core, Gaudi -> megatron-deepspeed, serving -> vllm), else the
+ * built-in default with a note. */
+static enum cp_status resolve_stack(const struct plan *p, struct catalog *cat,
+                                    struct plan_resolved *out,
+                                    struct catalog_meta *meta, struct diag *d)
+{
+    struct scenario *sc = &out->sc;
+    const char *vendor = sc->accel.vendor;
+    bool explicit = p->v[PK_SOFTWARE_STACK].set;
+    char id[CP_ID_MAX];
+    struct diag tmp;
+    enum cp_status st = CP_OK;
+
+    if (explicit)
+        snprintf(id, sizeof(id), "%s", p->v[PK_SOFTWARE_STACK].id);
+    else
+        st = catalog_default_stack(cat, vendor, sc->workload, id, &tmp);
+    if (st == CP_ERR_NOT_FOUND)
+        snprintf(id, sizeof(id), "%s",
+                 sc->workload == WORKLOAD_SERVE ? DEFAULT_SERVE_STACK
+                                                : DEFAULT_STACK);
+    else if (st) {
+        if (d)
+            *d = tmp;
+        return st;
+    }
+    st = catalog_get_stack(cat, id, &sc->stack, meta, d);
+    if (st)
+        return lookup_failed(st, p, PK_SOFTWARE_STACK, id, d);
+    if (stack_runs_on(&sc->stack, vendor))
+        return CP_OK;
+    if (explicit)
+        return diag_set(d, CP_ERR_USAGE, where_of(p, PK_SOFTWARE_STACK),
+                        "'%s' does not run on %s (%s); it runs on %s",
+                        sc->stack.id, sc->accel.id, vendor, sc->stack.runs_on);
+    add_note(out,
+             "no %s stack in the catalog runs on %s (%s): %s's calibration "
+             "stands in",
+             workload_name(sc->workload), sc->accel.id, vendor, sc->stack.id);
+    return CP_OK;
+}
+
 enum cp_status plan_resolve(const struct plan *p, struct catalog *cat,
                             unsigned flags, struct plan_resolved *out,
                             struct diag *d)
 {
     struct scenario *sc = &out->sc;
-    struct catalog_meta meta;
+    struct catalog_meta meta, ameta;
     char id[CP_ID_MAX];
     enum cp_status st;
     enum cloud_term term = TERM_ON_DEMAND;
@@ -270,20 +328,16 @@ enum cp_status plan_resolve(const struct plan *p, struct catalog *cat,
             return lookup_failed(st, p, PK_MODEL_PRESET, mid, d);
         add_source(out, PK_MODEL_PRESET, mid, &meta);
     }
-    snprintf(id, sizeof(id), "%s",
-             p->v[PK_SOFTWARE_STACK].set      ? p->v[PK_SOFTWARE_STACK].id
-             : sc->workload == WORKLOAD_SERVE ? DEFAULT_SERVE_STACK
-                                              : DEFAULT_STACK);
-    st = catalog_get_stack(cat, id, &sc->stack, &meta, d);
-    if (st)
-        return lookup_failed(st, p, PK_SOFTWARE_STACK, id, d);
-    add_source(out, PK_SOFTWARE_STACK, id, &meta);
-    st = catalog_get_accel(cat, p->v[PK_HW_ACCELERATOR].id, &sc->accel, &meta,
-                           d);
+    st = catalog_get_accel(cat, p->v[PK_HW_ACCELERATOR].id, &sc->accel,
+                           &ameta, d);
     if (st)
         return lookup_failed(st, p, PK_HW_ACCELERATOR,
                              p->v[PK_HW_ACCELERATOR].id, d);
-    add_source(out, PK_HW_ACCELERATOR, sc->accel.id, &meta);
+    st = resolve_stack(p, cat, out, &meta, d);
+    if (st)
+        return st;
+    add_source(out, PK_SOFTWARE_STACK, sc->stack.id, &meta);
+    add_source(out, PK_HW_ACCELERATOR, sc->accel.id, &ameta);
     /* bf16 is the default only where the accelerator has it (V100: fp16). */
     if (!p->v[PK_TRAIN_PRECISION].set &&
         !(sc->accel.peak_flops[PREC_BF16] > 0)) {

@@ -47,6 +47,7 @@ const char *size_why_name(enum size_why w)
         [SIZE_OVER_POWER] = "over power",
         [SIZE_NO_FIT] = "does not fit",
         [SIZE_CAPACITY] = "over the offer's capacity",
+        [SIZE_NEVER] = "never finishes",
         [SIZE_MISSES_TTFT] = "misses TTFT",
         [SIZE_MISSES_TPOT] = "misses TPOT",
         [SIZE_OVER_GPUS] = "over --gpus-max",
@@ -393,7 +394,7 @@ static void price_options(struct run *rn, const struct sys_ctx *sx,
         p->units = rn->r.cost.build.units;
         p->unit_gpus = rn->r.cost.build.unit_gpus;
         set_ranges(p, sx->err);
-        p->why = judge(rn->o, p, fits);
+        p->why = rn->r.reliability.never ? SIZE_NEVER : judge(rn->o, p, fits);
     }
     for (i = 0; i < sx->noffers; i++) {
         const struct offer *of = &sx->offers[i];
@@ -421,7 +422,7 @@ static void price_options(struct run *rn, const struct sys_ctx *sx,
                       ? rn->r.time.train_days / rn->r.cost.cloud.goodput
                       : rn->r.reliability.effective_train_days;
         set_ranges(p, sx->err);
-        p->why = judge(rn->o, p, fits);
+        p->why = rn->r.cost.cloud.never ? SIZE_NEVER : judge(rn->o, p, fits);
         if (p->why == SIZE_OK && of->row.capacity_gpus > 0 &&
             rn->r.cost.cloud.billed_gpus > of->row.capacity_gpus)
             p->why = SIZE_CAPACITY;
@@ -747,7 +748,8 @@ static bool promising(const struct size_result *out, const struct size_point *p)
     double k = 1 - SIZE_SCREEN_GAP;
     size_t j;
 
-    if (p->why == SIZE_NO_FIT || p->why == SIZE_CAPACITY)
+    if (p->why == SIZE_NO_FIT || p->why == SIZE_CAPACITY ||
+        p->why == SIZE_NEVER)
         return false;
     if (p->frontier)
         return true;
@@ -933,7 +935,8 @@ void size_summarise(struct size_result *out)
         double e;
 
         out->why_count[p->why]++;
-        if (p->why == SIZE_OK)
+        /* a run that never finishes has no time or cost to be near with */
+        if (p->why == SIZE_OK || p->why == SIZE_NEVER)
             continue;
         e = excess(out, p);
         if (out->closest[p->why] < 0 || e < best[p->why]) {
@@ -1134,6 +1137,12 @@ enum cp_status size_run(const struct plan *p, struct catalog *cat,
         any = true;
         diag_clear(&dd);
         st = setup_system(&s, p, cat, rw, &rw->sys[i], tmp, &dd);
+        if (st) {
+            out->systems_refused++;
+            if (!out->refused_why[0])
+                snprintf(out->refused_why, sizeof(out->refused_why), "%s%s%s",
+                         dd.where, dd.where[0] ? ": " : "", dd.msg);
+        }
         if (st && !first_st) {
             first = dd;
             first_st = st;

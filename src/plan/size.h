@@ -75,6 +75,8 @@ enum size_why {
                          the provider's site) */
     SIZE_NO_FIT,      /* no layout fits in memory */
     SIZE_CAPACITY,    /* more GPUs than the offer can supply */
+    SIZE_NEVER,       /* failures (or preemptions) outpace progress: the
+                         run never finishes; counted, never the closest */
     /* serving plans */
     SIZE_MISSES_TTFT, /* no load of this layout meets serve.ttft_ms */
     SIZE_MISSES_TPOT, /* no load of this layout meets serve.tpot_ms */
@@ -179,6 +181,11 @@ struct size_result {
     long nearest; /* when nothing is met: the excluded option closest to
                      the constraints (index), else -1 */
     uint64_t systems, counts, searches, full_searches, skipped;
+    /* systems the resolver refused for this plan (a software.stack that
+     * does not run on their accelerator, say): counted and the first
+     * reason kept, so the output says what was left out */
+    uint64_t systems_refused;
+    char refused_why[RESULT_WARNING_MAX];
     uint64_t no_layout; /* counts searched where no layout is valid */
     uint64_t no_price;  /* counts with a layout but nothing priced (no node
                            price, no cloud offer) */

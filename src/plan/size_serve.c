@@ -451,6 +451,10 @@ enum cp_status size_serve_run(const struct plan *p, struct catalog *cat,
         if (st) {
             free(sy->offers);
             sy->offers = NULL;
+            out->systems_refused++;
+            if (!out->refused_why[0])
+                snprintf(out->refused_why, sizeof(out->refused_why), "%s%s%s",
+                         dd.where, dd.where[0] ? ": " : "", dd.msg);
             if (!first_st) {
                 first = dd;
                 first_st = st;

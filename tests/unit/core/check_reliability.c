@@ -184,13 +184,25 @@ START_TEST(test_warnings)
     ck_assert_uint_ge(r.nwarnings, 1);
     ck_assert_ptr_nonnull(strstr(r.warnings[0], "10% of the checkpoint"));
 
-    /* A node failing every hour on 2,048 nodes: goodput collapses. */
+    /* A cluster failing every 20 minutes: goodput ~0.43, most of the run
+     * wasted, but it progresses. */
+    llama3(&sc, &r);
+    sc.reliability.node_mtbf_h = 20.0 / 60 * 2048;
+    reliability_estimate(&sc, &r);
+    ck_assert(!r.reliability.never);
+    ck_assert(r.reliability.goodput > 0.3 && r.reliability.goodput < 0.5);
+    ck_assert_ptr_nonnull(strstr(r.warnings[r.nwarnings - 1], "goodput"));
+
+    /* A node failing every hour on 2,048 nodes (a failure every 1.8 s):
+     * no progress at all.  The floored goodput keeps the numbers finite;
+     * the run never finishes and says so (issue 18 item 9), instead of
+     * the 100-fold days it used to report. */
     llama3(&sc, &r);
     sc.reliability.node_mtbf_h = 1;
     reliability_estimate(&sc, &r);
+    ck_assert(r.reliability.never);
     ck_assert_rel(r.reliability.goodput, 1 - RELIABILITY_MAX_LOST_FRAC, 1e-12);
-    ck_assert_rel(r.reliability.effective_train_days, 54 * 100, 1e-9);
-    ck_assert_ptr_nonnull(strstr(r.warnings[r.nwarnings - 1], "goodput"));
+    ck_assert_ptr_nonnull(strstr(r.warnings[0], "never finishes"));
 }
 END_TEST
 
@@ -228,12 +240,56 @@ START_TEST(test_extremes)
 }
 END_TEST
 
+/* A run whose failures outpace progress never finishes (issue 18 item
+ * 9): Llama 3 405B's 2,048 nodes, 10-minute restart, 2.835 s write. */
+/* clang-format off */
+static const struct never_case {
+    const char *name;
+    double cluster_mtbf_min; /* node MTBF = this x 2,048 nodes */
+    bool never;
+    const char *source;
+} nevers[] = {
+    /* M 185.6 min: tau ~ 1,011 s, lost 0.0028 + (506 + 600) / 11,136 =
+     * 0.10: the run Llama 3 finished. */
+    {"Llama 3 anchor", 2048.0 * 54 * 24 / 419 / 2048 * 60, false,
+     "Dubey et al. 2024 section 3.3.4: 419 interruptions in 54 days"},
+    /* M 20 min: tau ~ 80 s, lost 2.835 / 80 + (40 + 600) / 1,200 = 0.57. */
+    {"slow but progressing", 20, false, "derived: first-order lost fraction"},
+    /* M = the restart: (tau / 2 + 600) / 600 > 1 before any write. */
+    {"MTBF = restart", 10, true, "derived: restart alone fills the MTBF"},
+    /* M 5 min: a restart takes two MTBFs. */
+    {"MTBF below restart", 5, true, "issue 18: MTBF shorter than restart"},
+};
+/* clang-format on */
+
+START_TEST(test_never)
+{
+    const struct never_case *c = &nevers[_i];
+    struct scenario sc;
+    struct result r;
+
+    llama3(&sc, &r);
+    sc.reliability.node_mtbf_h = c->cluster_mtbf_min / 60 * 2048;
+    reliability_estimate(&sc, &r);
+    ck_assert_msg(r.reliability.never == c->never, "%s: never %d", c->name,
+                  r.reliability.never);
+    ck_assert(reliability_never_with(&sc, &r, 0) == c->never);
+    if (c->never) {
+        ck_assert(strstr(r.reliability.reason, "never finishes"));
+        ck_assert_uint_ge(r.nwarnings, 1);
+    } else {
+        ck_assert_str_eq(r.reliability.reason, "");
+    }
+}
+END_TEST
+
 /* Goodput never rises when failures become more frequent. */
 START_TEST(test_monotone_mtbf)
 {
     struct scenario sc;
     struct result r;
     double m, prev = 0;
+    bool was_finishing = false;
 
     for (m = 1e-2; m < 1e9; m *= 1.3) {
         llama3(&sc, &r);
@@ -242,6 +298,9 @@ START_TEST(test_monotone_mtbf)
         ck_assert_msg(r.reliability.goodput >= prev - 1e-12,
                       "node mtbf %g h: goodput %g < %g", m,
                       r.reliability.goodput, prev);
+        /* a run that finishes keeps finishing with rarer failures */
+        ck_assert(!(was_finishing && r.reliability.never));
+        was_finishing = was_finishing || !r.reliability.never;
         prev = r.reliability.goodput;
     }
 }
@@ -261,6 +320,8 @@ Suite *suite_reliability(void)
     tcase_add_loop_test(core, test_lost, 0,
                         (int)(sizeof(losts) / sizeof(losts[0])));
     tcase_add_test(core, test_llama3_failures);
+    tcase_add_loop_test(core, test_never, 0,
+                        (int)(sizeof(nevers) / sizeof(nevers[0])));
     tcase_add_test(core, test_llama3_wallclock);
     tcase_add_test(core, test_mtbf_precedence);
     tcase_add_test(core, test_interval_and_ideal);
