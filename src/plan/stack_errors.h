@@ -2,7 +2,7 @@
  * --loso) from the leave-one-source-out run: the mean absolute error of
  * the time metrics of each stack's published runs, each predicted by
  * knobs fitted without its source.  Do not edit by hand.
- * inputs: sha256 5e31f162d8e33522d5ac8ae37a6a0413ba05b29e32e59d577e00c18c2f295825 of ../shared/calibration/training_cases.csv data/stacks.csv data/accelerators.csv */
+ * inputs: sha256 a6bdf8283e958b77678f4c67fe5f341d6687bc1708abb6c9ecf923322e0cd147 of tests/data/training_cases.csv data/stacks.csv data/accelerators.csv */
 #define SIZE_STACK_ERRORS \
     {"llm-foundry", 0.1188, 20}, \
     {"maxtext", 0.1735, 31}, \
