@@ -144,6 +144,9 @@ static enum cp_status sink_open(struct sink *s, const char *path,
 {
     s->path = path;
     s->fp = NULL;
+    s->mem = NULL; /* sink_abort frees it: set before any return */
+    s->memlen = 0;
+    s->in_memory = 0;
     if (path) {
         enum cp_status st = atomic_file_open(&s->af, path, 0644, d);
 
@@ -151,8 +154,6 @@ static enum cp_status sink_open(struct sink *s, const char *path,
             s->fp = s->af.fp;
         return st;
     }
-    s->mem = NULL;
-    s->in_memory = 0;
     s->fp = tmpfile();
     if (!s->fp) { /* no writable /tmp: hold it in memory instead */
         s->fp = open_memstream(&s->mem, &s->memlen);
@@ -633,6 +634,8 @@ static int run_export(const struct global_opts *g, const struct opts *o)
     st = sink_open(&sk, path, &d);
     if (!st)
         st = catalog_export_csv(cat, k, sk.fp, &d);
+    if (st == CP_ERR_IO && path) /* the write failed: name the user's file */
+        st = diag_set(&d, CP_ERR_IO, path, "cannot write file");
     catalog_close(cat);
     if (!st)
         st = sink_commit(&sk, &d);

@@ -961,7 +961,8 @@ void size_summarise(struct size_result *out)
             out->closest[w] = as_close(out, w, best[w], out->closest[w]);
     if (out->nearest >= 0 && near < HUGE_VAL)
         out->nearest = as_close(out, SIZE_WHY_COUNT, near, out->nearest);
-    qsort(out->front, out->nfront, sizeof(out->front[0]), by_objective);
+    if (out->nfront > 1) /* front may be NULL when there is none */
+        qsort(out->front, out->nfront, sizeof(out->front[0]), by_objective);
     if (out->nfront)
         out->nearest = -1;
     /* overlapping ranges among the frontier: the first other point whose
