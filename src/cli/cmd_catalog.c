@@ -632,10 +632,11 @@ static int run_export(const struct global_opts *g, const struct opts *o)
         return rc;
     diag_clear(&d);
     st = sink_open(&sk, path, &d);
-    if (!st)
+    if (!st) {
         st = catalog_export_csv(cat, k, sk.fp, &d);
-    if (st == CP_ERR_IO && path) /* the write failed: name the user's file */
-        st = diag_set(&d, CP_ERR_IO, path, "cannot write file");
+        if (st == CP_ERR_IO && path) /* a write failed: name the file */
+            st = diag_set(&d, CP_ERR_IO, path, "cannot write file");
+    }
     catalog_close(cat);
     if (!st)
         st = sink_commit(&sk, &d);
