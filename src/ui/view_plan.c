@@ -6,7 +6,7 @@
  * and more a third pane lists every metric of the metric table.
  *
  * Editing a field sets the plan key (app_set_key) and asks for
- * UI_RECOMPUTE; ui.c evaluates once and every pane redraws.  Catalog ids,
+ * UI_RECOMPUTE; ui_loop.c evaluates once and every pane redraws.  Catalog ids,
  * enums and booleans open a picker; counts and numbers a prompt (typing a
  * digit starts one).
  */
@@ -473,17 +473,255 @@ static int draw_serve_results(struct ui *ui, struct canvas *c, int w,
     return f->y + 1;
 }
 
+#define NROWS(a) (sizeof(a) / sizeof((a)[0]))
+
+/* One metric of a results section; a row with no label ends the line. */
+struct metric_row {
+    const char *label, *sec, *key, *unit;
+    int mark_el; /* the bar share it names, or -1 */
+};
+
+#define ROW_BREAK                                                              \
+    {                                                                          \
+        NULL, NULL, NULL, NULL, -1                                             \
+    }
+
+/* Draw rows in order; a ROW_BREAK starts a new line. */
+static void metric_rows(struct flow *f, const struct result *r,
+                        const struct metric_row *rows, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        if (!rows[i].label)
+            flow_newline(f);
+        else
+            metric_item(f, r, rows[i].label, rows[i].sec, rows[i].key,
+                        rows[i].unit, rows[i].mark_el);
+    }
+}
+
+/* A bar of n shares, each with its glyph, on the flow's line. */
+static void share_bar(struct flow *f, struct bar_seg *s, size_t n, double total)
+{
+    size_t k;
+
+    for (k = 0; k < n; k++)
+        s[k].ch = seg_glyph(f->c, f->mono, s[k].el);
+    widget_bar(f->c, 1, f->y, f->w, s, n, total, THEME_BAR_FREE);
+}
+
+static const struct metric_row memory_rows[] = {
+    {"weights", "memory", "weights_gib", "", THEME_BAR_WEIGHTS},
+    {"gradients", "memory", "gradients_gib", "", THEME_BAR_GRADIENTS},
+    {"optimizer", "memory", "optimizer_gib", "", THEME_BAR_OPTIMIZER},
+    {"activations", "memory", "activations_gib", "", THEME_BAR_ACTIVATIONS},
+    {"overhead", "memory", "overhead_gib", "GiB", THEME_BAR_OVERHEAD},
+    ROW_BREAK,
+};
+
+/* MEMORY PER GPU: the heading, the bar of shares against the capacity
+ * (a '|' marks the capacity inside an overfull bar) and the shares. */
+static void draw_train_memory(struct flow *f, const struct result *r)
+{
+    struct bar_seg s[5] = {
+        {r->memory.weights_bytes, THEME_BAR_WEIGHTS, 0},
+        {r->memory.gradients_bytes, THEME_BAR_GRADIENTS, 0},
+        {r->memory.optimizer_bytes, THEME_BAR_OPTIMIZER, 0},
+        {r->memory.activations_bytes, THEME_BAR_ACTIVATIONS, 0},
+        {r->memory.overhead_bytes, THEME_BAR_OVERHEAD, 0},
+    };
+    char a[64], b[64], t[160];
+    double cap;
+
+    snprintf(t, sizeof(t), "%s of %s GiB",
+             mtext(r, "memory", "total_gib", a, sizeof(a)),
+             mtext(r, "memory", "capacity_gib", b, sizeof(b)));
+    heading(f, "MEMORY PER GPU", t, THEME_VALUE,
+            r->memory.fits ? "fits" : "does not fit",
+            r->memory.fits ? THEME_VALUE_GOOD : THEME_VALUE_BAD);
+    cap = r->memory.capacity_bytes > r->memory.total_bytes
+              ? r->memory.capacity_bytes
+              : r->memory.total_bytes;
+    share_bar(f, s, 5, cap);
+    if (!r->memory.fits && cap > 0) {
+        int x = 1 + (int)((double)f->w * r->memory.capacity_bytes / cap);
+
+        canvas_put(f->c, x, f->y, '|', THEME_VALUE_BAD);
+    }
+    f->y++;
+    metric_rows(f, r, memory_rows, NROWS(memory_rows));
+    f->y++;
+}
+
+static const struct metric_row time_rows[] = {
+    {"compute", "time", "compute_s", "", THEME_BAR_COMPUTE},
+    {"bubble", "time", "bubble_s", "", THEME_BAR_BUBBLE},
+    {"tp", "time", "tp_comm_s", "", THEME_BAR_TP},
+    {"pp", "time", "pp_comm_s", "", THEME_BAR_PP},
+    {"dp", "time", "dp_comm_s", "", THEME_BAR_DP},
+    {"cp", "time", "cp_comm_s", "", THEME_BAR_CP},
+    {"ep", "time", "ep_comm_s", "s", THEME_BAR_EP},
+    ROW_BREAK,
+    {"throughput", "time", "tokens_per_s", "tok/s", -1},
+    {"MFU", "time", "mfu", "", -1},
+    {"HFU", "time", "hfu", "", -1},
+    {"per GPU", "time", "model_tflops_per_gpu", "TFLOP/s", -1},
+    ROW_BREAK,
+    /* the layout evaluated (the search's choice for auto keys) */
+    {"tp", "layout", "tp", "", -1},
+    {"pp", "layout", "pp", "", -1},
+    {"dp", "layout", "dp", "", -1},
+    {"cp", "layout", "cp", "", -1},
+    {"ep", "layout", "ep", "", -1},
+    {"mb", "layout", "microbatch", "", -1},
+    {"v", "layout", "interleave", "", -1},
+    {"recompute", "layout", "recompute", "", -1},
+    {"zero", "layout", "zero", "", -1},
+    ROW_BREAK,
+};
+
+/* STEP TIME: the heading, the bar of its parts, the parts, throughput and
+ * the layout evaluated. */
+static void draw_train_time(struct flow *f, const struct result *r)
+{
+    struct bar_seg s[7] = {
+        {r->time.compute_s, THEME_BAR_COMPUTE, 0},
+        {r->time.bubble_s, THEME_BAR_BUBBLE, 0},
+        {r->time.tp_comm_s, THEME_BAR_TP, 0},
+        {r->time.pp_comm_s, THEME_BAR_PP, 0},
+        {r->time.dp_comm_s, THEME_BAR_DP, 0},
+        {r->time.cp_comm_s, THEME_BAR_CP, 0},
+        {r->time.ep_comm_s, THEME_BAR_EP, 0},
+    };
+    char a[64], b[64], t[160];
+
+    snprintf(t, sizeof(t), "%s s", mtext(r, "time", "step_s", a, sizeof(a)));
+    snprintf(b, sizeof(b), "bottleneck: %s", r->bottleneck);
+    heading(f, "STEP TIME", t, THEME_VALUE, b, THEME_DIM);
+    share_bar(f, s, 7, r->time.step_s);
+    f->y++;
+    metric_rows(f, r, time_rows, NROWS(time_rows));
+    f->y++;
+}
+
+static const struct metric_row train_rows[] = {
+    {"steady", "time", "train_days", "d", -1},
+    {"GPU hours", "time", "gpu_hours", "", -1},
+    {"steps", "time", "steps", "", -1},
+    ROW_BREAK,
+    {"goodput", "reliability", "goodput", "", -1},
+    {"failures", "reliability", "failures", "", -1},
+    {"checkpoint every", "reliability", "checkpoint_interval_min", "min", -1},
+    ROW_BREAK,
+};
+
+static const struct metric_row energy_rows[] = {
+    {"facility", "energy", "facility_kw", "kW", -1},
+    {"carbon", "energy", "tco2e", "tCO2e", -1},
+    {"rack", "energy", "rack_kw", "kW", -1},
+    {"cooling", "energy", "cooling", "", -1},
+    ROW_BREAK,
+};
+
+static const struct metric_row build_rows[] = {
+    {"capex", "cost.build", "capex_usd", "USD", -1},
+    {"opex", "cost.build", "opex_usd_per_year", "USD/y", -1},
+    {"", "cost.build", "usd_per_gpu_hour", "USD/GPU h", -1},
+    ROW_BREAK,
+};
+
+static const struct metric_row cloud_rows[] = {
+    {"", "cost.cloud", "usd_per_gpu_hour", "USD/GPU h", -1},
+    {"term", "cost.cloud", "term", "", -1},
+    {"offer", "cost.cloud", "offer", "", -1},
+    ROW_BREAK,
+    {"cheaper", "cost", "cheaper", "", -1},
+    {"breakeven", "cost", "breakeven_months", "months", -1},
+    {"at utilization", "cost", "breakeven_utilization", "", -1},
+    ROW_BREAK,
+};
+
+/* A section: its heading with "value unit" of metric sec.key, its rows. */
+static void draw_section(struct flow *f, const struct result *r,
+                         const char *title, const char *sec, const char *key,
+                         const char *unit, int vel,
+                         const struct metric_row *rows, size_t n)
+{
+    char a[64], t[160];
+
+    snprintf(t, sizeof(t), "%s %s", mtext(r, sec, key, a, sizeof(a)), unit);
+    heading(f, title, t, vel, NULL, 0);
+    metric_rows(f, r, rows, n);
+}
+
+/* TIME TO TRAIN, ENERGY, BUILD and CLOUD (the cheaper one in green). */
+static void draw_train_totals(struct flow *f, const struct result *r)
+{
+    bool build = r->cost.build_cheaper;
+
+    draw_section(f, r, "TIME TO TRAIN", "reliability", "effective_train_days",
+                 "days", THEME_VALUE, train_rows, NROWS(train_rows));
+    f->y++;
+    draw_section(f, r, "ENERGY", "energy", "facility_mwh", "MWh", THEME_VALUE,
+                 energy_rows, NROWS(energy_rows));
+    f->y++;
+    draw_section(f, r, "BUILD", "cost.build", "run_usd", "USD",
+                 build ? THEME_VALUE_GOOD : THEME_VALUE, build_rows,
+                 NROWS(build_rows));
+    draw_section(f, r, "CLOUD", "cost.cloud", "run_usd", "USD",
+                 build ? THEME_VALUE : THEME_VALUE_GOOD, cloud_rows,
+                 NROWS(cloud_rows));
+}
+
+/* WARNINGS, when there are any. */
+static void draw_warnings(struct flow *f, const struct result *r)
+{
+    size_t i;
+
+    if (!r->nwarnings)
+        return;
+    f->y++;
+    heading(f, "WARNINGS", NULL, 0, NULL, 0);
+    for (i = 0; i < r->nwarnings; i++) {
+        widget_text(f->c, 1, f->y, f->w, r->warnings[i], THEME_VALUE_WARN, 0);
+        f->y++;
+    }
+}
+
+/* Above results that are not the plan's own: why (the plan as edited
+ * cannot be evaluated, or its evaluation is pending). */
+static void draw_stale_note(struct ui *ui, struct flow *f)
+{
+    char t[160];
+
+    if (!ui->ok) {
+        widget_text(f->c, 1, f->y, f->w,
+                    "the plan as edited cannot be "
+                    "evaluated; the last result, dimmed:",
+                    THEME_VALUE_BAD, 0);
+        f->y++;
+        snprintf(t, sizeof(t), "%s%s%s", ui->diag.where,
+                 ui->diag.where[0] ? ": " : "", ui->diag.msg);
+        widget_text(f->c, 1, f->y, f->w, t, THEME_VALUE_BAD, 0);
+        f->y += 2;
+    } else if (ui->eval_pending) {
+        widget_text(f->c, 1, f->y, f->w,
+                    "evaluating the plan as edited (a key cuts it short); "
+                    "the last result, dimmed:",
+                    THEME_VALUE_WARN, 0);
+        f->y += 2;
+    }
+}
+
 /* Draw every result into the off-screen canvas; returns the rows used.
  * Results that are not those of the plan as it is (ui_results_stale) are
  * dimmed below a line that says why. */
 static int draw_results(struct ui *ui, struct canvas *c, int w)
 {
-    int stale_from;
+    int stale_from, used;
     const struct result *r = &ui->oc->result;
     struct flow f = {c, ui->theme.mono, 1, 1, 0, w - 2};
-    char a[64], b[64], t[160];
-    size_t i;
-    double cap;
 
     canvas_clear(c, THEME_NORMAL);
     if (!ui->have_result) {
@@ -491,183 +729,21 @@ static int draw_results(struct ui *ui, struct canvas *c, int w)
                       ui->diag.msg);
         return 1;
     }
-    if (!ui->ok) {
-        widget_text(c, 1, f.y, w - 2,
-                    "the plan as edited cannot be "
-                    "evaluated; the last result, dimmed:",
-                    THEME_VALUE_BAD, 0);
-        f.y++;
-        snprintf(t, sizeof(t), "%s%s%s", ui->diag.where,
-                 ui->diag.where[0] ? ": " : "", ui->diag.msg);
-        widget_text(c, 1, f.y, w - 2, t, THEME_VALUE_BAD, 0);
-        f.y += 2;
-    } else if (ui->eval_pending) {
-        widget_text(c, 1, f.y, w - 2,
-                    "evaluating the plan as edited (a key cuts it short); "
-                    "the last result, dimmed:",
-                    THEME_VALUE_WARN, 0);
-        f.y += 2;
-    }
+    draw_stale_note(ui, &f);
     stale_from = f.y;
     if (r->workload == WORKLOAD_SERVE) {
-        int used = draw_serve_results(ui, c, w, &f);
-
-        if (ui_results_stale(ui))
-            canvas_paint(c, (struct rect){0, stale_from, w, used - stale_from},
-                         THEME_DIM);
-        return used;
-    }
-    /* memory */
-    snprintf(t, sizeof(t), "%s of %s GiB",
-             mtext(r, "memory", "total_gib", a, sizeof(a)),
-             mtext(r, "memory", "capacity_gib", b, sizeof(b)));
-    heading(&f, "MEMORY PER GPU", t, THEME_VALUE,
-            r->memory.fits ? "fits" : "does not fit",
-            r->memory.fits ? THEME_VALUE_GOOD : THEME_VALUE_BAD);
-    {
-        struct bar_seg s[5] = {
-            {r->memory.weights_bytes, THEME_BAR_WEIGHTS, 0},
-            {r->memory.gradients_bytes, THEME_BAR_GRADIENTS, 0},
-            {r->memory.optimizer_bytes, THEME_BAR_OPTIMIZER, 0},
-            {r->memory.activations_bytes, THEME_BAR_ACTIVATIONS, 0},
-            {r->memory.overhead_bytes, THEME_BAR_OVERHEAD, 0},
-        };
-        size_t k;
-
-        for (k = 0; k < 5; k++)
-            s[k].ch = seg_glyph(c, f.mono, s[k].el);
-
-        cap = r->memory.capacity_bytes > r->memory.total_bytes
-                  ? r->memory.capacity_bytes
-                  : r->memory.total_bytes;
-        widget_bar(c, 1, f.y, w - 2, s, 5, cap, THEME_BAR_FREE);
-        if (!r->memory.fits && cap > 0) {
-            /* the capacity line inside an overfull bar */
-            int x = 1 + (int)((double)(w - 2) * r->memory.capacity_bytes / cap);
-
-            canvas_put(c, x, f.y, '|', THEME_VALUE_BAD);
-        }
-        f.y++;
-    }
-    metric_item(&f, r, "weights", "memory", "weights_gib", "",
-                THEME_BAR_WEIGHTS);
-    metric_item(&f, r, "gradients", "memory", "gradients_gib", "",
-                THEME_BAR_GRADIENTS);
-    metric_item(&f, r, "optimizer", "memory", "optimizer_gib", "",
-                THEME_BAR_OPTIMIZER);
-    metric_item(&f, r, "activations", "memory", "activations_gib", "",
-                THEME_BAR_ACTIVATIONS);
-    metric_item(&f, r, "overhead", "memory", "overhead_gib", "GiB",
-                THEME_BAR_OVERHEAD);
-    flow_newline(&f);
-    f.y++;
-    /* step time */
-    snprintf(t, sizeof(t), "%s s", mtext(r, "time", "step_s", a, sizeof(a)));
-    snprintf(b, sizeof(b), "bottleneck: %s", r->bottleneck);
-    heading(&f, "STEP TIME", t, THEME_VALUE, b, THEME_DIM);
-    {
-        struct bar_seg s[7] = {
-            {r->time.compute_s, THEME_BAR_COMPUTE, 0},
-            {r->time.bubble_s, THEME_BAR_BUBBLE, 0},
-            {r->time.tp_comm_s, THEME_BAR_TP, 0},
-            {r->time.pp_comm_s, THEME_BAR_PP, 0},
-            {r->time.dp_comm_s, THEME_BAR_DP, 0},
-            {r->time.cp_comm_s, THEME_BAR_CP, 0},
-            {r->time.ep_comm_s, THEME_BAR_EP, 0},
-        };
-        size_t k;
-
-        for (k = 0; k < 7; k++)
-            s[k].ch = seg_glyph(c, f.mono, s[k].el);
-
-        widget_bar(c, 1, f.y, w - 2, s, 7, r->time.step_s, THEME_BAR_FREE);
-        f.y++;
-    }
-    metric_item(&f, r, "compute", "time", "compute_s", "", THEME_BAR_COMPUTE);
-    metric_item(&f, r, "bubble", "time", "bubble_s", "", THEME_BAR_BUBBLE);
-    metric_item(&f, r, "tp", "time", "tp_comm_s", "", THEME_BAR_TP);
-    metric_item(&f, r, "pp", "time", "pp_comm_s", "", THEME_BAR_PP);
-    metric_item(&f, r, "dp", "time", "dp_comm_s", "", THEME_BAR_DP);
-    metric_item(&f, r, "cp", "time", "cp_comm_s", "", THEME_BAR_CP);
-    metric_item(&f, r, "ep", "time", "ep_comm_s", "s", THEME_BAR_EP);
-    flow_newline(&f);
-    metric_item(&f, r, "throughput", "time", "tokens_per_s", "tok/s", -1);
-    metric_item(&f, r, "MFU", "time", "mfu", "", -1);
-    metric_item(&f, r, "HFU", "time", "hfu", "", -1);
-    metric_item(&f, r, "per GPU", "time", "model_tflops_per_gpu", "TFLOP/s",
-                -1);
-    flow_newline(&f);
-    /* the layout evaluated (the search's choice for auto keys) */
-    metric_item(&f, r, "tp", "layout", "tp", "", -1);
-    metric_item(&f, r, "pp", "layout", "pp", "", -1);
-    metric_item(&f, r, "dp", "layout", "dp", "", -1);
-    metric_item(&f, r, "cp", "layout", "cp", "", -1);
-    metric_item(&f, r, "ep", "layout", "ep", "", -1);
-    metric_item(&f, r, "mb", "layout", "microbatch", "", -1);
-    metric_item(&f, r, "v", "layout", "interleave", "", -1);
-    metric_item(&f, r, "recompute", "layout", "recompute", "", -1);
-    metric_item(&f, r, "zero", "layout", "zero", "", -1);
-    flow_newline(&f);
-    f.y++;
-    /* time to train */
-    snprintf(t, sizeof(t), "%s days",
-             mtext(r, "reliability", "effective_train_days", a, sizeof(a)));
-    heading(&f, "TIME TO TRAIN", t, THEME_VALUE, NULL, 0);
-    metric_item(&f, r, "steady", "time", "train_days", "d", -1);
-    metric_item(&f, r, "GPU hours", "time", "gpu_hours", "", -1);
-    metric_item(&f, r, "steps", "time", "steps", "", -1);
-    flow_newline(&f);
-    metric_item(&f, r, "goodput", "reliability", "goodput", "", -1);
-    metric_item(&f, r, "failures", "reliability", "failures", "", -1);
-    metric_item(&f, r, "checkpoint every", "reliability",
-                "checkpoint_interval_min", "min", -1);
-    flow_newline(&f);
-    f.y++;
-    /* energy */
-    snprintf(t, sizeof(t), "%s MWh",
-             mtext(r, "energy", "facility_mwh", a, sizeof(a)));
-    heading(&f, "ENERGY", t, THEME_VALUE, NULL, 0);
-    metric_item(&f, r, "facility", "energy", "facility_kw", "kW", -1);
-    metric_item(&f, r, "carbon", "energy", "tco2e", "tCO2e", -1);
-    metric_item(&f, r, "rack", "energy", "rack_kw", "kW", -1);
-    metric_item(&f, r, "cooling", "energy", "cooling", "", -1);
-    flow_newline(&f);
-    f.y++;
-    /* cost */
-    snprintf(t, sizeof(t), "%s USD",
-             mtext(r, "cost.build", "run_usd", a, sizeof(a)));
-    heading(&f, "BUILD", t,
-            r->cost.build_cheaper ? THEME_VALUE_GOOD : THEME_VALUE, NULL, 0);
-    metric_item(&f, r, "capex", "cost.build", "capex_usd", "USD", -1);
-    metric_item(&f, r, "opex", "cost.build", "opex_usd_per_year", "USD/y", -1);
-    metric_item(&f, r, "", "cost.build", "usd_per_gpu_hour", "USD/GPU h", -1);
-    flow_newline(&f);
-    snprintf(t, sizeof(t), "%s USD",
-             mtext(r, "cost.cloud", "run_usd", a, sizeof(a)));
-    heading(&f, "CLOUD", t,
-            r->cost.build_cheaper ? THEME_VALUE : THEME_VALUE_GOOD, NULL, 0);
-    metric_item(&f, r, "", "cost.cloud", "usd_per_gpu_hour", "USD/GPU h", -1);
-    metric_item(&f, r, "term", "cost.cloud", "term", "", -1);
-    metric_item(&f, r, "offer", "cost.cloud", "offer", "", -1);
-    flow_newline(&f);
-    metric_item(&f, r, "cheaper", "cost", "cheaper", "", -1);
-    metric_item(&f, r, "breakeven", "cost", "breakeven_months", "months", -1);
-    metric_item(&f, r, "at utilization", "cost", "breakeven_utilization", "",
-                -1);
-    flow_newline(&f);
-    /* warnings */
-    if (r->nwarnings) {
-        f.y++;
-        heading(&f, "WARNINGS", NULL, 0, NULL, 0);
-        for (i = 0; i < r->nwarnings; i++) {
-            widget_text(c, 1, f.y, w - 2, r->warnings[i], THEME_VALUE_WARN, 0);
-            f.y++;
-        }
+        used = draw_serve_results(ui, c, w, &f);
+    } else {
+        draw_train_memory(&f, r);
+        draw_train_time(&f, r);
+        draw_train_totals(&f, r);
+        draw_warnings(&f, r);
+        used = f.y;
     }
     if (ui_results_stale(ui))
-        canvas_paint(c, (struct rect){0, stale_from, w, f.y - stale_from},
+        canvas_paint(c, (struct rect){0, stale_from, w, used - stale_from},
                      THEME_DIM);
-    return f.y;
+    return used;
 }
 
 /* Copy rows [top, top + r.h) of src into r of dst. */
