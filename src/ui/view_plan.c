@@ -29,20 +29,49 @@ const struct view_ops *view_plan(void)
 
 #define LABEL_W 19
 #define RESULTS_H 160
+/* The row that stands for a preset model's architecture keys (layers,
+ * hidden, heads, ...) while they are folded: at 80x24 the 19 of them
+ * would push the workload and train.tokens below the first screen. */
+#define ROW_ARCH PLAN_KEY_COUNT
 
 struct pv {
-    int rows[PLAN_KEY_COUNT + 16]; /* key, or -1 - section index */
+    int rows[PLAN_KEY_COUNT + 16]; /* key, ROW_ARCH or -1 - section index */
     size_t nrows;
     size_t sel, top;
     int focus;               /* 0 form, 1 results, 2 metrics */
     size_t rtop, mtop;       /* results and metrics scroll */
     struct canvas off;       /* the results, drawn off screen */
     struct plan_value saved; /* the field as it was before typing */
+    bool arch_open;          /* the architecture keys shown (Enter on it) */
 };
 
+/* A row the cursor stops on: a key or the architecture row. */
 static bool is_key(const struct pv *pv, size_t i)
 {
     return i < pv->nrows && pv->rows[i] >= 0;
+}
+
+/* The keys of the model's architecture: the model section but its preset
+ * and parameter count. */
+static bool is_arch_key(int k)
+{
+    return k >= 0 && k < PLAN_KEY_COUNT && k != PK_MODEL_PRESET &&
+           k != PK_MODEL_PARAMS &&
+           strcmp(plan_key_info((enum plan_key)k)->section, "model") == 0;
+}
+
+/* The architecture folds into one row while the model is a preset whose
+ * architecture the plan does not change, until Enter opens it. */
+static bool arch_folded(const struct ui *ui, const struct pv *pv)
+{
+    int k;
+
+    if (pv->arch_open || !ui->plan.v[PK_MODEL_PRESET].set)
+        return false;
+    for (k = 0; k < PLAN_KEY_COUNT; k++)
+        if (is_arch_key(k) && ui->plan.v[k].set)
+            return false;
+    return true;
 }
 
 /* The form's rows for the plan's workload: the train keys for training,
@@ -52,18 +81,30 @@ static void rows_build(struct ui *ui, struct pv *pv)
     enum workload_kind w =
         plan_is_serve(&ui->plan) ? WORKLOAD_SERVE : WORKLOAD_TRAIN;
     int keep = pv->nrows && pv->sel < pv->nrows ? pv->rows[pv->sel] : 0;
+    bool folded = arch_folded(ui, pv);
     size_t s, i;
     int k;
 
+    if (folded && is_arch_key(keep))
+        keep = ROW_ARCH;
+    else if (!folded && keep == ROW_ARCH)
+        keep = PK_MODEL_LAYERS;
     pv->nrows = 0;
     for (s = 0; plan_sections[s]; s++) {
         if (!metric_section_applies(plan_sections[s], w))
             continue;
         pv->rows[pv->nrows++] = -1 - (int)s;
-        for (k = 0; k < PLAN_KEY_COUNT; k++)
+        for (k = 0; k < PLAN_KEY_COUNT; k++) {
             if (strcmp(plan_key_info((enum plan_key)k)->section,
-                       plan_sections[s]) == 0)
-                pv->rows[pv->nrows++] = k;
+                       plan_sections[s]) != 0)
+                continue;
+            if (folded && is_arch_key(k)) {
+                if (pv->rows[pv->nrows - 1] != ROW_ARCH)
+                    pv->rows[pv->nrows++] = ROW_ARCH;
+                continue;
+            }
+            pv->rows[pv->nrows++] = k;
+        }
     }
     for (i = 0; keep >= 0 && i < pv->nrows; i++)
         if (pv->rows[i] == keep)
@@ -174,6 +215,22 @@ static const char *value_text(struct ui *ui, enum plan_key k, char *buf,
     return buf;
 }
 
+/* A form row's value into buf; returns its label.  The folded
+ * architecture row says how deep the model is and that Enter opens it. */
+static const char *row_text(struct ui *ui, int row, char *buf, size_t n,
+                            int *el)
+{
+    char layers[64];
+
+    if (row != ROW_ARCH) {
+        value_text(ui, (enum plan_key)row, buf, n, el);
+        return plan_key_info((enum plan_key)row)->key;
+    }
+    value_text(ui, PK_MODEL_LAYERS, layers, sizeof(layers), el);
+    snprintf(buf, n, "%s layers: Enter", layers);
+    return "architecture";
+}
+
 static void draw_form(struct ui *ui, struct pv *pv, struct canvas *c,
                       struct rect r)
 {
@@ -201,8 +258,8 @@ static void draw_form(struct ui *ui, struct pv *pv, struct canvas *c,
                     b[k] = (char)(b[k] - 'a' + 'A');
             canvas_text(c, r.x + 1, y, r.w - 2, b, THEME_SECTION);
         } else {
-            enum plan_key k = (enum plan_key)pv->rows[i];
             char buf[160];
+            const char *label;
             int el;
             bool sel = i == pv->sel;
             int base =
@@ -211,9 +268,9 @@ static void draw_form(struct ui *ui, struct pv *pv, struct canvas *c,
 
             if (sel)
                 canvas_fill(c, (struct rect){r.x, y, r.w, 1}, ' ', base);
-            widget_text(c, r.x + 2, y, LABEL_W - 1, plan_key_info(k)->key,
+            label = row_text(ui, pv->rows[i], buf, sizeof(buf), &el);
+            widget_text(c, r.x + 2, y, LABEL_W - 1, label,
                         sel ? base : THEME_LABEL, 0);
-            value_text(ui, k, buf, sizeof(buf), &el);
             if (sel && el != THEME_FIELD_EDIT && el != THEME_FIELD_ERROR)
                 el = base;
             widget_text(c, r.x + 2 + LABEL_W, y, r.w - 3 - LABEL_W, buf, el, 0);
@@ -955,14 +1012,24 @@ static unsigned find_change(struct ui *ui, int tag, const char *value)
     struct pv *pv = ui->vdata[VIEW_PLAN];
     size_t i;
 
+    int k;
+
     (void)tag;
     if (!value[0])
         return UI_REDRAW;
     for (i = 0; i < pv->nrows; i++)
-        if (is_key(pv, i) &&
+        if (is_key(pv, i) && pv->rows[i] != ROW_ARCH &&
             strstr(plan_key_info((enum plan_key)pv->rows[i])->name, value)) {
             pv->sel = i;
-            break;
+            return UI_REDRAW;
+        }
+    /* no row shown matches: a folded architecture key opens them */
+    for (k = 0; k < PLAN_KEY_COUNT && !pv->arch_open; k++)
+        if (is_arch_key(k) &&
+            strstr(plan_key_info((enum plan_key)k)->name, value)) {
+            pv->arch_open = true;
+            rows_build(ui, pv);
+            return find_change(ui, tag, value);
         }
     return UI_REDRAW;
 }
@@ -1087,11 +1154,41 @@ static void move(struct pv *pv, int delta)
     pv->sel = (size_t)i;
 }
 
+/* Open the folded architecture, the cursor on its first key. */
+static unsigned arch_open(struct ui *ui, struct pv *pv)
+{
+    pv->arch_open = true;
+    rows_build(ui, pv);
+    return UI_REDRAW;
+}
+
+/* The architecture row's keys: Enter, -> or a click open it; the keys
+ * that change a value say so (0: not handled here). */
+static unsigned arch_handle(struct ui *ui, struct pv *pv, enum action a,
+                            const struct ui_event *ev)
+{
+    switch (a) {
+    case ACT_ENTER:
+    case ACT_RIGHT:
+        return arch_open(ui, pv);
+    case ACT_FIELD_AUTO:
+    case ACT_FIELD_DEFAULT:
+        ui_status(ui, true, "architecture: Enter shows its keys");
+        return UI_REDRAW;
+    case ACT_NONE: /* a digit starts no edit here */
+        return (ev->key >= '0' && ev->key <= '9') || ev->key == '.' ? UI_REDRAW
+                                                                    : 0;
+    default:
+        return 0;
+    }
+}
+
 static unsigned pv_handle(struct ui *ui, void *st, enum action a,
                           const struct ui_event *ev)
 {
     struct pv *pv = st;
     enum plan_key k = (enum plan_key)pv->rows[pv->sel];
+    unsigned r;
     int page = ui->cv.h - 6;
     size_t *scroll = pv->focus == 1 ? &pv->rtop : &pv->mtop;
 
@@ -1103,7 +1200,8 @@ static unsigned pv_handle(struct ui *ui, void *st, enum action a,
             if (!is_key(pv, i))
                 return UI_REDRAW;
             if (i == pv->sel)
-                return edit(ui, k, NULL);
+                return (int)k == ROW_ARCH ? arch_open(ui, pv)
+                                          : edit(ui, k, NULL);
             pv->sel = i;
             return UI_REDRAW;
         }
@@ -1139,6 +1237,8 @@ static unsigned pv_handle(struct ui *ui, void *st, enum action a,
             break;
         }
     }
+    if ((int)k == ROW_ARCH && (r = arch_handle(ui, pv, a, ev)) != 0)
+        return r;
     switch (a) {
     case ACT_PANE_NEXT:
         pv->focus = (pv->focus + 1) % (ui->cv.w >= 160 ? 3 : 2);
