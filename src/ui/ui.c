@@ -14,10 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "export/metrics.h"
 #include "plan/hfconfig.h"
 #include "ui/ui.h"
-#include "ui/widgets.h"
 #include "util/fs.h"
 #include "util/xalloc.h"
 

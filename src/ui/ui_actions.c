@@ -4,16 +4,12 @@
  * replacing a file), explain and quit.  What a confirmation waits for is
  * kept in ui->pending.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "export/metrics.h"
-#include "plan/hfconfig.h"
 #include "ui/ui.h"
-#include "ui/widgets.h"
 #include "util/fs.h"
 #include "util/xalloc.h"
 

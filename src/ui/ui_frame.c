@@ -4,18 +4,10 @@
  * draws them, the current view and an open modal.  Below 80x24 one line
  * says the terminal is too small.
  */
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
-#include "export/metrics.h"
-#include "plan/hfconfig.h"
 #include "ui/ui.h"
 #include "ui/widgets.h"
-#include "util/fs.h"
-#include "util/xalloc.h"
 
 /* ---- the frame --------------------------------------------------------- */
 

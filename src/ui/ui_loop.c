@@ -3,18 +3,9 @@
  * keymap, let the modal or the current view handle it, recompute once
  * when asked (UI_RECOMPUTE) and no key is waiting, redraw.
  */
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "export/metrics.h"
-#include "plan/hfconfig.h"
 #include "ui/ui.h"
-#include "ui/widgets.h"
-#include "util/fs.h"
-#include "util/xalloc.h"
 
 /* ---- the loop ---------------------------------------------------------- */
 

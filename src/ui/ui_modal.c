@@ -3,17 +3,12 @@
  * keys and their drawing.  All of their state is the struct modal in
  * struct ui; each takes the ui it belongs to.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "export/metrics.h"
-#include "plan/hfconfig.h"
 #include "ui/ui.h"
 #include "ui/widgets.h"
-#include "util/fs.h"
 #include "util/xalloc.h"
 
 #define DETAIL_LINES 4 /* a detail picker's note, wrapped */
