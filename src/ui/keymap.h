@@ -18,7 +18,7 @@
  *
  * CHECKLIST: an action added to ACTION_LIST needs a default binding (a
  * unit test checks every action is reachable and no view binds a key
- * twice) and a case in some view's handle() or in ui.c.
+ * twice) and a case in some view's handle() or in ui_actions.c.
  */
 #ifndef LLMPLAN_UI_KEYMAP_H
 #define LLMPLAN_UI_KEYMAP_H
@@ -115,7 +115,7 @@ enum view_id {
       "Set the layout keys (parallel.*, train.attention) to auto")             \
     X(UNDO, "undo", "Undo", "Undo the last plan edit (Catalog: cell edit)")    \
     X(EXPLAIN, "explain", "Explain",                                           \
-      "Explain a number: its formula, and the sources of the plan")           \
+      "Explain a number: its formula, and the sources of the plan")            \
     /* plans */                                                                \
     X(PLAN_SAVE, "plan-save", "Save", "Save the plan in the catalog")          \
     X(PLAN_LOAD, "plan-load", "Load", "Load, rename or delete a saved plan")   \

@@ -11,7 +11,7 @@
  * Rules (STYLE B.11): only term_curses.c talks to curses; views draw into
  * the canvas and never compute a number - every evaluation goes through
  * the plan layer (plan_evaluate, plan_search, plan_eval_layout), called
- * from ui.c and app.c, once per UI_RECOMPUTE.  Catalog edits go through
+ * from ui_loop.c and app.c, once per UI_RECOMPUTE.  Catalog edits go through
  * catalog_row_put/delete/import, exports through export/.
  *
  * Ownership: ui_cmd_tui/ui_main own a struct ui for the whole session and
@@ -188,6 +188,22 @@ struct ui_layout {
     struct result r;
 };
 
+struct ui;
+
+/* Writes an export of view tag to path (OK or an error in d). */
+typedef enum cp_status (*ui_export_fn)(struct ui *ui, int tag, const char *path,
+                                       struct diag *d);
+
+/* What a global action's confirmation or prompt waits for (ui_actions.c). */
+struct ui_pending {
+    char plan[PLAN_NAME_MAX]; /* the saved plan picked: rename, delete */
+    char load[4096];          /* a load over unsaved edits: "@name", path */
+    char export_path[MODAL_TEXT_MAX]; /* the export waiting for "replace
+                                         it?" */
+    int export_tag;
+    ui_export_fn export_write;
+};
+
 struct ui {
     const struct global_opts *g;
     struct catalog *cat;
@@ -204,19 +220,19 @@ struct ui {
     /* the plan and its evaluation */
     struct plan plan;
     struct plan_outcome *oc;
-    bool ok;           /* oc holds the evaluation of plan */
-    bool have_result;  /* oc holds some earlier evaluation */
+    bool ok;                /* oc holds the evaluation of plan */
+    bool have_result;       /* oc holds some earlier evaluation */
     struct plan saved_plan; /* as last loaded, saved or started: the
                                title marks the plan modified when it
                                differs */
     struct plan undo_base;  /* the plan when no prompt was last open */
     struct plan *undo;      /* UI_UNDO_MAX earlier plans, newest last */
     size_t nundo;
-    bool eval_pending; /* plan changed: evaluate when no key is waiting */
-    bool eval_valid;   /* eval_plan and eval_gen say what was evaluated */
-    struct plan eval_plan;  /* the plan last evaluated (or refused) */
-    unsigned eval_gen;      /* catalog_gen then */
-    unsigned long nevals;   /* evaluations run (LLMPLAN_TEST_EVALS) */
+    bool eval_pending;       /* plan changed: evaluate when no key is waiting */
+    bool eval_valid;         /* eval_plan and eval_gen say what was evaluated */
+    struct plan eval_plan;   /* the plan last evaluated (or refused) */
+    unsigned eval_gen;       /* catalog_gen then */
+    unsigned long nevals;    /* evaluations run (LLMPLAN_TEST_EVALS) */
     struct ui_event evq[32]; /* keys that arrived during an evaluation */
     int nevq;
     enum cp_status st; /* of the last evaluation */
@@ -233,11 +249,11 @@ struct ui {
     struct ui_layout *lay; /* UI_SEARCH_TOP */
     size_t nlay;
     struct search_result *sr;
-    bool searched;                  /* lay holds a search */
+    bool searched;                    /* lay holds a search */
     struct plan_resolved *search_res; /* the plan the layouts belong to */
-    struct plan search_plan;        /* the plan searched */
-    struct plan applied_plan;       /* search_plan with a layout applied */
-    bool search_applied;            /* applied_plan is set */
+    struct plan search_plan;          /* the plan searched */
+    struct plan applied_plan;         /* search_plan with a layout applied */
+    bool search_applied;              /* applied_plan is set */
     enum cp_status search_st;
     struct diag search_diag;
     volatile int cancel;
@@ -250,6 +266,7 @@ struct ui {
     int depth;
 
     struct modal modal;
+    struct ui_pending pending;
     char status[256];
     bool status_error;
     struct ui_hit hits[UI_HITS_MAX];
@@ -283,13 +300,27 @@ void ui_picker(struct ui *ui, int tag, const char *title,
                modal_done_fn done);
 void ui_modal_close(struct ui *ui);
 
-/* Writes an export of view tag to path (OK or an error in d). */
-typedef enum cp_status (*ui_export_fn)(struct ui *ui, int tag, const char *path,
-                                       struct diag *d);
 /* Export through write to path, asking first when path exists; the status
  * line then names the file by its full path, or says what went wrong. */
 unsigned ui_export_to(struct ui *ui, int tag, const char *path,
                       ui_export_fn write);
+
+/* ---- inside the TUI core (ui.c, ui_loop.c, ui_modal.c, ui_frame.c,
+ * ui_actions.c) ---------------------------------------------------------- */
+
+#define UI_MIN_W 80 /* below this size one line says the terminal is too */
+#define UI_MIN_H 24 /* small */
+
+/* The open modal's answer to a key (UI_* flags). */
+unsigned ui_modal_key(struct ui *ui, const struct ui_event *ev);
+/* Draw the open picker over the view. */
+void ui_draw_picker(struct ui *ui);
+/* Run a global action (UI_* flags). */
+unsigned ui_global_action(struct ui *ui, enum action a);
+/* Apply the current theme's colours to the terminal. */
+void ui_apply_theme(struct ui *ui);
+/* Read and handle events until the UI quits. */
+void ui_loop(struct ui *ui);
 
 /* ---- app.c: the model; every computation goes through plan/ ------------ */
 

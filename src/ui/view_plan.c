@@ -6,7 +6,7 @@
  * and more a third pane lists every metric of the metric table.
  *
  * Editing a field sets the plan key (app_set_key) and asks for
- * UI_RECOMPUTE; ui.c evaluates once and every pane redraws.  Catalog ids,
+ * UI_RECOMPUTE; ui_loop.c evaluates once and every pane redraws.  Catalog ids,
  * enums and booleans open a picker; counts and numbers a prompt (typing a
  * digit starts one).
  */
@@ -29,20 +29,49 @@ const struct view_ops *view_plan(void)
 
 #define LABEL_W 19
 #define RESULTS_H 160
+/* The row that stands for a preset model's architecture keys (layers,
+ * hidden, heads, ...) while they are folded: at 80x24 the 19 of them
+ * would push the workload and train.tokens below the first screen. */
+#define ROW_ARCH PLAN_KEY_COUNT
 
 struct pv {
-    int rows[PLAN_KEY_COUNT + 16]; /* key, or -1 - section index */
+    int rows[PLAN_KEY_COUNT + 16]; /* key, ROW_ARCH or -1 - section index */
     size_t nrows;
     size_t sel, top;
     int focus;               /* 0 form, 1 results, 2 metrics */
     size_t rtop, mtop;       /* results and metrics scroll */
     struct canvas off;       /* the results, drawn off screen */
     struct plan_value saved; /* the field as it was before typing */
+    bool arch_open;          /* the architecture keys shown (Enter on it) */
 };
 
+/* A row the cursor stops on: a key or the architecture row. */
 static bool is_key(const struct pv *pv, size_t i)
 {
     return i < pv->nrows && pv->rows[i] >= 0;
+}
+
+/* The keys of the model's architecture: the model section but its preset
+ * and parameter count. */
+static bool is_arch_key(int k)
+{
+    return k >= 0 && k < PLAN_KEY_COUNT && k != PK_MODEL_PRESET &&
+           k != PK_MODEL_PARAMS &&
+           strcmp(plan_key_info((enum plan_key)k)->section, "model") == 0;
+}
+
+/* The architecture folds into one row while the model is a preset whose
+ * architecture the plan does not change, until Enter opens it. */
+static bool arch_folded(const struct ui *ui, const struct pv *pv)
+{
+    int k;
+
+    if (pv->arch_open || !ui->plan.v[PK_MODEL_PRESET].set)
+        return false;
+    for (k = 0; k < PLAN_KEY_COUNT; k++)
+        if (is_arch_key(k) && ui->plan.v[k].set)
+            return false;
+    return true;
 }
 
 /* The form's rows for the plan's workload: the train keys for training,
@@ -52,18 +81,30 @@ static void rows_build(struct ui *ui, struct pv *pv)
     enum workload_kind w =
         plan_is_serve(&ui->plan) ? WORKLOAD_SERVE : WORKLOAD_TRAIN;
     int keep = pv->nrows && pv->sel < pv->nrows ? pv->rows[pv->sel] : 0;
+    bool folded = arch_folded(ui, pv);
     size_t s, i;
     int k;
 
+    if (folded && is_arch_key(keep))
+        keep = ROW_ARCH;
+    else if (!folded && keep == ROW_ARCH)
+        keep = PK_MODEL_LAYERS;
     pv->nrows = 0;
     for (s = 0; plan_sections[s]; s++) {
         if (!metric_section_applies(plan_sections[s], w))
             continue;
         pv->rows[pv->nrows++] = -1 - (int)s;
-        for (k = 0; k < PLAN_KEY_COUNT; k++)
+        for (k = 0; k < PLAN_KEY_COUNT; k++) {
             if (strcmp(plan_key_info((enum plan_key)k)->section,
-                       plan_sections[s]) == 0)
-                pv->rows[pv->nrows++] = k;
+                       plan_sections[s]) != 0)
+                continue;
+            if (folded && is_arch_key(k)) {
+                if (pv->rows[pv->nrows - 1] != ROW_ARCH)
+                    pv->rows[pv->nrows++] = ROW_ARCH;
+                continue;
+            }
+            pv->rows[pv->nrows++] = k;
+        }
     }
     for (i = 0; keep >= 0 && i < pv->nrows; i++)
         if (pv->rows[i] == keep)
@@ -174,6 +215,22 @@ static const char *value_text(struct ui *ui, enum plan_key k, char *buf,
     return buf;
 }
 
+/* A form row's value into buf; returns its label.  The folded
+ * architecture row says how deep the model is and that Enter opens it. */
+static const char *row_text(struct ui *ui, int row, char *buf, size_t n,
+                            int *el)
+{
+    char layers[64];
+
+    if (row != ROW_ARCH) {
+        value_text(ui, (enum plan_key)row, buf, n, el);
+        return plan_key_info((enum plan_key)row)->key;
+    }
+    value_text(ui, PK_MODEL_LAYERS, layers, sizeof(layers), el);
+    snprintf(buf, n, "%s layers: Enter", layers);
+    return "architecture";
+}
+
 static void draw_form(struct ui *ui, struct pv *pv, struct canvas *c,
                       struct rect r)
 {
@@ -201,8 +258,8 @@ static void draw_form(struct ui *ui, struct pv *pv, struct canvas *c,
                     b[k] = (char)(b[k] - 'a' + 'A');
             canvas_text(c, r.x + 1, y, r.w - 2, b, THEME_SECTION);
         } else {
-            enum plan_key k = (enum plan_key)pv->rows[i];
             char buf[160];
+            const char *label;
             int el;
             bool sel = i == pv->sel;
             int base =
@@ -211,9 +268,9 @@ static void draw_form(struct ui *ui, struct pv *pv, struct canvas *c,
 
             if (sel)
                 canvas_fill(c, (struct rect){r.x, y, r.w, 1}, ' ', base);
-            widget_text(c, r.x + 2, y, LABEL_W - 1, plan_key_info(k)->key,
+            label = row_text(ui, pv->rows[i], buf, sizeof(buf), &el);
+            widget_text(c, r.x + 2, y, LABEL_W - 1, label,
                         sel ? base : THEME_LABEL, 0);
-            value_text(ui, k, buf, sizeof(buf), &el);
             if (sel && el != THEME_FIELD_EDIT && el != THEME_FIELD_ERROR)
                 el = base;
             widget_text(c, r.x + 2 + LABEL_W, y, r.w - 3 - LABEL_W, buf, el, 0);
@@ -473,17 +530,255 @@ static int draw_serve_results(struct ui *ui, struct canvas *c, int w,
     return f->y + 1;
 }
 
+#define NROWS(a) (sizeof(a) / sizeof((a)[0]))
+
+/* One metric of a results section; a row with no label ends the line. */
+struct metric_row {
+    const char *label, *sec, *key, *unit;
+    int mark_el; /* the bar share it names, or -1 */
+};
+
+#define ROW_BREAK                                                              \
+    {                                                                          \
+        NULL, NULL, NULL, NULL, -1                                             \
+    }
+
+/* Draw rows in order; a ROW_BREAK starts a new line. */
+static void metric_rows(struct flow *f, const struct result *r,
+                        const struct metric_row *rows, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        if (!rows[i].label)
+            flow_newline(f);
+        else
+            metric_item(f, r, rows[i].label, rows[i].sec, rows[i].key,
+                        rows[i].unit, rows[i].mark_el);
+    }
+}
+
+/* A bar of n shares, each with its glyph, on the flow's line. */
+static void share_bar(struct flow *f, struct bar_seg *s, size_t n, double total)
+{
+    size_t k;
+
+    for (k = 0; k < n; k++)
+        s[k].ch = seg_glyph(f->c, f->mono, s[k].el);
+    widget_bar(f->c, 1, f->y, f->w, s, n, total, THEME_BAR_FREE);
+}
+
+static const struct metric_row memory_rows[] = {
+    {"weights", "memory", "weights_gib", "", THEME_BAR_WEIGHTS},
+    {"gradients", "memory", "gradients_gib", "", THEME_BAR_GRADIENTS},
+    {"optimizer", "memory", "optimizer_gib", "", THEME_BAR_OPTIMIZER},
+    {"activations", "memory", "activations_gib", "", THEME_BAR_ACTIVATIONS},
+    {"overhead", "memory", "overhead_gib", "GiB", THEME_BAR_OVERHEAD},
+    ROW_BREAK,
+};
+
+/* MEMORY PER GPU: the heading, the bar of shares against the capacity
+ * (a '|' marks the capacity inside an overfull bar) and the shares. */
+static void draw_train_memory(struct flow *f, const struct result *r)
+{
+    struct bar_seg s[5] = {
+        {r->memory.weights_bytes, THEME_BAR_WEIGHTS, 0},
+        {r->memory.gradients_bytes, THEME_BAR_GRADIENTS, 0},
+        {r->memory.optimizer_bytes, THEME_BAR_OPTIMIZER, 0},
+        {r->memory.activations_bytes, THEME_BAR_ACTIVATIONS, 0},
+        {r->memory.overhead_bytes, THEME_BAR_OVERHEAD, 0},
+    };
+    char a[64], b[64], t[160];
+    double cap;
+
+    snprintf(t, sizeof(t), "%s of %s GiB",
+             mtext(r, "memory", "total_gib", a, sizeof(a)),
+             mtext(r, "memory", "capacity_gib", b, sizeof(b)));
+    heading(f, "MEMORY PER GPU", t, THEME_VALUE,
+            r->memory.fits ? "fits" : "does not fit",
+            r->memory.fits ? THEME_VALUE_GOOD : THEME_VALUE_BAD);
+    cap = r->memory.capacity_bytes > r->memory.total_bytes
+              ? r->memory.capacity_bytes
+              : r->memory.total_bytes;
+    share_bar(f, s, 5, cap);
+    if (!r->memory.fits && cap > 0) {
+        int x = 1 + (int)((double)f->w * r->memory.capacity_bytes / cap);
+
+        canvas_put(f->c, x, f->y, '|', THEME_VALUE_BAD);
+    }
+    f->y++;
+    metric_rows(f, r, memory_rows, NROWS(memory_rows));
+    f->y++;
+}
+
+static const struct metric_row time_rows[] = {
+    {"compute", "time", "compute_s", "", THEME_BAR_COMPUTE},
+    {"bubble", "time", "bubble_s", "", THEME_BAR_BUBBLE},
+    {"tp", "time", "tp_comm_s", "", THEME_BAR_TP},
+    {"pp", "time", "pp_comm_s", "", THEME_BAR_PP},
+    {"dp", "time", "dp_comm_s", "", THEME_BAR_DP},
+    {"cp", "time", "cp_comm_s", "", THEME_BAR_CP},
+    {"ep", "time", "ep_comm_s", "s", THEME_BAR_EP},
+    ROW_BREAK,
+    {"throughput", "time", "tokens_per_s", "tok/s", -1},
+    {"MFU", "time", "mfu", "", -1},
+    {"HFU", "time", "hfu", "", -1},
+    {"per GPU", "time", "model_tflops_per_gpu", "TFLOP/s", -1},
+    ROW_BREAK,
+    /* the layout evaluated (the search's choice for auto keys) */
+    {"tp", "layout", "tp", "", -1},
+    {"pp", "layout", "pp", "", -1},
+    {"dp", "layout", "dp", "", -1},
+    {"cp", "layout", "cp", "", -1},
+    {"ep", "layout", "ep", "", -1},
+    {"mb", "layout", "microbatch", "", -1},
+    {"v", "layout", "interleave", "", -1},
+    {"recompute", "layout", "recompute", "", -1},
+    {"zero", "layout", "zero", "", -1},
+    ROW_BREAK,
+};
+
+/* STEP TIME: the heading, the bar of its parts, the parts, throughput and
+ * the layout evaluated. */
+static void draw_train_time(struct flow *f, const struct result *r)
+{
+    struct bar_seg s[7] = {
+        {r->time.compute_s, THEME_BAR_COMPUTE, 0},
+        {r->time.bubble_s, THEME_BAR_BUBBLE, 0},
+        {r->time.tp_comm_s, THEME_BAR_TP, 0},
+        {r->time.pp_comm_s, THEME_BAR_PP, 0},
+        {r->time.dp_comm_s, THEME_BAR_DP, 0},
+        {r->time.cp_comm_s, THEME_BAR_CP, 0},
+        {r->time.ep_comm_s, THEME_BAR_EP, 0},
+    };
+    char a[64], b[64], t[160];
+
+    snprintf(t, sizeof(t), "%s s", mtext(r, "time", "step_s", a, sizeof(a)));
+    snprintf(b, sizeof(b), "bottleneck: %s", r->bottleneck);
+    heading(f, "STEP TIME", t, THEME_VALUE, b, THEME_DIM);
+    share_bar(f, s, 7, r->time.step_s);
+    f->y++;
+    metric_rows(f, r, time_rows, NROWS(time_rows));
+    f->y++;
+}
+
+static const struct metric_row train_rows[] = {
+    {"steady", "time", "train_days", "d", -1},
+    {"GPU hours", "time", "gpu_hours", "", -1},
+    {"steps", "time", "steps", "", -1},
+    ROW_BREAK,
+    {"goodput", "reliability", "goodput", "", -1},
+    {"failures", "reliability", "failures", "", -1},
+    {"checkpoint every", "reliability", "checkpoint_interval_min", "min", -1},
+    ROW_BREAK,
+};
+
+static const struct metric_row energy_rows[] = {
+    {"facility", "energy", "facility_kw", "kW", -1},
+    {"carbon", "energy", "tco2e", "tCO2e", -1},
+    {"rack", "energy", "rack_kw", "kW", -1},
+    {"cooling", "energy", "cooling", "", -1},
+    ROW_BREAK,
+};
+
+static const struct metric_row build_rows[] = {
+    {"capex", "cost.build", "capex_usd", "USD", -1},
+    {"opex", "cost.build", "opex_usd_per_year", "USD/y", -1},
+    {"", "cost.build", "usd_per_gpu_hour", "USD/GPU h", -1},
+    ROW_BREAK,
+};
+
+static const struct metric_row cloud_rows[] = {
+    {"", "cost.cloud", "usd_per_gpu_hour", "USD/GPU h", -1},
+    {"term", "cost.cloud", "term", "", -1},
+    {"offer", "cost.cloud", "offer", "", -1},
+    ROW_BREAK,
+    {"cheaper", "cost", "cheaper", "", -1},
+    {"breakeven", "cost", "breakeven_months", "months", -1},
+    {"at utilization", "cost", "breakeven_utilization", "", -1},
+    ROW_BREAK,
+};
+
+/* A section: its heading with "value unit" of metric sec.key, its rows. */
+static void draw_section(struct flow *f, const struct result *r,
+                         const char *title, const char *sec, const char *key,
+                         const char *unit, int vel,
+                         const struct metric_row *rows, size_t n)
+{
+    char a[64], t[160];
+
+    snprintf(t, sizeof(t), "%s %s", mtext(r, sec, key, a, sizeof(a)), unit);
+    heading(f, title, t, vel, NULL, 0);
+    metric_rows(f, r, rows, n);
+}
+
+/* TIME TO TRAIN, ENERGY, BUILD and CLOUD (the cheaper one in green). */
+static void draw_train_totals(struct flow *f, const struct result *r)
+{
+    bool build = r->cost.build_cheaper;
+
+    draw_section(f, r, "TIME TO TRAIN", "reliability", "effective_train_days",
+                 "days", THEME_VALUE, train_rows, NROWS(train_rows));
+    f->y++;
+    draw_section(f, r, "ENERGY", "energy", "facility_mwh", "MWh", THEME_VALUE,
+                 energy_rows, NROWS(energy_rows));
+    f->y++;
+    draw_section(f, r, "BUILD", "cost.build", "run_usd", "USD",
+                 build ? THEME_VALUE_GOOD : THEME_VALUE, build_rows,
+                 NROWS(build_rows));
+    draw_section(f, r, "CLOUD", "cost.cloud", "run_usd", "USD",
+                 build ? THEME_VALUE : THEME_VALUE_GOOD, cloud_rows,
+                 NROWS(cloud_rows));
+}
+
+/* WARNINGS, when there are any. */
+static void draw_warnings(struct flow *f, const struct result *r)
+{
+    size_t i;
+
+    if (!r->nwarnings)
+        return;
+    f->y++;
+    heading(f, "WARNINGS", NULL, 0, NULL, 0);
+    for (i = 0; i < r->nwarnings; i++) {
+        widget_text(f->c, 1, f->y, f->w, r->warnings[i], THEME_VALUE_WARN, 0);
+        f->y++;
+    }
+}
+
+/* Above results that are not the plan's own: why (the plan as edited
+ * cannot be evaluated, or its evaluation is pending). */
+static void draw_stale_note(struct ui *ui, struct flow *f)
+{
+    char t[160];
+
+    if (!ui->ok) {
+        widget_text(f->c, 1, f->y, f->w,
+                    "the plan as edited cannot be "
+                    "evaluated; the last result, dimmed:",
+                    THEME_VALUE_BAD, 0);
+        f->y++;
+        snprintf(t, sizeof(t), "%s%s%s", ui->diag.where,
+                 ui->diag.where[0] ? ": " : "", ui->diag.msg);
+        widget_text(f->c, 1, f->y, f->w, t, THEME_VALUE_BAD, 0);
+        f->y += 2;
+    } else if (ui->eval_pending) {
+        widget_text(f->c, 1, f->y, f->w,
+                    "evaluating the plan as edited (a key cuts it short); "
+                    "the last result, dimmed:",
+                    THEME_VALUE_WARN, 0);
+        f->y += 2;
+    }
+}
+
 /* Draw every result into the off-screen canvas; returns the rows used.
  * Results that are not those of the plan as it is (ui_results_stale) are
  * dimmed below a line that says why. */
 static int draw_results(struct ui *ui, struct canvas *c, int w)
 {
-    int stale_from;
+    int stale_from, used;
     const struct result *r = &ui->oc->result;
     struct flow f = {c, ui->theme.mono, 1, 1, 0, w - 2};
-    char a[64], b[64], t[160];
-    size_t i;
-    double cap;
 
     canvas_clear(c, THEME_NORMAL);
     if (!ui->have_result) {
@@ -491,183 +786,21 @@ static int draw_results(struct ui *ui, struct canvas *c, int w)
                       ui->diag.msg);
         return 1;
     }
-    if (!ui->ok) {
-        widget_text(c, 1, f.y, w - 2,
-                    "the plan as edited cannot be "
-                    "evaluated; the last result, dimmed:",
-                    THEME_VALUE_BAD, 0);
-        f.y++;
-        snprintf(t, sizeof(t), "%s%s%s", ui->diag.where,
-                 ui->diag.where[0] ? ": " : "", ui->diag.msg);
-        widget_text(c, 1, f.y, w - 2, t, THEME_VALUE_BAD, 0);
-        f.y += 2;
-    } else if (ui->eval_pending) {
-        widget_text(c, 1, f.y, w - 2,
-                    "evaluating the plan as edited (a key cuts it short); "
-                    "the last result, dimmed:",
-                    THEME_VALUE_WARN, 0);
-        f.y += 2;
-    }
+    draw_stale_note(ui, &f);
     stale_from = f.y;
     if (r->workload == WORKLOAD_SERVE) {
-        int used = draw_serve_results(ui, c, w, &f);
-
-        if (ui_results_stale(ui))
-            canvas_paint(c, (struct rect){0, stale_from, w, used - stale_from},
-                         THEME_DIM);
-        return used;
-    }
-    /* memory */
-    snprintf(t, sizeof(t), "%s of %s GiB",
-             mtext(r, "memory", "total_gib", a, sizeof(a)),
-             mtext(r, "memory", "capacity_gib", b, sizeof(b)));
-    heading(&f, "MEMORY PER GPU", t, THEME_VALUE,
-            r->memory.fits ? "fits" : "does not fit",
-            r->memory.fits ? THEME_VALUE_GOOD : THEME_VALUE_BAD);
-    {
-        struct bar_seg s[5] = {
-            {r->memory.weights_bytes, THEME_BAR_WEIGHTS, 0},
-            {r->memory.gradients_bytes, THEME_BAR_GRADIENTS, 0},
-            {r->memory.optimizer_bytes, THEME_BAR_OPTIMIZER, 0},
-            {r->memory.activations_bytes, THEME_BAR_ACTIVATIONS, 0},
-            {r->memory.overhead_bytes, THEME_BAR_OVERHEAD, 0},
-        };
-        size_t k;
-
-        for (k = 0; k < 5; k++)
-            s[k].ch = seg_glyph(c, f.mono, s[k].el);
-
-        cap = r->memory.capacity_bytes > r->memory.total_bytes
-                  ? r->memory.capacity_bytes
-                  : r->memory.total_bytes;
-        widget_bar(c, 1, f.y, w - 2, s, 5, cap, THEME_BAR_FREE);
-        if (!r->memory.fits && cap > 0) {
-            /* the capacity line inside an overfull bar */
-            int x = 1 + (int)((double)(w - 2) * r->memory.capacity_bytes / cap);
-
-            canvas_put(c, x, f.y, '|', THEME_VALUE_BAD);
-        }
-        f.y++;
-    }
-    metric_item(&f, r, "weights", "memory", "weights_gib", "",
-                THEME_BAR_WEIGHTS);
-    metric_item(&f, r, "gradients", "memory", "gradients_gib", "",
-                THEME_BAR_GRADIENTS);
-    metric_item(&f, r, "optimizer", "memory", "optimizer_gib", "",
-                THEME_BAR_OPTIMIZER);
-    metric_item(&f, r, "activations", "memory", "activations_gib", "",
-                THEME_BAR_ACTIVATIONS);
-    metric_item(&f, r, "overhead", "memory", "overhead_gib", "GiB",
-                THEME_BAR_OVERHEAD);
-    flow_newline(&f);
-    f.y++;
-    /* step time */
-    snprintf(t, sizeof(t), "%s s", mtext(r, "time", "step_s", a, sizeof(a)));
-    snprintf(b, sizeof(b), "bottleneck: %s", r->bottleneck);
-    heading(&f, "STEP TIME", t, THEME_VALUE, b, THEME_DIM);
-    {
-        struct bar_seg s[7] = {
-            {r->time.compute_s, THEME_BAR_COMPUTE, 0},
-            {r->time.bubble_s, THEME_BAR_BUBBLE, 0},
-            {r->time.tp_comm_s, THEME_BAR_TP, 0},
-            {r->time.pp_comm_s, THEME_BAR_PP, 0},
-            {r->time.dp_comm_s, THEME_BAR_DP, 0},
-            {r->time.cp_comm_s, THEME_BAR_CP, 0},
-            {r->time.ep_comm_s, THEME_BAR_EP, 0},
-        };
-        size_t k;
-
-        for (k = 0; k < 7; k++)
-            s[k].ch = seg_glyph(c, f.mono, s[k].el);
-
-        widget_bar(c, 1, f.y, w - 2, s, 7, r->time.step_s, THEME_BAR_FREE);
-        f.y++;
-    }
-    metric_item(&f, r, "compute", "time", "compute_s", "", THEME_BAR_COMPUTE);
-    metric_item(&f, r, "bubble", "time", "bubble_s", "", THEME_BAR_BUBBLE);
-    metric_item(&f, r, "tp", "time", "tp_comm_s", "", THEME_BAR_TP);
-    metric_item(&f, r, "pp", "time", "pp_comm_s", "", THEME_BAR_PP);
-    metric_item(&f, r, "dp", "time", "dp_comm_s", "", THEME_BAR_DP);
-    metric_item(&f, r, "cp", "time", "cp_comm_s", "", THEME_BAR_CP);
-    metric_item(&f, r, "ep", "time", "ep_comm_s", "s", THEME_BAR_EP);
-    flow_newline(&f);
-    metric_item(&f, r, "throughput", "time", "tokens_per_s", "tok/s", -1);
-    metric_item(&f, r, "MFU", "time", "mfu", "", -1);
-    metric_item(&f, r, "HFU", "time", "hfu", "", -1);
-    metric_item(&f, r, "per GPU", "time", "model_tflops_per_gpu", "TFLOP/s",
-                -1);
-    flow_newline(&f);
-    /* the layout evaluated (the search's choice for auto keys) */
-    metric_item(&f, r, "tp", "layout", "tp", "", -1);
-    metric_item(&f, r, "pp", "layout", "pp", "", -1);
-    metric_item(&f, r, "dp", "layout", "dp", "", -1);
-    metric_item(&f, r, "cp", "layout", "cp", "", -1);
-    metric_item(&f, r, "ep", "layout", "ep", "", -1);
-    metric_item(&f, r, "mb", "layout", "microbatch", "", -1);
-    metric_item(&f, r, "v", "layout", "interleave", "", -1);
-    metric_item(&f, r, "recompute", "layout", "recompute", "", -1);
-    metric_item(&f, r, "zero", "layout", "zero", "", -1);
-    flow_newline(&f);
-    f.y++;
-    /* time to train */
-    snprintf(t, sizeof(t), "%s days",
-             mtext(r, "reliability", "effective_train_days", a, sizeof(a)));
-    heading(&f, "TIME TO TRAIN", t, THEME_VALUE, NULL, 0);
-    metric_item(&f, r, "steady", "time", "train_days", "d", -1);
-    metric_item(&f, r, "GPU hours", "time", "gpu_hours", "", -1);
-    metric_item(&f, r, "steps", "time", "steps", "", -1);
-    flow_newline(&f);
-    metric_item(&f, r, "goodput", "reliability", "goodput", "", -1);
-    metric_item(&f, r, "failures", "reliability", "failures", "", -1);
-    metric_item(&f, r, "checkpoint every", "reliability",
-                "checkpoint_interval_min", "min", -1);
-    flow_newline(&f);
-    f.y++;
-    /* energy */
-    snprintf(t, sizeof(t), "%s MWh",
-             mtext(r, "energy", "facility_mwh", a, sizeof(a)));
-    heading(&f, "ENERGY", t, THEME_VALUE, NULL, 0);
-    metric_item(&f, r, "facility", "energy", "facility_kw", "kW", -1);
-    metric_item(&f, r, "carbon", "energy", "tco2e", "tCO2e", -1);
-    metric_item(&f, r, "rack", "energy", "rack_kw", "kW", -1);
-    metric_item(&f, r, "cooling", "energy", "cooling", "", -1);
-    flow_newline(&f);
-    f.y++;
-    /* cost */
-    snprintf(t, sizeof(t), "%s USD",
-             mtext(r, "cost.build", "run_usd", a, sizeof(a)));
-    heading(&f, "BUILD", t,
-            r->cost.build_cheaper ? THEME_VALUE_GOOD : THEME_VALUE, NULL, 0);
-    metric_item(&f, r, "capex", "cost.build", "capex_usd", "USD", -1);
-    metric_item(&f, r, "opex", "cost.build", "opex_usd_per_year", "USD/y", -1);
-    metric_item(&f, r, "", "cost.build", "usd_per_gpu_hour", "USD/GPU h", -1);
-    flow_newline(&f);
-    snprintf(t, sizeof(t), "%s USD",
-             mtext(r, "cost.cloud", "run_usd", a, sizeof(a)));
-    heading(&f, "CLOUD", t,
-            r->cost.build_cheaper ? THEME_VALUE : THEME_VALUE_GOOD, NULL, 0);
-    metric_item(&f, r, "", "cost.cloud", "usd_per_gpu_hour", "USD/GPU h", -1);
-    metric_item(&f, r, "term", "cost.cloud", "term", "", -1);
-    metric_item(&f, r, "offer", "cost.cloud", "offer", "", -1);
-    flow_newline(&f);
-    metric_item(&f, r, "cheaper", "cost", "cheaper", "", -1);
-    metric_item(&f, r, "breakeven", "cost", "breakeven_months", "months", -1);
-    metric_item(&f, r, "at utilization", "cost", "breakeven_utilization", "",
-                -1);
-    flow_newline(&f);
-    /* warnings */
-    if (r->nwarnings) {
-        f.y++;
-        heading(&f, "WARNINGS", NULL, 0, NULL, 0);
-        for (i = 0; i < r->nwarnings; i++) {
-            widget_text(c, 1, f.y, w - 2, r->warnings[i], THEME_VALUE_WARN, 0);
-            f.y++;
-        }
+        used = draw_serve_results(ui, c, w, &f);
+    } else {
+        draw_train_memory(&f, r);
+        draw_train_time(&f, r);
+        draw_train_totals(&f, r);
+        draw_warnings(&f, r);
+        used = f.y;
     }
     if (ui_results_stale(ui))
-        canvas_paint(c, (struct rect){0, stale_from, w, f.y - stale_from},
+        canvas_paint(c, (struct rect){0, stale_from, w, used - stale_from},
                      THEME_DIM);
-    return f.y;
+    return used;
 }
 
 /* Copy rows [top, top + r.h) of src into r of dst. */
@@ -879,14 +1012,24 @@ static unsigned find_change(struct ui *ui, int tag, const char *value)
     struct pv *pv = ui->vdata[VIEW_PLAN];
     size_t i;
 
+    int k;
+
     (void)tag;
     if (!value[0])
         return UI_REDRAW;
     for (i = 0; i < pv->nrows; i++)
-        if (is_key(pv, i) &&
+        if (is_key(pv, i) && pv->rows[i] != ROW_ARCH &&
             strstr(plan_key_info((enum plan_key)pv->rows[i])->name, value)) {
             pv->sel = i;
-            break;
+            return UI_REDRAW;
+        }
+    /* no row shown matches: a folded architecture key opens them */
+    for (k = 0; k < PLAN_KEY_COUNT && !pv->arch_open; k++)
+        if (is_arch_key(k) &&
+            strstr(plan_key_info((enum plan_key)k)->name, value)) {
+            pv->arch_open = true;
+            rows_build(ui, pv);
+            return find_change(ui, tag, value);
         }
     return UI_REDRAW;
 }
@@ -1011,11 +1154,41 @@ static void move(struct pv *pv, int delta)
     pv->sel = (size_t)i;
 }
 
+/* Open the folded architecture, the cursor on its first key. */
+static unsigned arch_open(struct ui *ui, struct pv *pv)
+{
+    pv->arch_open = true;
+    rows_build(ui, pv);
+    return UI_REDRAW;
+}
+
+/* The architecture row's keys: Enter, -> or a click open it; the keys
+ * that change a value say so (0: not handled here). */
+static unsigned arch_handle(struct ui *ui, struct pv *pv, enum action a,
+                            const struct ui_event *ev)
+{
+    switch (a) {
+    case ACT_ENTER:
+    case ACT_RIGHT:
+        return arch_open(ui, pv);
+    case ACT_FIELD_AUTO:
+    case ACT_FIELD_DEFAULT:
+        ui_status(ui, true, "architecture: Enter shows its keys");
+        return UI_REDRAW;
+    case ACT_NONE: /* a digit starts no edit here */
+        return (ev->key >= '0' && ev->key <= '9') || ev->key == '.' ? UI_REDRAW
+                                                                    : 0;
+    default:
+        return 0;
+    }
+}
+
 static unsigned pv_handle(struct ui *ui, void *st, enum action a,
                           const struct ui_event *ev)
 {
     struct pv *pv = st;
     enum plan_key k = (enum plan_key)pv->rows[pv->sel];
+    unsigned r;
     int page = ui->cv.h - 6;
     size_t *scroll = pv->focus == 1 ? &pv->rtop : &pv->mtop;
 
@@ -1027,7 +1200,8 @@ static unsigned pv_handle(struct ui *ui, void *st, enum action a,
             if (!is_key(pv, i))
                 return UI_REDRAW;
             if (i == pv->sel)
-                return edit(ui, k, NULL);
+                return (int)k == ROW_ARCH ? arch_open(ui, pv)
+                                          : edit(ui, k, NULL);
             pv->sel = i;
             return UI_REDRAW;
         }
@@ -1063,6 +1237,8 @@ static unsigned pv_handle(struct ui *ui, void *st, enum action a,
             break;
         }
     }
+    if ((int)k == ROW_ARCH && (r = arch_handle(ui, pv, a, ev)) != 0)
+        return r;
     switch (a) {
     case ACT_PANE_NEXT:
         pv->focus = (pv->focus + 1) % (ui->cv.w >= 160 ? 3 : 2);
