@@ -171,17 +171,15 @@ static double peak_of(const struct accel_spec *a, enum precision p)
     return a->peak_flops[p] > 0 ? a->peak_flops[p] : 0;
 }
 
-static void engine_init(const struct scenario *sc, const struct model_shape *m,
-                        struct engine *e)
+/* The GEMM and attention rates of one GPU: the peak of the format the
+ * weights (and the KV cache) run in, times the stack's measured share. */
+static void engine_rates(const struct scenario *sc, struct engine *e)
 {
     const struct accel_spec *a = &sc->accel;
     const struct stack_spec *st = &sc->stack;
     const struct serve_spec *sv = &sc->serve;
     double p16 = peak_of(a, PREC_BF16) > 0 ? peak_of(a, PREC_BF16)
                                            : peak_of(a, PREC_FP16);
-    double wb = serve_dtype_bytes(sv->weights);
-    double embed = m->embed_params + m->output_params;
-    double expert_all, mbu = st->mbu > 0 ? st->mbu : 1;
     /* software.efficiency_scale scales every compute efficiency, capped
      * at the peak (spec_scaled_eff) */
     double k = sc->efficiency_scale;
@@ -193,16 +191,8 @@ static void engine_init(const struct scenario *sc, const struct model_shape *m,
     double fp4_eff = spec_scaled_eff(low4 * st->gemm_eff * st->fp8_eff, k);
     bool fp4 = sv->weights == SD_FP4 || sv->weights == SD_MXFP4;
     bool fp8_attn;
-    double xb =
-        sv->expert_weights > 0
-            ? serve_dtype_bytes((enum serve_dtype)(sv->expert_weights - 1))
-            : wb;
     double attn_eff = spec_scaled_eff(a->attn_frac * st->attn_eff, k);
 
-    memset(e, 0, sizeof(*e));
-    e->tp = (double)sc->layout.tp;
-    e->pp = (double)sc->layout.pp;
-    e->gpr = e->tp * e->pp;
     if (p16 <= 0)
         p16 = peak_of(a, PREC_FP32);
     e->rate = p16 * gemm16;
@@ -225,7 +215,21 @@ static void engine_init(const struct scenario *sc, const struct model_shape *m,
                 sv->weights != SD_BF16 && sv->weights != SD_FP16);
     if (fp8_attn && peak_of(a, PREC_FP8) > 0)
         e->attn_rate = peak_of(a, PREC_FP8) * attn_eff;
-    e->bw = a->hbm_bps * a->hbm_frac * mbu;
+}
+
+/* The weight bytes each GPU of the replica holds, dense and expert. */
+static void engine_weights(const struct scenario *sc,
+                           const struct model_shape *m, struct engine *e)
+{
+    const struct serve_spec *sv = &sc->serve;
+    double wb = serve_dtype_bytes(sv->weights);
+    double embed = m->embed_params + m->output_params;
+    double expert_all;
+    double xb =
+        sv->expert_weights > 0
+            ? serve_dtype_bytes((enum serve_dtype)(sv->expert_weights - 1))
+            : wb;
+
     /* Embedding and output layer stay in 16 bits (ModelOpt keeps lm_head
      * unquantised); the rest at serve.weights. */
     expert_all =
@@ -247,6 +251,23 @@ static void engine_init(const struct scenario *sc, const struct model_shape *m,
         e->w_expert *= ceil(m->experts / (double)sc->layout.ep) *
                        (double)sc->layout.ep / m->experts;
     e->w_gpu = e->w_dense + e->w_expert;
+}
+
+static void engine_init(const struct scenario *sc, const struct model_shape *m,
+                        struct engine *e)
+{
+    const struct accel_spec *a = &sc->accel;
+    const struct stack_spec *st = &sc->stack;
+    const struct serve_spec *sv = &sc->serve;
+    double mbu = st->mbu > 0 ? st->mbu : 1;
+
+    memset(e, 0, sizeof(*e));
+    e->tp = (double)sc->layout.tp;
+    e->pp = (double)sc->layout.pp;
+    e->gpr = e->tp * e->pp;
+    engine_rates(sc, e);
+    e->bw = a->hbm_bps * a->hbm_frac * mbu;
+    engine_weights(sc, m, e);
     serve_a2a_init(sc, m, e->tp, (double)sc->layout.ep, &e->a2a);
     e->experts = m->experts;
     e->top_k = m->top_k;
@@ -978,16 +999,162 @@ static void offered(const struct scenario *sc, const struct engine *e,
                (unsigned long long)sc->serve.window_requests);
 }
 
+/* Tokens per second in and out, and out per GPU, from the request rate
+ * and s->gpus. */
+static void set_throughput(const struct engine *e, const struct serve_spec *sv,
+                           struct serve_result *s)
+{
+    s->output_tokens_per_s = clamp_pos(s->requests_per_s * e->out);
+    s->input_tokens_per_s =
+        clamp_pos(s->requests_per_s * (double)sv->input_tokens);
+    s->output_tokens_per_s_per_gpu =
+        s->gpus > 0 ? clamp_pos(s->output_tokens_per_s / s->gpus) : 0;
+}
+
+/* Offline: every replica runs its largest batch; with gpus = auto, the
+ * fewest replicas that clear the demand. */
+static void serve_offline(const struct serve_spec *sv, const struct engine *e,
+                          double demand, double replicas,
+                          struct serve_result *s)
+{
+    struct point pt;
+
+    busy_point(e, s->max_batch, &pt);
+    fill_point(&pt, s);
+    s->replicas = replicas;
+    s->requests_per_s = pt.rps * replicas;
+    s->utilization = 1;
+    if (demand > 0 && sv->gpus_auto) {
+        s->replicas = ceil(demand / pt.rps);
+        s->requests_per_s = demand;
+        s->utilization = demand / (s->replicas * pt.rps);
+    }
+}
+
+/* Closed loop: users spread over the replicas; with gpus = auto
+ * the fewest replicas whose batch meets the targets. */
+static void serve_closed_loop(const struct serve_spec *sv,
+                              const struct engine *e, double replicas,
+                              double ttft_s, double tpot_s, enum serve_pct pct,
+                              struct serve_result *s)
+{
+    struct point pt;
+    double n = (double)sv->concurrency, per, run;
+
+    if (sv->gpus_auto) {
+        double lo = 1, hi = n;
+
+        while (hi - lo > 0.5) {
+            double mid = floor((lo + hi) / 2);
+            struct point q;
+            double each = ceil(n / mid);
+
+            busy_point(e, each, &q);
+            if (each <= s->max_batch && meets(&q, ttft_s, tpot_s, pct))
+                hi = mid;
+            else
+                lo = mid + 1;
+            if (lo >= hi)
+                break;
+        }
+        replicas = hi;
+    }
+    per = ceil(n / replicas);
+    run = per > s->max_batch && s->max_batch >= 1 ? s->max_batch : per;
+    busy_point(e, run, &pt);
+    wait_for_slot(&pt, per - run);
+    fill_point(&pt, s);
+    s->replicas = replicas;
+    s->requests_per_s = pt.rps * replicas;
+    s->utilization = 1;
+    if (run > s->max_batch) {
+        s->fits = false;
+        serve_miss(s, SERVE_MISS_CAPACITY,
+                   "%.0f users per replica exceed the %.0f sequences "
+                   "that fit",
+                   ceil(n / replicas), s->max_batch);
+    } else if (!meets(&pt, ttft_s, tpot_s, pct)) {
+        s->fits = false;
+        serve_miss(s, SERVE_MISS_OTHER,
+                   "%.0f users per replica miss the latency targets "
+                   "(%s TTFT %.0f ms, TPOT %.1f ms)",
+                   ceil(n / replicas), serve_pct_name(pct),
+                   dist_at(&pt.ttft, pct) * 1e3, dist_at(&pt.tpot, pct) * 1e3);
+    }
+}
+
+/* Open arrivals: the capacity of one replica at the targets, or pools
+ * split into prefill and decode; true when s is complete (a split, or a
+ * miss). */
+static bool serve_open(const struct scenario *sc, const struct engine *e,
+                       double demand, double replicas, double ttft_s,
+                       double tpot_s, enum serve_pct pct,
+                       struct serve_result *s)
+{
+    const struct serve_spec *sv = &sc->serve;
+    struct point pt;
+    double cap;
+    struct point best;
+    struct serve_result split = *s;
+    int can_split =
+        demand > 0 && sv->gpus_auto && sv->disaggregated != DISAGG_NO &&
+        disaggregate(sc, e, s->max_batch, pct, ttft_s, tpot_s, demand, &split);
+
+    cap = replica_capacity(e, s->max_batch, pct, ttft_s, tpot_s, &best);
+    if (sv->disaggregated == DISAGG_YES ||
+        (can_split && (!(cap > 0) || (split.prefill_gpus + split.decode_gpus) <
+                                         ceil(demand / cap) * e->gpr))) {
+        *s = split;
+        s->fits = can_split;
+        if (!can_split && !s->reason[0])
+            serve_miss(s, SERVE_MISS_OTHER,
+                       "disaggregation sizes pools for online demand "
+                       "(serve.requests_per_s or serve.tokens_per_day) "
+                       "with hardware.gpus = auto");
+        s->gpus = s->prefill_gpus + s->decode_gpus;
+        if (!can_split)
+            s->gpus = e->gpr;
+        set_throughput(e, sv, s);
+        return true;
+    }
+    if (!(cap > 0)) {
+        s->fits = false;
+        explain_miss(e, ttft_s, tpot_s, s);
+        s->replicas = replicas;
+        s->gpus = replicas * e->gpr;
+        return true;
+    }
+    if (demand > 0 && sv->gpus_auto)
+        replicas = ceil(demand / cap);
+    if (demand > 0) {
+        s->utilization = demand / (replicas * cap);
+        offered(sc, e, demand, replicas, cap, &best, s, &pt);
+        if (!s->saturated && !meets(&pt, ttft_s, tpot_s, pct)) {
+            s->fits = false;
+            serve_miss(s, SERVE_MISS_CAPACITY,
+                       "peak demand %.3g req/s exceeds the capacity of "
+                       "%.0f replicas at the %s targets (%.3g req/s)",
+                       demand, replicas, serve_pct_name(pct), replicas * cap);
+        }
+    } else {
+        pt = best;
+        s->requests_per_s = cap * replicas;
+        s->utilization = 1;
+    }
+    fill_point(&pt, s);
+    s->replicas = replicas;
+    return false;
+}
+
 void serve_estimate(const struct scenario *sc, const struct model_shape *m,
                     struct result *r)
 {
     struct serve_result *s = &r->serve;
     const struct serve_spec *sv = &sc->serve;
     struct engine e;
-    struct point pt;
     enum serve_pct pct = sv->percentile;
     double ttft_s = sv->ttft_ms / 1e3, tpot_s = sv->tpot_ms / 1e3;
-    double demand = peak_demand(sv), replicas, cap, given_rep;
+    double demand = peak_demand(sv), replicas, given_rep;
 
     if (serve_pool_applies(sc)) {
         serve_pool_estimate(sc, m, r);
@@ -1013,128 +1180,14 @@ void serve_estimate(const struct scenario *sc, const struct model_shape *m,
     s->fits = true;
     curve(&e, s);
 
-    if (sv->mode == SERVE_OFFLINE) {
-        busy_point(&e, s->max_batch, &pt);
-        fill_point(&pt, s);
-        s->replicas = replicas;
-        s->requests_per_s = pt.rps * replicas;
-        s->utilization = 1;
-        if (demand > 0 && sv->gpus_auto) {
-            s->replicas = ceil(demand / pt.rps);
-            s->requests_per_s = demand;
-            s->utilization = demand / (s->replicas * pt.rps);
-        }
-    } else if (sv->concurrency > 0) {
-        /* Closed loop: users spread over the replicas; with gpus = auto
-         * the fewest replicas whose batch meets the targets. */
-        double n = (double)sv->concurrency, per, run;
-
-        if (sv->gpus_auto) {
-            double lo = 1, hi = n;
-
-            while (hi - lo > 0.5) {
-                double mid = floor((lo + hi) / 2);
-                struct point q;
-                double each = ceil(n / mid);
-
-                busy_point(&e, each, &q);
-                if (each <= s->max_batch && meets(&q, ttft_s, tpot_s, pct))
-                    hi = mid;
-                else
-                    lo = mid + 1;
-                if (lo >= hi)
-                    break;
-            }
-            replicas = hi;
-        }
-        per = ceil(n / replicas);
-        run = per > s->max_batch && s->max_batch >= 1 ? s->max_batch : per;
-        busy_point(&e, run, &pt);
-        wait_for_slot(&pt, per - run);
-        fill_point(&pt, s);
-        s->replicas = replicas;
-        s->requests_per_s = pt.rps * replicas;
-        s->utilization = 1;
-        if (run > s->max_batch) {
-            s->fits = false;
-            serve_miss(s, SERVE_MISS_CAPACITY,
-                       "%.0f users per replica exceed the %.0f sequences "
-                       "that fit",
-                       ceil(n / replicas), s->max_batch);
-        } else if (!meets(&pt, ttft_s, tpot_s, pct)) {
-            s->fits = false;
-            serve_miss(s, SERVE_MISS_OTHER,
-                       "%.0f users per replica miss the latency targets "
-                       "(%s TTFT %.0f ms, TPOT %.1f ms)",
-                       ceil(n / replicas), serve_pct_name(pct),
-                       dist_at(&pt.ttft, pct) * 1e3,
-                       dist_at(&pt.tpot, pct) * 1e3);
-        }
-    } else {
-        /* Open arrivals: the capacity of one replica at the targets. */
-        struct point best;
-        struct serve_result split = *s;
-        int can_split = demand > 0 && sv->gpus_auto &&
-                        sv->disaggregated != DISAGG_NO &&
-                        disaggregate(sc, &e, s->max_batch, pct, ttft_s, tpot_s,
-                                     demand, &split);
-
-        cap = replica_capacity(&e, s->max_batch, pct, ttft_s, tpot_s, &best);
-        if (sv->disaggregated == DISAGG_YES ||
-            (can_split &&
-             (!(cap > 0) || (split.prefill_gpus + split.decode_gpus) <
-                                ceil(demand / cap) * e.gpr))) {
-            *s = split;
-            s->fits = can_split;
-            if (!can_split && !s->reason[0])
-                serve_miss(s, SERVE_MISS_OTHER,
-                           "disaggregation sizes pools for online demand "
-                           "(serve.requests_per_s or serve.tokens_per_day) "
-                           "with hardware.gpus = auto");
-            s->gpus = s->prefill_gpus + s->decode_gpus;
-            if (!can_split)
-                s->gpus = e.gpr;
-            s->output_tokens_per_s = clamp_pos(s->requests_per_s * e.out);
-            s->input_tokens_per_s =
-                clamp_pos(s->requests_per_s * (double)sv->input_tokens);
-            s->output_tokens_per_s_per_gpu =
-                s->gpus > 0 ? clamp_pos(s->output_tokens_per_s / s->gpus) : 0;
-            return;
-        }
-        if (!(cap > 0)) {
-            s->fits = false;
-            explain_miss(&e, ttft_s, tpot_s, s);
-            s->replicas = replicas;
-            s->gpus = replicas * e.gpr;
-            return;
-        }
-        if (demand > 0 && sv->gpus_auto)
-            replicas = ceil(demand / cap);
-        if (demand > 0) {
-            s->utilization = demand / (replicas * cap);
-            offered(sc, &e, demand, replicas, cap, &best, s, &pt);
-            if (!s->saturated && !meets(&pt, ttft_s, tpot_s, pct)) {
-                s->fits = false;
-                serve_miss(s, SERVE_MISS_CAPACITY,
-                           "peak demand %.3g req/s exceeds the capacity of "
-                           "%.0f replicas at the %s targets (%.3g req/s)",
-                           demand, replicas, serve_pct_name(pct),
-                           replicas * cap);
-            }
-        } else {
-            pt = best;
-            s->requests_per_s = cap * replicas;
-            s->utilization = 1;
-        }
-        fill_point(&pt, s);
-        s->replicas = replicas;
-    }
+    if (sv->mode == SERVE_OFFLINE)
+        serve_offline(sv, &e, demand, replicas, s);
+    else if (sv->concurrency > 0)
+        serve_closed_loop(sv, &e, replicas, ttft_s, tpot_s, pct, s);
+    else if (serve_open(sc, &e, demand, replicas, ttft_s, tpot_s, pct, s))
+        return;
     s->gpus = clamp_pos(s->replicas * e.gpr);
-    s->output_tokens_per_s = clamp_pos(s->requests_per_s * e.out);
-    s->input_tokens_per_s =
-        clamp_pos(s->requests_per_s * (double)sv->input_tokens);
-    s->output_tokens_per_s_per_gpu =
-        s->gpus > 0 ? clamp_pos(s->output_tokens_per_s / s->gpus) : 0;
+    set_throughput(&e, sv, s);
     s->requests_per_s = clamp_pos(s->requests_per_s);
     s->utilization = clamp_pos(s->utilization);
 }

@@ -171,16 +171,15 @@ static void resolve_auto_batch(struct plan_resolved *out)
         return;
     sc->train.global_batch =
         model_auto_global_batch(m.params, sc->train.seq_len, &lo, &hi);
-    add_note(out,
-             "train.global_batch=auto: %llu sequences of %llu (%.3gM "
-             "tokens per step, the high end of the %.3g-%.3gM band of "
-             "published runs of %.*fB-parameter models)",
-             (unsigned long long)sc->train.global_batch,
-             (unsigned long long)sc->train.seq_len,
-             (double)sc->train.global_batch * (double)sc->train.seq_len /
-                 1048576,
-             lo / 1048576, hi / 1048576, m.params < 10e9 ? 1 : 0,
-             m.params / 1e9);
+    add_note(
+        out,
+        "train.global_batch=auto: %llu sequences of %llu (%.3gM "
+        "tokens per step, the high end of the %.3g-%.3gM band of "
+        "published runs of %.*fB-parameter models)",
+        (unsigned long long)sc->train.global_batch,
+        (unsigned long long)sc->train.seq_len,
+        (double)sc->train.global_batch * (double)sc->train.seq_len / 1048576,
+        lo / 1048576, hi / 1048576, m.params < 10e9 ? 1 : 0, m.params / 1e9);
 }
 
 /* A serving plan: one replica of tp x pp GPUs (ep inside it); replicas
@@ -273,21 +272,11 @@ static enum cp_status resolve_stack(const struct plan *p, struct catalog *cat,
     return CP_OK;
 }
 
-enum cp_status plan_resolve(const struct plan *p, struct catalog *cat,
-                            unsigned flags, struct plan_resolved *out,
-                            struct diag *d)
+/* The keys a plan cannot do without, checked before any catalog lookup so
+ * the message names what is missing; sets sc->workload on the way. */
+static enum cp_status check_required_keys(const struct plan *p, unsigned flags,
+                                          struct scenario *sc, struct diag *d)
 {
-    struct scenario *sc = &out->sc;
-    struct catalog_meta meta, ameta;
-    char id[CP_ID_MAX];
-    enum cp_status st;
-    enum cloud_term term = TERM_ON_DEMAND;
-    size_t i;
-
-    memset(out, 0, sizeof(*out));
-    scenario_defaults(sc);
-
-    /* Required keys first, so the message names what is missing. */
     if (!p->v[PK_HW_ACCELERATOR].set)
         return diag_set(d, CP_ERR_USAGE, "hardware.accelerator",
                         "missing: which accelerator (e.g. --accel h100-sxm)");
@@ -315,37 +304,20 @@ enum cp_status plan_resolve(const struct plan *p, struct catalog *cat,
                         "missing: a catalog model (e.g. --model llama3-70b) "
                         "or model.params / model.layers");
 
-    /* Catalog rows. */
-    if (catalog_defaults_outdated(cat))
-        add_note(out, "the catalog predates this version's built-in prices "
-                      "and calibration: `llmplan catalog reset` updates it "
-                      "(plans are kept; re-import your own rows)");
-    if (p->v[PK_MODEL_PRESET].set) {
-        const char *mid = p->v[PK_MODEL_PRESET].id;
+    return CP_OK;
+}
 
-        st = catalog_get_model(cat, mid, &sc->model, &meta, d);
-        if (st)
-            return lookup_failed(st, p, PK_MODEL_PRESET, mid, d);
-        add_source(out, PK_MODEL_PRESET, mid, &meta);
-    }
-    st = catalog_get_accel(cat, p->v[PK_HW_ACCELERATOR].id, &sc->accel,
-                           &ameta, d);
-    if (st)
-        return lookup_failed(st, p, PK_HW_ACCELERATOR,
-                             p->v[PK_HW_ACCELERATOR].id, d);
-    st = resolve_stack(p, cat, out, &meta, d);
-    if (st)
-        return st;
-    add_source(out, PK_SOFTWARE_STACK, sc->stack.id, &meta);
-    add_source(out, PK_HW_ACCELERATOR, sc->accel.id, &ameta);
-    /* bf16 is the default only where the accelerator has it (V100: fp16). */
-    if (!p->v[PK_TRAIN_PRECISION].set &&
-        !(sc->accel.peak_flops[PREC_BF16] > 0)) {
-        sc->train.precision =
-            sc->accel.peak_flops[PREC_FP16] > 0 ? PREC_FP16 : PREC_FP32;
-        add_note(out, "%s has no bf16: train.precision is %s", sc->accel.id,
-                 precision_name(sc->train.precision));
-    }
+/* The system (given or the accelerator's default), its fabric, the storage
+ * and the site, each with its source. */
+static enum cp_status resolve_site_rows(const struct plan *p,
+                                        struct catalog *cat,
+                                        struct plan_resolved *out,
+                                        struct diag *d)
+{
+    struct scenario *sc = &out->sc;
+    struct catalog_meta meta;
+    char id[CP_ID_MAX];
+    enum cp_status st;
 
     if (p->v[PK_HW_SYSTEM].set) {
         snprintf(id, sizeof(id), "%s", p->v[PK_HW_SYSTEM].id);
@@ -393,6 +365,19 @@ enum cp_status plan_resolve(const struct plan *p, struct catalog *cat,
     if (st)
         return lookup_failed(st, p, PK_SITE_ID, id, d);
     add_source(out, PK_SITE_ID, id, &meta);
+    return CP_OK;
+}
+
+/* The cloud offer (given or the cheapest for the accelerator and term) and
+ * its hourly price; a missing offer or price is a note unless asked for. */
+static enum cp_status resolve_cloud(const struct plan *p, struct catalog *cat,
+                                    struct plan_resolved *out, struct diag *d)
+{
+    struct scenario *sc = &out->sc;
+    struct catalog_meta meta;
+    enum cloud_term term = TERM_ON_DEMAND;
+    char id[CP_ID_MAX];
+    enum cp_status st;
 
     if (p->v[PK_CLOUD_TERM].set)
         term = (enum cloud_term)p->v[PK_CLOUD_TERM].u;
@@ -426,13 +411,20 @@ enum cp_status plan_resolve(const struct plan *p, struct catalog *cat,
                  "(set cloud.usd_per_gpu_hour)",
                  sc->accel.id, term_name(term));
     }
-    sc->reliability.node_mtbf_h = sc->system.node_mtbf_h;
+    return CP_OK;
+}
 
-    /* An explicit parameter count over a preset is a different model: its
-     * shape is derived from the count (the preset's depth and vocabulary
-     * kept), never the preset's width with another count, which would
-     * time one model and count the FLOPs of another (issue 14, item 5).
-     * A mixture of experts cannot be resized by a count alone. */
+/* An explicit parameter count over a preset is a different model: its
+ * shape is derived from the count (the preset's depth and vocabulary
+ * kept), never the preset's width with another count, which would
+ * time one model and count the FLOPs of another (issue 14, item 5).
+ * A mixture of experts cannot be resized by a count alone. */
+static enum cp_status resize_preset_by_count(const struct plan *p,
+                                             struct plan_resolved *out,
+                                             struct diag *d)
+{
+    struct scenario *sc = &out->sc;
+
     if (p->v[PK_MODEL_PRESET].set && p->v[PK_MODEL_PARAMS].set &&
         !p->v[PK_MODEL_HIDDEN].set) {
         if (sc->model.experts > 1 && !p->v[PK_MODEL_EXPERTS].set)
@@ -452,6 +444,68 @@ enum cp_status plan_resolve(const struct plan *p, struct catalog *cat,
                  "kept)",
                  sc->model.id);
     }
+    return CP_OK;
+}
+
+enum cp_status plan_resolve(const struct plan *p, struct catalog *cat,
+                            unsigned flags, struct plan_resolved *out,
+                            struct diag *d)
+{
+    struct scenario *sc = &out->sc;
+    struct catalog_meta meta, ameta;
+    enum cp_status st;
+    size_t i;
+
+    memset(out, 0, sizeof(*out));
+    scenario_defaults(sc);
+
+    st = check_required_keys(p, flags, sc, d);
+    if (st)
+        return st;
+
+    /* Catalog rows. */
+    if (catalog_defaults_outdated(cat))
+        add_note(out, "the catalog predates this version's built-in prices "
+                      "and calibration: `llmplan catalog reset` updates it "
+                      "(plans are kept; re-import your own rows)");
+    if (p->v[PK_MODEL_PRESET].set) {
+        const char *mid = p->v[PK_MODEL_PRESET].id;
+
+        st = catalog_get_model(cat, mid, &sc->model, &meta, d);
+        if (st)
+            return lookup_failed(st, p, PK_MODEL_PRESET, mid, d);
+        add_source(out, PK_MODEL_PRESET, mid, &meta);
+    }
+    st = catalog_get_accel(cat, p->v[PK_HW_ACCELERATOR].id, &sc->accel, &ameta,
+                           d);
+    if (st)
+        return lookup_failed(st, p, PK_HW_ACCELERATOR,
+                             p->v[PK_HW_ACCELERATOR].id, d);
+    st = resolve_stack(p, cat, out, &meta, d);
+    if (st)
+        return st;
+    add_source(out, PK_SOFTWARE_STACK, sc->stack.id, &meta);
+    add_source(out, PK_HW_ACCELERATOR, sc->accel.id, &ameta);
+    /* bf16 is the default only where the accelerator has it (V100: fp16). */
+    if (!p->v[PK_TRAIN_PRECISION].set &&
+        !(sc->accel.peak_flops[PREC_BF16] > 0)) {
+        sc->train.precision =
+            sc->accel.peak_flops[PREC_FP16] > 0 ? PREC_FP16 : PREC_FP32;
+        add_note(out, "%s has no bf16: train.precision is %s", sc->accel.id,
+                 precision_name(sc->train.precision));
+    }
+
+    st = resolve_site_rows(p, cat, out, d);
+    if (st)
+        return st;
+    st = resolve_cloud(p, cat, out, d);
+    if (st)
+        return st;
+    sc->reliability.node_mtbf_h = sc->system.node_mtbf_h;
+
+    st = resize_preset_by_count(p, out, d);
+    if (st)
+        return st;
     /* Explicit keys override the catalog and the defaults. */
     for (i = 0; i < PLAN_KEY_COUNT; i++)
         if (p->v[i].set && !p->v[i].is_auto)
@@ -461,8 +515,7 @@ enum cp_status plan_resolve(const struct plan *p, struct catalog *cat,
         if (!p->v[PK_MODEL_PRESET].set)
             sc->model.id[0] = '\0';
     }
-    if (sc->workload == WORKLOAD_TRAIN &&
-        p->v[PK_TRAIN_GLOBAL_BATCH].is_auto)
+    if (sc->workload == WORKLOAD_TRAIN && p->v[PK_TRAIN_GLOBAL_BATCH].is_auto)
         resolve_auto_batch(out);
     if (sc->workload == WORKLOAD_SERVE) {
         resolve_serve(p, out);
@@ -605,8 +658,7 @@ enum cp_status plan_evaluate_ex(const struct plan *p, struct catalog *cat,
 enum cp_status plan_evaluate_resolved(enum objective obj,
                                       search_progress_fn progress, void *ctx,
                                       const volatile int *cancel,
-                                      struct plan_outcome *out,
-                                      struct diag *d)
+                                      struct plan_outcome *out, struct diag *d)
 {
     struct plan_resolved *res = &out->res;
     struct scenario sc;
@@ -619,8 +671,8 @@ enum cp_status plan_evaluate_resolved(enum objective obj,
         st = plan_validate_inputs(&res->sc, d);
         if (st)
             return st;
-        st = plan_search(&res->sc, &res->space, obj, 1, &out->search,
-                         progress, ctx, cancel, d);
+        st = plan_search(&res->sc, &res->space, obj, 1, &out->search, progress,
+                         ctx, cancel, d);
         if (st)
             return st;
         out->searched = true;
