@@ -1,14 +1,13 @@
 /*
  * size.c - what to buy: accelerators x counts x owned/rented x layouts,
- * the Pareto frontier of time, cost and energy; see size.h.
+ * the Pareto frontier of time, cost and energy; see size.h.  The thread
+ * pool is in size_pool.c, serving fleets in size_serve.c.
  */
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "plan/apply.h"
 #include "plan/resolve.h"
@@ -20,7 +19,6 @@
 /* Counts on one system's grid: two per doubling, so 64 covers any
  * --gpus-max up to 2^31 (the CLI allows 10M). */
 #define COUNTS_MAX 64
-#define SIZE_THREADS 4 /* layout searches at once, at most (and CPUs) */
 /* A system is rack-scale (counts in whole scale-up domains, NVL72) when
  * its scale-up domain spans several nodes but no more than this. */
 #define RACK_DOMAIN_MAX 128
@@ -464,57 +462,6 @@ static void job_run(struct job *j, struct scenario *sc,
         j->hit = sr->hits[0];
         j->fits = sr->fits;
     }
-}
-
-/* The generic pool behind size_pool_run. */
-struct gpool {
-    void (*fn)(void *ctx, size_t i);
-    void *ctx;
-    size_t n, next;
-    pthread_mutex_t mu;
-};
-
-static void *gworker(void *arg)
-{
-    struct gpool *p = arg;
-
-    for (;;) {
-        size_t i;
-
-        pthread_mutex_lock(&p->mu);
-        i = p->next++;
-        pthread_mutex_unlock(&p->mu);
-        if (i >= p->n)
-            break;
-        p->fn(p->ctx, i);
-    }
-    return NULL;
-}
-
-void size_pool_run(size_t n, void (*fn)(void *ctx, size_t i), void *ctx)
-{
-    struct gpool p;
-    pthread_t th[SIZE_THREADS];
-    size_t nt = 0, i;
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    size_t want = cpus > 1 ? (size_t)cpus : 1;
-
-    if (want > SIZE_THREADS)
-        want = SIZE_THREADS;
-    if (want > n)
-        want = n;
-    p.fn = fn;
-    p.ctx = ctx;
-    p.n = n;
-    p.next = 0;
-    pthread_mutex_init(&p.mu, NULL);
-    for (i = 1; i < want; i++)
-        if (pthread_create(&th[nt], NULL, gworker, &p) == 0)
-            nt++;
-    gworker(&p);
-    for (i = 0; i < nt; i++)
-        pthread_join(th[i], NULL);
-    pthread_mutex_destroy(&p.mu);
 }
 
 /* One job on a pool thread, with its own scratch. */
