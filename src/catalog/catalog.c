@@ -1,6 +1,8 @@
 /*
- * catalog.c - opening (create, check, migrate, seed), transactions, the
- * typed getters, row access, reset, saved plans and settings.
+ * catalog.c - opening (create, check, migrate, seed), transactions and
+ * the statement helpers the catalog files share.  The typed getters are in
+ * catalog_get.c, rows as text in catalog_rows.c, saved plans and settings
+ * in catalog_plans.c, CSV import and export in catalog_csv.c.
  *
  * Opening an existing file never writes to it before it has passed every
  * check: the 16-byte SQLite header, our application_id, a user_version we
@@ -28,7 +30,6 @@
 
 /* "llmp": marks a SQLite file as an llmplan catalog. */
 #define APP_ID 0x6c6c6d70
-#define BUSY_TIMEOUT_MS 5000
 #define BUSY_RETRIES 40
 
 /* Migrations, in order; entry i brings the schema to version i + 1.  The
@@ -74,8 +75,7 @@ enum cp_status catalog_db_error(struct catalog *cat, struct diag *d,
                     sqlite3_errmsg(cat->db));
 }
 
-/* Run one static statement (no parameters, no rows wanted). */
-static int exec1(struct catalog *cat, const char *sql)
+int catalog_exec1(struct catalog *cat, const char *sql)
 {
     sqlite3_stmt *st = NULL;
     int rc = sqlite3_prepare_v2(cat->db, sql, -1, &st, NULL);
@@ -110,14 +110,14 @@ static int query_int(struct catalog *cat, const char *sql, long long *out)
 
 enum cp_status catalog_begin(struct catalog *cat, struct diag *d)
 {
-    if (exec1(cat, "BEGIN IMMEDIATE") != SQLITE_OK)
+    if (catalog_exec1(cat, "BEGIN IMMEDIATE") != SQLITE_OK)
         return catalog_db_error(cat, d, NULL, "cannot start a transaction");
     return CP_OK;
 }
 
 enum cp_status catalog_commit(struct catalog *cat, struct diag *d)
 {
-    int rc = exec1(cat, "COMMIT");
+    int rc = catalog_exec1(cat, "COMMIT");
 
     if (rc == SQLITE_OK)
         return CP_OK;
@@ -134,12 +134,11 @@ enum cp_status catalog_commit(struct catalog *cat, struct diag *d)
 void catalog_rollback(struct catalog *cat)
 {
     if (!sqlite3_get_autocommit(cat->db))
-        exec1(cat, "ROLLBACK");
+        catalog_exec1(cat, "ROLLBACK");
 }
 
-/* "SELECT c1, ..., cn FROM table" + tail; the names are static. */
-static void select_sql(const struct kind_def *kd, const char *tail,
-                       struct strbuf *sb)
+void catalog_select_sql(const struct kind_def *kd, const char *tail,
+                        struct strbuf *sb)
 {
     size_t i;
 
@@ -149,8 +148,8 @@ static void select_sql(const struct kind_def *kd, const char *tail,
     strbuf_addf(sb, " FROM %s %s", kd->table, tail);
 }
 
-static enum cp_status prepare(struct catalog *cat, const char *sql,
-                              sqlite3_stmt **st, struct diag *d)
+enum cp_status catalog_prepare(struct catalog *cat, const char *sql,
+                               sqlite3_stmt **st, struct diag *d)
 {
     if (sqlite3_prepare_v2(cat->db, sql, -1, st, NULL) != SQLITE_OK) {
         *st = NULL;
@@ -222,8 +221,9 @@ static enum cp_status migrate(struct catalog *cat, long long from,
         catalog_rollback(cat);
         return CP_ERR_DB;
     }
-    if (exec1(cat, migrations[SCHEMA_VERSION - 1].set_version) != SQLITE_OK ||
-        exec1(cat, "PRAGMA application_id = 1819045232") != SQLITE_OK) {
+    if (catalog_exec1(cat, migrations[SCHEMA_VERSION - 1].set_version) !=
+            SQLITE_OK ||
+        catalog_exec1(cat, "PRAGMA application_id = 1819045232") != SQLITE_OK) {
         catalog_db_error(cat, d, NULL, "cannot record schema version");
         catalog_rollback(cat);
         return CP_ERR_DB;
@@ -243,7 +243,7 @@ static enum cp_status open_db(struct catalog *cat, const char *path,
         cat->db = NULL;
         return CP_ERR_DB;
     }
-    sqlite3_busy_timeout(cat->db, BUSY_TIMEOUT_MS);
+    sqlite3_busy_timeout(cat->db, CATALOG_BUSY_TIMEOUT_MS);
     sqlite3_extended_result_codes(cat->db, 1);
     return CP_OK;
 }
@@ -254,7 +254,7 @@ static enum cp_status build(struct catalog *cat, struct diag *d)
 {
     enum cp_status st;
 
-    exec1(cat, "PRAGMA foreign_keys = ON");
+    catalog_exec1(cat, "PRAGMA foreign_keys = ON");
     st = migrate(cat, 0, d);
     if (st)
         return st;
@@ -310,8 +310,8 @@ static enum cp_status create_file(const char *path, struct diag *d)
     snprintf(tmp.path, sizeof(tmp.path), "%s", path);
     st = open_db(&tmp, tmpname, SQLITE_OPEN_READWRITE, d);
     if (!st) {
-        exec1(&tmp, "PRAGMA journal_mode = WAL");
-        exec1(&tmp, "PRAGMA synchronous = NORMAL");
+        catalog_exec1(&tmp, "PRAGMA journal_mode = WAL");
+        catalog_exec1(&tmp, "PRAGMA synchronous = NORMAL");
         st = build(&tmp, d);
     }
     if (tmp.db && sqlite3_close(tmp.db) != SQLITE_OK && !st)
@@ -499,7 +499,7 @@ static enum cp_status check_db(struct catalog *cat, unsigned flags,
         return CP_ERR_DB;
     }
     sqlite3_finalize(st);
-    if (exec1(cat, "PRAGMA foreign_keys = ON") != SQLITE_OK)
+    if (catalog_exec1(cat, "PRAGMA foreign_keys = ON") != SQLITE_OK)
         return catalog_db_error(cat, d, NULL, "cannot enable foreign keys");
     if (flags & CATALOG_OPEN_READONLY) {
         if (ver < SCHEMA_VERSION)
@@ -514,8 +514,8 @@ static enum cp_status check_db(struct catalog *cat, unsigned flags,
     status = migrate(cat, ver, d);
     if (status)
         return status;
-    exec1(cat, "PRAGMA journal_mode = WAL");
-    exec1(cat, "PRAGMA synchronous = NORMAL");
+    catalog_exec1(cat, "PRAGMA journal_mode = WAL");
+    catalog_exec1(cat, "PRAGMA synchronous = NORMAL");
     return CP_OK;
 }
 
@@ -586,918 +586,4 @@ void catalog_close(struct catalog *cat)
     if (cat->db)
         sqlite3_close_v2(cat->db);
     free(cat);
-}
-
-/* ---- typed getters ----------------------------------------------------- */
-
-/* Index of word t among "a|b|c" choices; 0 (the first) when absent. */
-static int enum_index(const char *choices, const char *t)
-{
-    const char *c = choices;
-    size_t n = t ? strlen(t) : 0;
-    int i;
-
-    for (i = 0; c && t; i++) {
-        size_t len = strcspn(c, "|");
-
-        if (len == n && strncmp(c, t, n) == 0)
-            return i;
-        c = c[len] ? c + len + 1 : NULL;
-    }
-    return 0;
-}
-
-/* Copy the current row of st (all columns of kd, in order) into out. */
-static void fill_struct(const struct kind_def *kd, sqlite3_stmt *st, void *out)
-{
-    size_t i;
-
-    for (i = 0; i < kd->ncols; i++) {
-        const struct col_map *m = &kd->map[i];
-        char *p = (char *)out + m->off;
-        int null = sqlite3_column_type(st, (int)i) == SQLITE_NULL;
-        double v;
-
-        if (m->ft == FT_NONE)
-            continue;
-        if (null && !(m->pflags & PF_DEFAULT))
-            continue; /* out was zeroed: 0, "" or false */
-        if (m->ft == FT_STR) {
-            const unsigned char *t = sqlite3_column_text(st, (int)i);
-
-            snprintf(p, m->size, "%s", t ? (const char *)t : "");
-            continue;
-        }
-        v = null ? m->dflt : sqlite3_column_double(st, (int)i);
-        if (m->ft == FT_DBL) {
-            double x = v * m->scale;
-
-            memcpy(p, &x, sizeof(x));
-        } else if (m->ft == FT_U64) {
-            uint64_t u = v > 0 ? (uint64_t)llround(v * m->scale) : 0;
-
-            memcpy(p, &u, sizeof(u));
-        } else if (m->ft == FT_BOOL) {
-            bool b = v != 0;
-
-            memcpy(p, &b, sizeof(b));
-        } else if (m->ft == FT_ENUM) {
-            const char *t = (const char *)sqlite3_column_text(st, (int)i);
-            int e = enum_index(kd->cols[i].choices, t);
-
-            memcpy(p, &e, sizeof(e));
-        }
-    }
-}
-
-static void copy_col(const struct kind_def *kd, sqlite3_stmt *st,
-                     const char *name, char *buf, size_t n)
-{
-    int i = catalog_col_index(kd, name);
-    const unsigned char *t = i >= 0 ? sqlite3_column_text(st, i) : NULL;
-
-    snprintf(buf, n, "%s", t ? (const char *)t : "");
-}
-
-const char *catalog_meta_text(const struct catalog_meta *m, bool price,
-                              char *buf, size_t n)
-{
-    const char *src = price ? m->price_source : m->source;
-    const char *as_of = price ? m->price_as_of : m->as_of;
-
-    if (price && !src[0])
-        snprintf(buf, n, "%s", "");
-    else
-        snprintf(buf, n, "%s (as of %s)", src[0] ? src : "unknown source",
-                 as_of[0] ? as_of : "?");
-    return buf;
-}
-
-static void fill_meta(const struct kind_def *kd, sqlite3_stmt *st,
-                      struct catalog_meta *meta, int price_is_row)
-{
-    if (!meta)
-        return;
-    copy_col(kd, st, "source", meta->source, sizeof(meta->source));
-    copy_col(kd, st, "as_of", meta->as_of, sizeof(meta->as_of));
-    if (price_is_row) {
-        copy_col(kd, st, "source", meta->price_source,
-                 sizeof(meta->price_source));
-        copy_col(kd, st, "as_of", meta->price_as_of, sizeof(meta->price_as_of));
-    } else {
-        copy_col(kd, st, "price_source", meta->price_source,
-                 sizeof(meta->price_source));
-        copy_col(kd, st, "price_as_of", meta->price_as_of,
-                 sizeof(meta->price_as_of));
-    }
-}
-
-/* A stored row passes the checks an import makes (types, bounds, ids):
- * a value planted with sqlite3 (hbm_gib = 1e300) is refused when it is
- * loaded, with its kind, id and column, instead of reaching the model. */
-static enum cp_status check_stored(const struct kind_def *kd, sqlite3_stmt *st,
-                                   struct diag *d)
-{
-    const unsigned char *id = sqlite3_column_text(st, 0);
-    enum catalog_col_type t;
-    enum cp_status rc;
-    char buf[64];
-    size_t i;
-    int ct;
-
-    for (i = 0; i < kd->ncols; i++) {
-        t = kd->cols[i].type;
-        ct = sqlite3_column_type(st, (int)i);
-        if ((t == CATCOL_REAL || t == CATCOL_COUNT || t == CATCOL_BOOL) &&
-            ct != SQLITE_NULL && ct != SQLITE_INTEGER && ct != SQLITE_FLOAT)
-            rc = diag_set(d, CP_ERR_RANGE, kd->cols[i].name, "is not a number");
-        else
-            rc = catalog_check_cell(
-                kd, i,
-                catalog_col_text(&kd->cols[i], st, (int)i, buf, sizeof(buf)),
-                d);
-        if (rc) {
-            char where[DIAG_WHERE_MAX];
-
-            snprintf(where, sizeof(where), "catalog %s '%.60s'", kd->table,
-                     id ? (const char *)id : "");
-            diag_prefix(d, where);
-            return rc;
-        }
-    }
-    return CP_OK;
-}
-
-static enum cp_status get_row(struct catalog *cat, enum catalog_kind k,
-                              const char *id, void *out, size_t size,
-                              struct catalog_meta *meta, struct diag *d)
-{
-    const struct kind_def *kd = catalog_kind_def(k);
-    struct strbuf sql = STRBUF_INIT;
-    sqlite3_stmt *st = NULL;
-    enum cp_status rc;
-    int step;
-
-    memset(out, 0, size);
-    if (meta)
-        memset(meta, 0, sizeof(*meta));
-    strbuf_init(&sql, 0);
-    select_sql(kd, "WHERE id = ?", &sql);
-    rc = prepare(cat, sql.buf, &st, d);
-    strbuf_release(&sql);
-    if (rc)
-        return rc;
-    sqlite3_bind_text(st, 1, id ? id : "", -1, SQLITE_STATIC);
-    step = catalog_step(st);
-    if (step == SQLITE_ROW) {
-        rc = check_stored(kd, st, d);
-        if (!rc) {
-            fill_struct(kd, st, out);
-            fill_meta(kd, st, meta, 0);
-        }
-    } else if (step == SQLITE_DONE) {
-        rc = diag_set(d, CP_ERR_NOT_FOUND, kd->table, "unknown id '%s'",
-                      id ? id : "");
-    } else {
-        rc = catalog_db_error(cat, d, NULL, "cannot read catalog");
-    }
-    sqlite3_finalize(st);
-    return rc;
-}
-
-enum cp_status catalog_get_accel(struct catalog *cat, const char *id,
-                                 struct accel_spec *out,
-                                 struct catalog_meta *meta, struct diag *d)
-{
-    return get_row(cat, CATALOG_ACCELERATORS, id, out, sizeof(*out), meta, d);
-}
-
-enum cp_status catalog_get_system(struct catalog *cat, const char *id,
-                                  struct system_spec *out,
-                                  struct catalog_meta *meta, struct diag *d)
-{
-    return get_row(cat, CATALOG_SYSTEMS, id, out, sizeof(*out), meta, d);
-}
-
-enum cp_status catalog_get_fabric(struct catalog *cat, const char *id,
-                                  struct fabric_spec *out,
-                                  struct catalog_meta *meta, struct diag *d)
-{
-    return get_row(cat, CATALOG_FABRICS, id, out, sizeof(*out), meta, d);
-}
-
-enum cp_status catalog_get_storage(struct catalog *cat, const char *id,
-                                   struct storage_spec *out,
-                                   struct catalog_meta *meta, struct diag *d)
-{
-    return get_row(cat, CATALOG_STORAGE, id, out, sizeof(*out), meta, d);
-}
-
-enum cp_status catalog_get_site(struct catalog *cat, const char *id,
-                                struct site_spec *out,
-                                struct catalog_meta *meta, struct diag *d)
-{
-    return get_row(cat, CATALOG_SITES, id, out, sizeof(*out), meta, d);
-}
-
-enum cp_status catalog_get_model(struct catalog *cat, const char *id,
-                                 struct model_spec *out,
-                                 struct catalog_meta *meta, struct diag *d)
-{
-    enum cp_status st =
-        get_row(cat, CATALOG_MODELS, id, out, sizeof(*out), meta, d);
-
-    if (!st && out->kv_heads == 0)
-        out->kv_heads = out->heads; /* empty kv_heads: plain multi-head */
-    return st;
-}
-
-enum cp_status catalog_get_stack(struct catalog *cat, const char *id,
-                                 struct stack_spec *out,
-                                 struct catalog_meta *meta, struct diag *d)
-{
-    return get_row(cat, CATALOG_STACKS, id, out, sizeof(*out), meta, d);
-}
-
-enum cp_status catalog_get_cloud(struct catalog *cat, const char *id,
-                                 enum cloud_term term, struct cloud_offer *out,
-                                 struct catalog_meta *meta, struct diag *d)
-{
-    const struct kind_def *kd = catalog_kind_def(CATALOG_CLOUD);
-    int iterm = catalog_col_index(kd, "term");
-    int iprice = catalog_col_index(kd, "usd_per_gpu_hour");
-    struct strbuf sql = STRBUF_INIT;
-    sqlite3_stmt *st = NULL;
-    enum cp_status rc;
-    int step, rows = 0, t;
-
-    memset(out, 0, sizeof(*out));
-    if (meta)
-        memset(meta, 0, sizeof(*meta));
-    strbuf_init(&sql, 0);
-    select_sql(kd, "WHERE id = ? ORDER BY term", &sql);
-    rc = prepare(cat, sql.buf, &st, d);
-    strbuf_release(&sql);
-    if (rc)
-        return rc;
-    sqlite3_bind_text(st, 1, id ? id : "", -1, SQLITE_STATIC);
-    while ((step = catalog_step(st)) == SQLITE_ROW) {
-        const unsigned char *tn = sqlite3_column_text(st, iterm);
-        double price[TERM_COUNT];
-        int mine = 0;
-
-        memcpy(price, out->usd_per_gpu_hour, sizeof(price));
-        for (t = 0; t < TERM_COUNT; t++) {
-            if (tn && strcmp((const char *)tn, term_name(t)) == 0) {
-                price[t] = sqlite3_column_double(st, iprice);
-                mine = t == (int)term;
-            }
-        }
-        rc = check_stored(kd, st, d);
-        if (rc)
-            break;
-        if (rows == 0 || mine) {
-            fill_struct(kd, st, out);
-            if (mine || !meta)
-                fill_meta(kd, st, meta, 1);
-        }
-        memcpy(out->usd_per_gpu_hour, price, sizeof(price));
-        rows++;
-    }
-    /* rc set: a stored value out of range (d says which) */
-    if (!rc && step != SQLITE_DONE)
-        rc = catalog_db_error(cat, d, NULL, "cannot read catalog");
-    else if (!rc && rows == 0)
-        rc = diag_set(d, CP_ERR_NOT_FOUND, kd->table, "unknown id '%s'",
-                      id ? id : "");
-    sqlite3_finalize(st);
-    return rc;
-}
-
-static enum cp_status first_id(struct catalog *cat, const char *sql,
-                               const char *a, const char *b,
-                               char out_id[CP_ID_MAX], struct diag *d)
-{
-    sqlite3_stmt *st = NULL;
-    enum cp_status rc = prepare(cat, sql, &st, d);
-    int step;
-
-    if (rc)
-        return rc;
-    sqlite3_bind_text(st, 1, a ? a : "", -1, SQLITE_STATIC);
-    if (b)
-        sqlite3_bind_text(st, 2, b, -1, SQLITE_STATIC);
-    step = catalog_step(st);
-    if (step == SQLITE_ROW) {
-        snprintf(out_id, CP_ID_MAX, "%s",
-                 (const char *)sqlite3_column_text(st, 0));
-    } else if (step == SQLITE_DONE) {
-        rc = CP_ERR_NOT_FOUND;
-    } else {
-        rc = catalog_db_error(cat, d, NULL, "cannot read catalog");
-    }
-    sqlite3_finalize(st);
-    return rc;
-}
-
-enum cp_status catalog_default_system(struct catalog *cat, const char *accel_id,
-                                      char out_id[CP_ID_MAX], struct diag *d)
-{
-    enum cp_status st =
-        first_id(cat,
-                 "SELECT id FROM systems WHERE accel_id = ? "
-                 "ORDER BY coalesce(preferred, 0) DESC, id LIMIT 1",
-                 accel_id, NULL, out_id, d);
-
-    if (st == CP_ERR_NOT_FOUND)
-        return diag_set(d, st, "systems", "no system is built from '%s'",
-                        accel_id ? accel_id : "");
-    return st;
-}
-
-enum cp_status catalog_default_stack(struct catalog *cat, const char *vendor,
-                                     enum workload_kind kind,
-                                     char out_id[CP_ID_MAX], struct diag *d)
-{
-    enum cp_status st =
-        first_id(cat,
-                 "SELECT id FROM stacks WHERE kind = ?2 AND "
-                 "instr(' ' || coalesce(default_on, '') || ' ', "
-                 "' ' || ?1 || ' ') > 0 ORDER BY id LIMIT 1",
-                 vendor, workload_name(kind), out_id, d);
-
-    if (st == CP_ERR_NOT_FOUND)
-        return diag_set(d, st, "stacks", "no %s stack is the default on %s",
-                        workload_name(kind), vendor ? vendor : "");
-    return st;
-}
-
-enum cp_status catalog_default_cloud(struct catalog *cat, const char *accel_id,
-                                     enum cloud_term term,
-                                     char out_id[CP_ID_MAX], struct diag *d)
-{
-    return catalog_default_cloud_for(cat, accel_id, term, 0, out_id, d);
-}
-
-enum cp_status catalog_default_cloud_for(struct catalog *cat,
-                                         const char *accel_id,
-                                         enum cloud_term term, uint64_t gpus,
-                                         char out_id[CP_ID_MAX], struct diag *d)
-{
-    const char *tn = term_name(term);
-    sqlite3_stmt *st = NULL;
-    enum cp_status rc;
-    int step;
-
-    if (!tn)
-        return diag_set(d, CP_ERR_RANGE, "cloud.term", "unknown term");
-    /* The cheapest offer that can supply the job: an offer whose stated
-     * capacity is below the GPU count is passed over (0 or NULL: not
-     * known, taken as enough). */
-    rc = prepare(cat,
-                 "SELECT id FROM cloud WHERE accel_id = ? AND term = ? "
-                 "AND (coalesce(capacity_gpus, 0) = 0 OR capacity_gpus >= ?) "
-                 "ORDER BY usd_per_gpu_hour, id LIMIT 1",
-                 &st, d);
-    if (rc)
-        return rc;
-    sqlite3_bind_text(st, 1, accel_id ? accel_id : "", -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, tn, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(
-        st, 3, gpus > (uint64_t)INT64_MAX ? INT64_MAX : (sqlite3_int64)gpus);
-    step = catalog_step(st);
-    if (step == SQLITE_ROW)
-        snprintf(out_id, CP_ID_MAX, "%s",
-                 (const char *)sqlite3_column_text(st, 0));
-    else if (step == SQLITE_DONE)
-        rc =
-            diag_set(d, CP_ERR_NOT_FOUND, "cloud", "no %s cloud offer for '%s'",
-                     tn, accel_id ? accel_id : "");
-    else
-        rc = catalog_db_error(cat, d, NULL, "cannot read catalog");
-    sqlite3_finalize(st);
-    return rc;
-}
-
-/* ---- rows as text ------------------------------------------------------ */
-
-enum cp_status catalog_foreach(struct catalog *cat, enum catalog_kind k,
-                               const char *id, catalog_row_fn fn, void *ctx,
-                               struct diag *d)
-{
-    const struct kind_def *kd = catalog_kind_def(k);
-    struct strbuf sql = STRBUF_INIT;
-    sqlite3_stmt *st = NULL;
-    const char *vals[64];
-    char(*bufs)[64];
-    enum cp_status rc;
-    size_t i, rows = 0;
-    int step;
-
-    if (!kd || kd->ncols > 64)
-        return diag_set(d, CP_ERR_USAGE, "catalog", "bad catalog kind");
-    strbuf_init(&sql, 0);
-    select_sql(kd,
-               id ? (kd->nkey > 1 ? "WHERE id = ? ORDER BY id, term"
-                                  : "WHERE id = ? ORDER BY id")
-                  : (kd->nkey > 1 ? "ORDER BY id, term" : "ORDER BY id"),
-               &sql);
-    rc = prepare(cat, sql.buf, &st, d);
-    strbuf_release(&sql);
-    if (rc)
-        return rc;
-    if (id)
-        sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-    bufs = xmalloc(kd->ncols * sizeof(*bufs));
-    while ((step = catalog_step(st)) == SQLITE_ROW) {
-        for (i = 0; i < kd->ncols; i++)
-            vals[i] = catalog_col_text(&kd->cols[i], st, (int)i, bufs[i],
-                                       sizeof(bufs[i]));
-        rows++;
-        rc = fn(ctx, vals, kd->ncols);
-        if (rc)
-            break;
-    }
-    if (!rc && step != SQLITE_DONE)
-        rc = catalog_db_error(cat, d, NULL, "cannot read catalog");
-    if (!rc && id && rows == 0)
-        rc = diag_set(d, CP_ERR_NOT_FOUND, kd->table, "unknown id '%s'", id);
-    free(bufs);
-    sqlite3_finalize(st);
-    return rc;
-}
-
-enum cp_status catalog_row_put(struct catalog *cat, enum catalog_kind k,
-                               const char *const *values, size_t n,
-                               struct diag *d)
-{
-    const struct kind_def *kd = catalog_kind_def(k);
-
-    if (!kd || n != kd->ncols)
-        return diag_set(d, CP_ERR_USAGE, kd ? kd->table : "catalog",
-                        "expected %zu values, got %zu", kd ? kd->ncols : 0, n);
-    return catalog_put_rows(cat, k, kd->table, values, NULL, 1, 0, d);
-}
-
-enum cp_status catalog_row_delete(struct catalog *cat, enum catalog_kind k,
-                                  const char *id, struct diag *d)
-{
-    /* Static statements, one per kind, in enum catalog_kind order. */
-    static const char *const sql[CATALOG_KIND_COUNT] = {
-        "DELETE FROM accelerators WHERE id = ?",
-        "DELETE FROM systems WHERE id = ?",
-        "DELETE FROM fabrics WHERE id = ?",
-        "DELETE FROM storage WHERE id = ?",
-        "DELETE FROM sites WHERE id = ?",
-        "DELETE FROM cloud WHERE id = ?",
-        "DELETE FROM models WHERE id = ?",
-        "DELETE FROM stacks WHERE id = ?",
-    };
-    sqlite3_stmt *st = NULL;
-    enum cp_status rc;
-
-    if ((unsigned)k >= CATALOG_KIND_COUNT)
-        return diag_set(d, CP_ERR_USAGE, "catalog", "bad catalog kind");
-    rc = catalog_begin(cat, d);
-    if (rc)
-        return rc;
-    rc = prepare(cat, sql[k], &st, d);
-    if (!rc) {
-        sqlite3_bind_text(st, 1, id ? id : "", -1, SQLITE_STATIC);
-        if (catalog_step(st) != SQLITE_DONE)
-            rc = catalog_db_error(cat, d, NULL, "cannot delete");
-        else if (sqlite3_changes(cat->db) == 0)
-            rc = diag_set(d, CP_ERR_NOT_FOUND, catalog_kind_name(k),
-                          "unknown id '%s'", id ? id : "");
-    }
-    sqlite3_finalize(st);
-    if (rc) {
-        catalog_rollback(cat);
-        return rc;
-    }
-    rc = catalog_commit(cat, d);
-    if (rc == CP_ERR_EXISTS)
-        diag_set(d, rc, catalog_kind_name(k),
-                 "'%s' is still used by a system or cloud offer", id);
-    return rc;
-}
-
-/* BEGIN IMMEDIATE, waiting at most wait_ms for another writer, then
- * CP_ERR_BUSY saying so (instead of the long wait of catalog_begin). */
-static enum cp_status begin_within(struct catalog *cat, int wait_ms,
-                                   struct diag *d)
-{
-    sqlite3_stmt *st = NULL;
-    int rc;
-
-    sqlite3_busy_timeout(cat->db, wait_ms > 0 ? wait_ms : 0);
-    rc = sqlite3_prepare_v2(cat->db, "BEGIN IMMEDIATE", -1, &st, NULL);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_step(st);
-    sqlite3_finalize(st);
-    sqlite3_busy_timeout(cat->db, BUSY_TIMEOUT_MS);
-    if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED)
-        return diag_set(d, CP_ERR_BUSY, cat->path,
-                        "another process is writing the catalog (an "
-                        "import?): nothing changed, try again");
-    if (rc != SQLITE_DONE)
-        return catalog_db_error(cat, d, NULL, "cannot start a transaction");
-    return CP_OK;
-}
-
-/* " WHERE id = ?" (and term) for a kind's key; static text. */
-static const char *key_where(const struct kind_def *kd)
-{
-    return kd->nkey > 1 ? "WHERE id = ? AND term = ?" : "WHERE id = ?";
-}
-
-static void bind_key(sqlite3_stmt *st, const struct kind_def *kd,
-                     const char *const *key)
-{
-    size_t i;
-
-    for (i = 0; i < kd->nkey; i++)
-        sqlite3_bind_text(st, (int)i + 1, key[i] ? key[i] : "", -1,
-                          SQLITE_STATIC);
-}
-
-/* The stored row with these key cells as text, each cell malloc'd into
- * cells[kd->ncols]; CP_ERR_NOT_FOUND when there is none. */
-static enum cp_status read_row(struct catalog *cat, const struct kind_def *kd,
-                               const char *const *key, char **cells,
-                               struct diag *d)
-{
-    struct strbuf sql = STRBUF_INIT;
-    sqlite3_stmt *st = NULL;
-    enum cp_status rc;
-    char buf[64];
-    size_t i;
-    int step;
-
-    strbuf_init(&sql, 0);
-    select_sql(kd, key_where(kd), &sql);
-    rc = prepare(cat, sql.buf, &st, d);
-    strbuf_release(&sql);
-    if (rc)
-        return rc;
-    bind_key(st, kd, key);
-    step = catalog_step(st);
-    if (step == SQLITE_ROW) {
-        for (i = 0; i < kd->ncols; i++)
-            cells[i] = xstrdup(catalog_col_text(&kd->cols[i], st, (int)i, buf,
-                                                sizeof(buf)));
-    } else if (step == SQLITE_DONE) {
-        rc = diag_set(d, CP_ERR_NOT_FOUND, kd->table,
-                      "'%s' is no longer in the catalog", key[0]);
-    } else {
-        rc = catalog_db_error(cat, d, NULL, "cannot read catalog");
-    }
-    sqlite3_finalize(st);
-    return rc;
-}
-
-enum cp_status catalog_row_update(struct catalog *cat, enum catalog_kind k,
-                                  const char *const *key,
-                                  const struct catalog_cell_edit *edits,
-                                  size_t nedits, int wait_ms, struct diag *d)
-{
-    const struct kind_def *kd = catalog_kind_def(k);
-    char **cells;
-    enum cp_status rc;
-    size_t i;
-
-    if (!kd)
-        return diag_set(d, CP_ERR_USAGE, "catalog", "bad catalog kind");
-    for (i = 0; i < nedits; i++)
-        if (edits[i].col >= kd->ncols || edits[i].col < kd->nkey ||
-            !edits[i].value)
-            return diag_set(d, CP_ERR_USAGE,
-                            edits[i].col < kd->ncols
-                                ? kd->cols[edits[i].col].name
-                                : kd->table,
-                            "a key column cannot be edited (add a copy "
-                            "with another id instead)");
-    rc = begin_within(cat, wait_ms, d);
-    if (rc)
-        return rc;
-    cells = xcalloc(kd->ncols, sizeof(*cells));
-    rc = read_row(cat, kd, key, cells, d);
-    for (i = 0; !rc && i < nedits; i++) {
-        char **c = &cells[edits[i].col];
-
-        if (edits[i].expect && strcmp(*c, edits[i].expect) != 0) {
-            rc = diag_set(d, CP_ERR_CONFLICT, kd->cols[edits[i].col].name,
-                          "changed by someone else since it was read (now "
-                          "'%.60s'): nothing written",
-                          *c);
-            break;
-        }
-        free(*c);
-        *c = xstrdup(edits[i].value);
-    }
-    if (!rc)
-        rc = catalog_put_rows(cat, k, kd->table, (const char *const *)cells,
-                              NULL, 1, 1, d);
-    for (i = 0; i < kd->ncols; i++)
-        free(cells[i]);
-    free(cells);
-    if (rc) {
-        catalog_rollback(cat);
-        return rc;
-    }
-    return catalog_commit(cat, d);
-}
-
-enum cp_status catalog_row_delete_key(struct catalog *cat, enum catalog_kind k,
-                                      const char *const *key, int wait_ms,
-                                      struct diag *d)
-{
-    const struct kind_def *kd = catalog_kind_def(k);
-    struct strbuf sql = STRBUF_INIT;
-    sqlite3_stmt *st = NULL;
-    enum cp_status rc;
-
-    if (!kd)
-        return diag_set(d, CP_ERR_USAGE, "catalog", "bad catalog kind");
-    rc = begin_within(cat, wait_ms, d);
-    if (rc)
-        return rc;
-    /* the table name comes from the static kind table */
-    strbuf_init(&sql, 0);
-    strbuf_addf(&sql, "DELETE FROM %s %s", kd->table, key_where(kd));
-    rc = prepare(cat, sql.buf, &st, d);
-    strbuf_release(&sql);
-    if (!rc) {
-        bind_key(st, kd, key);
-        if (catalog_step(st) != SQLITE_DONE)
-            rc = catalog_db_error(cat, d, NULL, "cannot delete");
-        else if (sqlite3_changes(cat->db) == 0)
-            rc = diag_set(d, CP_ERR_NOT_FOUND, kd->table, "unknown id '%s'",
-                          key[0] ? key[0] : "");
-    }
-    sqlite3_finalize(st);
-    if (rc) {
-        catalog_rollback(cat);
-        return rc;
-    }
-    rc = catalog_commit(cat, d);
-    if (rc == CP_ERR_EXISTS)
-        diag_set(d, rc, kd->table,
-                 "'%s' is still used by a system or cloud offer", key[0]);
-    return rc;
-}
-
-enum cp_status catalog_reset(struct catalog *cat, struct diag *d)
-{
-    static const char *const wipe[] = {
-        "DELETE FROM cloud",        "DELETE FROM systems",
-        "DELETE FROM models",       "DELETE FROM sites",
-        "DELETE FROM storage",      "DELETE FROM fabrics",
-        "DELETE FROM accelerators",
-    };
-    enum cp_status st = catalog_begin(cat, d);
-    size_t i;
-
-    if (st)
-        return st;
-    for (i = 0; i < sizeof(wipe) / sizeof(wipe[0]); i++) {
-        if (exec1(cat, wipe[i]) != SQLITE_OK) {
-            st = catalog_db_error(cat, d, NULL, "cannot reset");
-            catalog_rollback(cat);
-            return st;
-        }
-    }
-    st = catalog_seed(cat, d);
-    if (st) {
-        catalog_rollback(cat);
-        return st;
-    }
-    return catalog_commit(cat, d);
-}
-
-/* ---- saved plans ------------------------------------------------------- */
-
-static enum cp_status check_name(const char *name, const char *what,
-                                 struct diag *d)
-{
-    const char *p;
-
-    if (!name || !*name)
-        return diag_set(d, CP_ERR_USAGE, what, "empty name");
-    for (p = name; *p; p++)
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
-              *p == '.' || *p == '_' || *p == '-'))
-            return diag_set(d, CP_ERR_RANGE, what,
-                            "'%.60s' is not a valid name: use lower-case "
-                            "letters, digits, '.', '_' and '-'",
-                            name);
-    if (p - name >= CP_ID_MAX)
-        return diag_set(d, CP_ERR_RANGE, what, "longer than %d characters",
-                        CP_ID_MAX - 1);
-    return CP_OK;
-}
-
-/* One write statement with up to two text parameters, in a transaction.
- * *changes receives sqlite3_changes(). */
-static enum cp_status write1(struct catalog *cat, const char *sql,
-                             const char *a, const char *b, int *changes,
-                             struct diag *d)
-{
-    sqlite3_stmt *st = NULL;
-    enum cp_status rc = catalog_begin(cat, d);
-
-    if (rc)
-        return rc;
-    rc = prepare(cat, sql, &st, d);
-    if (!rc) {
-        sqlite3_bind_text(st, 1, a, -1, SQLITE_STATIC);
-        if (b)
-            sqlite3_bind_text(st, 2, b, -1, SQLITE_STATIC);
-        if (catalog_step(st) != SQLITE_DONE)
-            rc = catalog_db_error(cat, d, NULL, "cannot write catalog");
-        else if (changes)
-            *changes = sqlite3_changes(cat->db);
-    }
-    sqlite3_finalize(st);
-    if (rc) {
-        catalog_rollback(cat);
-        return rc;
-    }
-    return catalog_commit(cat, d);
-}
-
-enum cp_status catalog_plan_save(struct catalog *cat, const char *name,
-                                 const char *ini_text, struct diag *d)
-{
-    enum cp_status st = check_name(name, "plan", d);
-
-    if (st)
-        return st;
-    return write1(cat,
-                  "INSERT INTO plans (name, ini, created_at, updated_at) "
-                  "VALUES (?1, ?2, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), "
-                  "strftime('%Y-%m-%dT%H:%M:%SZ', 'now')) "
-                  "ON CONFLICT(name) DO UPDATE SET ini = excluded.ini, "
-                  "updated_at = excluded.updated_at",
-                  name, ini_text ? ini_text : "", NULL, d);
-}
-
-/* The text column of a one-row query keyed by one parameter. */
-static enum cp_status load_text(struct catalog *cat, const char *sql,
-                                const char *key, const char *what, char **out,
-                                struct diag *d)
-{
-    sqlite3_stmt *st = NULL;
-    enum cp_status rc = prepare(cat, sql, &st, d);
-    int step;
-
-    *out = NULL;
-    if (rc)
-        return rc;
-    sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
-    step = catalog_step(st);
-    if (step == SQLITE_ROW) {
-        const unsigned char *t = sqlite3_column_text(st, 0);
-
-        *out = xstrdup(t ? (const char *)t : "");
-    } else if (step == SQLITE_DONE) {
-        rc = diag_set(d, CP_ERR_NOT_FOUND, what, "'%s' not found", key);
-    } else {
-        rc = catalog_db_error(cat, d, NULL, "cannot read catalog");
-    }
-    sqlite3_finalize(st);
-    return rc;
-}
-
-enum cp_status catalog_plan_load(struct catalog *cat, const char *name,
-                                 char **text_out, struct diag *d)
-{
-    enum cp_status st = check_name(name, "plan", d);
-
-    *text_out = NULL;
-    if (st)
-        return st;
-    return load_text(cat, "SELECT ini FROM plans WHERE name = ?", name, "plan",
-                     text_out, d);
-}
-
-enum cp_status catalog_plan_list(struct catalog *cat, catalog_plan_fn fn,
-                                 void *ctx, struct diag *d)
-{
-    sqlite3_stmt *st = NULL;
-    enum cp_status rc = prepare(
-        cat, "SELECT name, updated_at FROM plans ORDER BY name", &st, d);
-    int step;
-
-    if (rc)
-        return rc;
-    while ((step = catalog_step(st)) == SQLITE_ROW) {
-        rc = fn(ctx, (const char *)sqlite3_column_text(st, 0),
-                (const char *)sqlite3_column_text(st, 1));
-        if (rc)
-            break;
-    }
-    if (!rc && step != SQLITE_DONE)
-        rc = catalog_db_error(cat, d, NULL, "cannot read catalog");
-    sqlite3_finalize(st);
-    return rc;
-}
-
-enum cp_status catalog_plan_delete(struct catalog *cat, const char *name,
-                                   struct diag *d)
-{
-    int n = 0;
-    enum cp_status st = check_name(name, "plan", d);
-
-    if (!st)
-        st = write1(cat, "DELETE FROM plans WHERE name = ?", name, NULL, &n, d);
-    if (!st && n == 0)
-        st = diag_set(d, CP_ERR_NOT_FOUND, "plan", "'%s' not found", name);
-    return st;
-}
-
-enum cp_status catalog_plan_rename(struct catalog *cat, const char *from,
-                                   const char *to, struct diag *d)
-{
-    sqlite3_stmt *st = NULL;
-    enum cp_status rc = check_name(from, "plan", d);
-    int step;
-
-    if (!rc)
-        rc = check_name(to, "plan", d);
-    if (!rc)
-        rc = catalog_begin(cat, d);
-    if (rc)
-        return rc;
-    rc = prepare(cat, "SELECT 1 FROM plans WHERE name = ?", &st, d);
-    if (!rc) {
-        sqlite3_bind_text(st, 1, to, -1, SQLITE_STATIC);
-        step = catalog_step(st);
-        if (step == SQLITE_ROW && strcmp(from, to) != 0)
-            rc = diag_set(d, CP_ERR_EXISTS, "plan", "'%s' already exists", to);
-        else if (step != SQLITE_ROW && step != SQLITE_DONE)
-            rc = catalog_db_error(cat, d, NULL, "cannot read catalog");
-    }
-    sqlite3_finalize(st);
-    st = NULL;
-    if (!rc)
-        rc = prepare(cat,
-                     "UPDATE plans SET name = ?2, updated_at = "
-                     "strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE name = ?1",
-                     &st, d);
-    if (!rc) {
-        sqlite3_bind_text(st, 1, from, -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, 2, to, -1, SQLITE_STATIC);
-        if (catalog_step(st) != SQLITE_DONE)
-            rc = catalog_db_error(cat, d, NULL, "cannot rename plan");
-        else if (sqlite3_changes(cat->db) == 0)
-            rc = diag_set(d, CP_ERR_NOT_FOUND, "plan", "'%s' not found", from);
-    }
-    sqlite3_finalize(st);
-    if (rc) {
-        catalog_rollback(cat);
-        return rc;
-    }
-    return catalog_commit(cat, d);
-}
-
-/* ---- settings ---------------------------------------------------------- */
-
-enum cp_status catalog_setting_get(struct catalog *cat, const char *key,
-                                   char **value_out, struct diag *d)
-{
-    enum cp_status st = check_name(key, "setting", d);
-
-    *value_out = NULL;
-    if (st)
-        return st;
-    return load_text(cat, "SELECT value FROM settings WHERE key = ?", key,
-                     "setting", value_out, d);
-}
-
-enum cp_status catalog_setting_put(struct catalog *cat, const char *key,
-                                   const char *value, struct diag *d)
-{
-    enum cp_status st = check_name(key, "setting", d);
-
-    if (st)
-        return st;
-    return write1(cat,
-                  "INSERT INTO settings (key, value) VALUES (?1, ?2) "
-                  "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                  key, value ? value : "", NULL, d);
-}
-
-bool catalog_defaults_outdated(struct catalog *cat)
-{
-    char fp[17], *stored = NULL;
-    bool outdated;
-
-    if (catalog_setting_get(cat, "defaults.fingerprint", &stored, NULL) !=
-        CP_OK)
-        return true;
-    catalog_defaults_fingerprint(fp);
-    outdated = strcmp(stored, fp) != 0;
-    free(stored);
-    return outdated;
 }

@@ -77,6 +77,22 @@ int catalog_step(sqlite3_stmt *st);
 enum cp_status catalog_db_error(struct catalog *cat, struct diag *d,
                                 const char *where, const char *what);
 
+/* How long a connection waits on a lock before SQLITE_BUSY. */
+#define CATALOG_BUSY_TIMEOUT_MS 5000
+
+/* Run one static statement (no parameters, no rows wanted); returns the
+ * sqlite result code. */
+int catalog_exec1(struct catalog *cat, const char *sql);
+
+/* "SELECT c1, ..., cn FROM table" + tail into sb; the names are static. */
+struct strbuf;
+void catalog_select_sql(const struct kind_def *kd, const char *tail,
+                        struct strbuf *sb);
+
+/* sqlite3_prepare_v2 of a static statement; *st is NULL on failure. */
+enum cp_status catalog_prepare(struct catalog *cat, const char *sql,
+                               sqlite3_stmt **st, struct diag *d);
+
 /* BEGIN IMMEDIATE / COMMIT / ROLLBACK with retry. */
 enum cp_status catalog_begin(struct catalog *cat, struct diag *d);
 enum cp_status catalog_commit(struct catalog *cat, struct diag *d);

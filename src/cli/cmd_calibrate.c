@@ -466,37 +466,115 @@ static void today(char *buf, size_t n)
         snprintf(buf, n, "unknown");
 }
 
+/* Read the measured runs of o->file into cs; none is an error. */
+static enum cp_status load_runs(const struct opts *o, struct calib_set *cs,
+                                struct diag *d)
+{
+    enum cp_status s;
+    FILE *fp;
+
+    fp = fopen(o->file, "rb");
+    if (!fp)
+        return diag_set(d, CP_ERR_NOT_FOUND, o->file, "cannot read the runs");
+    s = calib_read(cs, o->file, fp, d);
+    fclose(fp);
+    if (s)
+        return s;
+    if (!cs->n)
+        return diag_set(d, CP_ERR_USAGE, o->file, "no runs (a header only)");
+    return CP_OK;
+}
+
+/* Fewer runs than knobs that move them: refused, naming the knobs. */
+static enum cp_status too_few_runs(const struct calib_set *cs,
+                                   const struct calib_fit *fit,
+                                   const char *file, struct diag *d)
+{
+    char names[256];
+    size_t k;
+
+    names[0] = '\0';
+    for (k = 0; k < CK_COUNT; k++)
+        if (fit->why[k] == CALIB_FIT)
+            snprintf(names + strlen(names), sizeof(names) - strlen(names),
+                     "%s%s", names[0] ? ", " : "", calib_knob_info(k)->name);
+    return diag_set(d, CP_ERR_USAGE, file,
+                    "%zu run%s for %zu knobs that move them (%s): calibrate "
+                    "needs at least one run per knob",
+                    cs->n, cs->n == 1 ? "" : "s", fit->nactive, names);
+}
+
+/* The new stack row: the stack's row with the fitted knobs, renamed, and
+ * its source the runs file; rep->written gets the knobs as stored. */
+static void fill_row(struct row *row, const struct calib_fit *fit,
+                     const struct opts *o, const struct calib_set *cs,
+                     const char *stack, const char *new_id, struct report *rep)
+{
+    char buf[CP_TEXT_MAX], date[32];
+    size_t k;
+
+    today(date, sizeof(date));
+    for (k = 0; k < CK_COUNT; k++) {
+        rep->written[k] = fit->start[k];
+        if (fit->why[k] == CALIB_FIT) {
+            rep->written[k] = stored3(fit->knobs[k]);
+            snprintf(buf, sizeof(buf), "%.3g", fit->knobs[k]);
+            row_set(row, calib_knob_info(k)->name, buf);
+        }
+    }
+    row_set(row, "id", new_id);
+    snprintf(buf, sizeof(buf), "%s (calibrated)", row_get(row, "name"));
+    row_set(row, "name", buf);
+    snprintf(buf, sizeof(buf), SOURCE_PREFIX "%.160s (%zu runs, %s)", o->file,
+             cs->n, date);
+    row_set(row, "source", buf);
+    row_set(row, "as_of", date);
+    snprintf(buf, sizeof(buf),
+             "%s refitted on measured runs (before %.1f%%, after %.1f%% MAPE)",
+             stack, 100 * fit->before, 100 * fit->after);
+    row_set(row, "notes", buf);
+}
+
+/* The report's errors: the stack as it is, the new row, and (unless
+ * --no-loo or a single run) the leave-one-out error. */
+static void score_report(const struct calib_set *cs,
+                         const struct calib_fit *fit,
+                         const struct stack_spec *st, const struct opts *o,
+                         struct report *rep)
+{
+    rep->err_before = xcalloc(cs->n, sizeof(double));
+    rep->err_after = xcalloc(cs->n, sizeof(double));
+    calib_score(cs, NULL, cs->n, st, fit->start, rep->err_before);
+    rep->after = calib_score(cs, NULL, cs->n, st, rep->written, rep->err_after);
+    rep->loo = NAN;
+    if (o->no_loo) {
+        rep->loo_note = "not computed (--no-loo)";
+    } else if (cs->n < 2) {
+        rep->loo_note = "needs 2 runs";
+    } else {
+        rep->err_loo = xcalloc(cs->n, sizeof(double));
+        rep->loo = leave_one_out(cs, st, rep->err_loo, &rep->loo_folds);
+    }
+}
+
 static enum cp_status run(const struct global_opts *g, const struct opts *o,
                           struct diag *d)
 {
     struct catalog *cat = NULL;
     struct calib_set *cs = calib_set_new();
     struct calib_fit *fit = xcalloc(1, sizeof(*fit));
-    struct stack_spec st, written_st;
+    struct stack_spec st;
     struct report rep;
     struct row row;
     struct cli_out out;
-    char stack[CP_ID_MAX], new_id[CP_ID_MAX + 16], date[32];
-    char buf[CP_TEXT_MAX], names[256];
+    char stack[CP_ID_MAX], new_id[CP_ID_MAX + 16];
     enum cp_status s;
-    size_t k;
-    FILE *fp;
 
     memset(&rep, 0, sizeof(rep));
     row_init(&row);
-    fp = fopen(o->file, "rb");
-    if (!fp) {
-        s = diag_set(d, CP_ERR_NOT_FOUND, o->file, "cannot read the runs");
-        goto out;
-    }
-    s = calib_read(cs, o->file, fp, d);
-    fclose(fp);
+    s = load_runs(o, cs, d);
     if (s)
         goto out;
-    if (!cs->n) {
-        s = diag_set(d, CP_ERR_USAGE, o->file, "no runs (a header only)");
-        goto out;
-    }
     if (o->stack)
         snprintf(stack, sizeof(stack), "%s", o->stack);
     else if ((s = runs_stack(cs, stack, sizeof(stack), d)) != CP_OK)
@@ -539,58 +617,16 @@ static enum cp_status run(const struct global_opts *g, const struct opts *o,
         goto out;
     calib_fit(cs, NULL, 0, &st, fit);
     if (cs->n < fit->nactive) {
-        names[0] = '\0';
-        for (k = 0; k < CK_COUNT; k++)
-            if (fit->why[k] == CALIB_FIT)
-                snprintf(names + strlen(names), sizeof(names) - strlen(names),
-                         "%s%s", names[0] ? ", " : "",
-                         calib_knob_info(k)->name);
-        s = diag_set(d, CP_ERR_USAGE, o->file,
-                     "%zu run%s for %zu knobs that move them (%s): calibrate "
-                     "needs at least one run per knob",
-                     cs->n, cs->n == 1 ? "" : "s", fit->nactive, names);
+        s = too_few_runs(cs, fit, o->file, d);
         goto out;
     }
     /* the new row: the stack's row with the fitted knobs */
     s = catalog_foreach(cat, CATALOG_STACKS, stack, take_row, &row, d);
     if (s)
         goto out;
-    today(date, sizeof(date));
-    for (k = 0; k < CK_COUNT; k++) {
-        rep.written[k] = fit->start[k];
-        if (fit->why[k] == CALIB_FIT) {
-            rep.written[k] = stored3(fit->knobs[k]);
-            snprintf(buf, sizeof(buf), "%.3g", fit->knobs[k]);
-            row_set(&row, calib_knob_info(k)->name, buf);
-        }
-    }
-    row_set(&row, "id", new_id);
-    snprintf(buf, sizeof(buf), "%s (calibrated)", row_get(&row, "name"));
-    row_set(&row, "name", buf);
-    snprintf(buf, sizeof(buf), SOURCE_PREFIX "%.160s (%zu runs, %s)", o->file,
-             cs->n, date);
-    row_set(&row, "source", buf);
-    row_set(&row, "as_of", date);
-    snprintf(buf, sizeof(buf),
-             "%s refitted on measured runs (before %.1f%%, after %.1f%% MAPE)",
-             stack, 100 * fit->before, 100 * fit->after);
-    row_set(&row, "notes", buf);
+    fill_row(&row, fit, o, cs, stack, new_id, &rep);
     /* the report: errors of the stack as it is and of the new row */
-    written_st = st;
-    rep.err_before = xcalloc(cs->n, sizeof(double));
-    rep.err_after = xcalloc(cs->n, sizeof(double));
-    calib_score(cs, NULL, cs->n, &st, fit->start, rep.err_before);
-    rep.after =
-        calib_score(cs, NULL, cs->n, &written_st, rep.written, rep.err_after);
-    rep.loo = NAN;
-    if (o->no_loo) {
-        rep.loo_note = "not computed (--no-loo)";
-    } else if (cs->n < 2) {
-        rep.loo_note = "needs 2 runs";
-    } else {
-        rep.err_loo = xcalloc(cs->n, sizeof(double));
-        rep.loo = leave_one_out(cs, &st, rep.err_loo, &rep.loo_folds);
-    }
+    score_report(cs, fit, &st, o, &rep);
     rep.file = o->file;
     rep.stack = stack;
     rep.new_id = new_id;

@@ -82,6 +82,87 @@ struct money {
     double burst_m;      /* cloud bill above an owned base, per month */
 };
 
+/* The capital side of owning: IT and hall lives, what is left of them at
+ * the end (residual), and the level monthly payment that repays the rest. */
+static void build_capital(const struct scenario *sc, struct money *mo,
+                          struct build_cost *b)
+{
+    double res_it, res_fac, years, fac_years;
+
+    /* Lives in months: IT over depreciation_years, the hall over its own
+     * life, never shorter than the IT it houses. */
+    years = sc->finance.depreciation_years > 1.0 / 12
+                ? sc->finance.depreciation_years
+                : 1.0 / 12;
+    fac_years = sc->finance.facility_years > 0 ? sc->finance.facility_years
+                                               : COST_FACILITY_YEARS;
+    if (fac_years < years)
+        fac_years = years;
+    mo->life_m = clamp_pos(12 * years);
+    mo->fac_m = clamp_pos(12 * fac_years);
+
+    /* What is left at the end of the IT life: the resale value of the IT
+     * (Epoch: value decays ~32%/yr, 0.68^5 = 0.145 after 5 years) and the
+     * unpaid part of the hall (the balance of its level payments). */
+    res_it = clamp_pos(sc->finance.residual_frac) * mo->capex_it;
+    if (res_it > mo->capex_it)
+        res_it = mo->capex_it;
+    res_fac = mo->fac_m > mo->life_m
+                  ? clamp_pos(mo->capex_fac *
+                              annuity(mo->im, mo->fac_m - mo->life_m) /
+                              annuity(mo->im, mo->fac_m))
+                  : 0;
+    mo->res_it = res_it;
+    b->residual_usd = clamp_pos(res_it + res_fac);
+    mo->net_capital = clamp_pos(b->capex_usd -
+                                b->residual_usd * discount(mo->im, mo->life_m));
+    /* Level monthly payments repay the IT net of its discounted resale
+     * value over its life and the hall over its own. */
+    mo->capital_m =
+        clamp_pos((mo->capex_it - res_it * discount(mo->im, mo->life_m)) *
+                      cost_crf(mo->im, mo->life_m) +
+                  mo->capex_fac * cost_crf(mo->im, mo->fac_m));
+    b->annual_capital_usd = clamp_pos(12 * mo->capital_m);
+}
+
+/* The running costs of owning: electricity (linear in utilization) and
+ * the OpEx lines that do not scale with use. */
+static void build_opex(const struct scenario *sc, const struct result *r,
+                       double pue, double plate_kw, struct money *mo,
+                       struct build_cost *b)
+{
+    double busy_kw, idle_kw;
+
+    /* Electricity: facility power busy for u of the hours, idle the rest
+     * (PUE applies to both). */
+    busy_kw = clamp_pos(r->energy.facility_kw);
+    idle_kw = clamp_pos(r->energy.idle_it_kw * pue);
+    if (idle_kw > busy_kw)
+        idle_kw = busy_kw;
+    mo->elec0 = idle_kw * COST_HOURS_PER_YEAR * clamp_pos(sc->site.usd_per_kwh);
+    mo->elec1 = (busy_kw - idle_kw) * COST_HOURS_PER_YEAR *
+                clamp_pos(sc->site.usd_per_kwh);
+    b->electricity_usd_per_year = clamp_pos(mo->elec0 + mo->elec1 * mo->u);
+
+    /* OpEx lines that do not scale with use. */
+    b->maintenance_usd_per_year =
+        clamp_pos(sc->finance.maintenance_frac * mo->capex_it);
+    b->support_usd_per_year = clamp_pos(
+        sc->finance.support_frac * (b->capex_nodes_usd + b->capex_spares_usd));
+    b->insurance_usd_per_year =
+        clamp_pos(sc->finance.insurance_frac * b->capex_usd);
+    b->staff_usd_per_year =
+        clamp_pos(sc->finance.staff_usd_per_mw_year * plate_kw / 1000);
+    b->software_usd_per_year =
+        clamp_pos(sc->finance.software_usd_per_gpu_year * mo->gpus);
+    mo->other_year =
+        clamp_pos(b->maintenance_usd_per_year + b->support_usd_per_year +
+                  b->insurance_usd_per_year + b->staff_usd_per_year +
+                  b->software_usd_per_year + b->colocation_usd_per_year);
+    b->opex_usd_per_year =
+        clamp_pos(b->electricity_usd_per_year + mo->other_year);
+}
+
 static void build_side(const struct scenario *sc, const struct result *r,
                        struct money *mo, struct build_cost *b,
                        unsigned *unpriced)
@@ -94,7 +175,7 @@ static void build_side(const struct scenario *sc, const struct result *r,
                                                     : r->energy.it_kw;
     double pue = r->energy.pue > 0 ? r->energy.pue : sc->site.pue;
     double tb = storage_provisioned_tb(sc, r);
-    double spares = 0, busy_kw, idle_kw, res_it, res_fac, years, fac_years;
+    double spares = 0;
     /* Hardware is bought in whole units: a server, or a whole NVL72 rack
      * where the system is sold by the rack (system.unit_gpus). */
     double unit =
@@ -155,69 +236,8 @@ static void build_side(const struct scenario *sc, const struct result *r,
     /* Owning commits all of it before the first step. */
     b->cash_usd = b->capex_usd;
 
-    /* Lives in months: IT over depreciation_years, the hall over its own
-     * life, never shorter than the IT it houses. */
-    years = sc->finance.depreciation_years > 1.0 / 12
-                ? sc->finance.depreciation_years
-                : 1.0 / 12;
-    fac_years = sc->finance.facility_years > 0 ? sc->finance.facility_years
-                                               : COST_FACILITY_YEARS;
-    if (fac_years < years)
-        fac_years = years;
-    mo->life_m = clamp_pos(12 * years);
-    mo->fac_m = clamp_pos(12 * fac_years);
-
-    /* What is left at the end of the IT life: the resale value of the IT
-     * (Epoch: value decays ~32%/yr, 0.68^5 = 0.145 after 5 years) and the
-     * unpaid part of the hall (the balance of its level payments). */
-    res_it = clamp_pos(sc->finance.residual_frac) * mo->capex_it;
-    if (res_it > mo->capex_it)
-        res_it = mo->capex_it;
-    res_fac = mo->fac_m > mo->life_m
-                  ? clamp_pos(mo->capex_fac *
-                              annuity(mo->im, mo->fac_m - mo->life_m) /
-                              annuity(mo->im, mo->fac_m))
-                  : 0;
-    mo->res_it = res_it;
-    b->residual_usd = clamp_pos(res_it + res_fac);
-    mo->net_capital = clamp_pos(b->capex_usd -
-                                b->residual_usd * discount(mo->im, mo->life_m));
-    /* Level monthly payments repay the IT net of its discounted resale
-     * value over its life and the hall over its own. */
-    mo->capital_m =
-        clamp_pos((mo->capex_it - res_it * discount(mo->im, mo->life_m)) *
-                      cost_crf(mo->im, mo->life_m) +
-                  mo->capex_fac * cost_crf(mo->im, mo->fac_m));
-    b->annual_capital_usd = clamp_pos(12 * mo->capital_m);
-
-    /* Electricity: facility power busy for u of the hours, idle the rest
-     * (PUE applies to both). */
-    busy_kw = clamp_pos(r->energy.facility_kw);
-    idle_kw = clamp_pos(r->energy.idle_it_kw * pue);
-    if (idle_kw > busy_kw)
-        idle_kw = busy_kw;
-    mo->elec0 = idle_kw * COST_HOURS_PER_YEAR * clamp_pos(sc->site.usd_per_kwh);
-    mo->elec1 = (busy_kw - idle_kw) * COST_HOURS_PER_YEAR *
-                clamp_pos(sc->site.usd_per_kwh);
-    b->electricity_usd_per_year = clamp_pos(mo->elec0 + mo->elec1 * mo->u);
-
-    /* OpEx lines that do not scale with use. */
-    b->maintenance_usd_per_year =
-        clamp_pos(sc->finance.maintenance_frac * mo->capex_it);
-    b->support_usd_per_year = clamp_pos(
-        sc->finance.support_frac * (b->capex_nodes_usd + b->capex_spares_usd));
-    b->insurance_usd_per_year =
-        clamp_pos(sc->finance.insurance_frac * b->capex_usd);
-    b->staff_usd_per_year =
-        clamp_pos(sc->finance.staff_usd_per_mw_year * plate_kw / 1000);
-    b->software_usd_per_year =
-        clamp_pos(sc->finance.software_usd_per_gpu_year * mo->gpus);
-    mo->other_year =
-        clamp_pos(b->maintenance_usd_per_year + b->support_usd_per_year +
-                  b->insurance_usd_per_year + b->staff_usd_per_year +
-                  b->software_usd_per_year + b->colocation_usd_per_year);
-    b->opex_usd_per_year =
-        clamp_pos(b->electricity_usd_per_year + mo->other_year);
+    build_capital(sc, mo, b);
+    build_opex(sc, r, pue, plate_kw, mo, b);
 
     mo->b0 = clamp_pos(mo->capital_m + (mo->other_year + mo->elec0) / 12);
     mo->b1 = clamp_pos(mo->elec1 / 12);
@@ -259,8 +279,8 @@ static void cloud_side(const struct scenario *sc, struct result *r,
         mtbi = sc->cloud.spot_mtbi_h > 0 ? sc->cloud.spot_mtbi_h
                                          : COST_SPOT_MTBI_H;
         cl->goodput = reliability_goodput_with(sc, r, billed / gpi / mtbi);
-        cl->never = cl->never ||
-                    reliability_never_with(sc, r, billed / gpi / mtbi);
+        cl->never =
+            cl->never || reliability_never_with(sc, r, billed / gpi / mtbi);
         if (!(cl->goodput > 0) || cl->goodput > own)
             cl->goodput = own;
         ratio = own / cl->goodput;
@@ -494,8 +514,7 @@ void cost_estimate(const struct scenario *sc, struct result *r)
     memset(&mo, 0, sizeof(mo));
     /* A workload that knows how busy its fleet is (serving's daily
      * profile) sets the utilization; otherwise the plan's. */
-    mo.u = r->load.busy_frac > 0 ? r->load.busy_frac
-                                 : sc->finance.utilization;
+    mo.u = r->load.busy_frac > 0 ? r->load.busy_frac : sc->finance.utilization;
     if (!(mo.u >= COST_MIN_UTILIZATION))
         mo.u = COST_MIN_UTILIZATION;
     if (mo.u > 1)

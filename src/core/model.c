@@ -147,7 +147,7 @@ uint64_t model_auto_global_batch(double params, uint64_t seq_len, double *lo,
                                  double *hi)
 {
     static const struct {
-        double below; /* total parameters */
+        double below;  /* total parameters */
         double lo, hi; /* tokens per step, in 2^20 */
     } band[] = {
         {2e9, 0.5, 1},  {20e9, 1, 4},       {200e9, 2, 8},

@@ -164,9 +164,9 @@ struct cloud_cost {
     double usd_per_used_gpu_hour; /* what a busy GPU-hour costs at the
                                      plan's utilization */
     double commitment_usd;        /* one reserved term, used or not */
-    bool never; /* the rented run never finishes (spot preemptions and
-                   failures outpace progress): run_usd unknown */
-    double goodput;               /* spot: preemptions included */
+    bool never;      /* the rented run never finishes (spot preemptions and
+                        failures outpace progress): run_usd unknown */
+    double goodput;  /* spot: preemptions included */
     double cash_usd; /* the cash it commits: reserved, every term the run
                         starts in full; on demand and spot, the bill */
     double run_usd;  /* on demand, spot: the bill; reserved: the

@@ -667,8 +667,7 @@ static enum cp_status validate_serve(const struct scenario *sc, struct diag *d)
         st = diag_set(d, CP_ERR_RANGE, "serve.percentile",
                       "must be mean, p50, p90 or p99");
     if (!st)
-        st = count_in(d, "serve.window_requests", v->window_requests, 0,
-                      1e9);
+        st = count_in(d, "serve.window_requests", v->window_requests, 0, 1e9);
     if (!st && (unsigned)v->weights >= SD_COUNT)
         st = diag_set(d, CP_ERR_RANGE, "serve.weights", "unknown precision");
     if (!st && (v->expert_weights < 0 || v->expert_weights > SD_COUNT))
@@ -791,7 +790,7 @@ static enum cp_status validate_money(const struct scenario *sc, struct diag *d)
 }
 
 enum cp_status scenario_validate_model(const struct scenario *sc,
-                                      struct diag *d)
+                                       struct diag *d)
 {
     enum cp_status st = validate_model(&sc->model, d);
 

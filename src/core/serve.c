@@ -1,5 +1,8 @@
 /*
- * serve.c - the serving workload (see serve.h for the model and sources).
+ * serve.c - the serving workload (see serve.h for the model and sources):
+ * one replica's engine (rates, weights, prefill and decode times) and one
+ * attention rank for serve_pool.c.  The operating point under the demand
+ * is in serve_point.c, the money in serve_money.c.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -9,11 +12,8 @@
 #include "core/cost.h"
 #include "core/load.h"
 #include "core/serve.h"
+#include "core/serve_int.h"
 #include "core/serve_pool.h"
-
-#define BIG 1e300
-#define FIXED_POINT_ITERS 40
-#define BISECT_ITERS 48
 
 void serve_miss(struct serve_result *s, enum serve_miss why, const char *fmt,
                 ...)
@@ -24,14 +24,6 @@ void serve_miss(struct serve_result *s, enum serve_miss why, const char *fmt,
     vsnprintf(s->reason, sizeof(s->reason), fmt, ap);
     va_end(ap);
     s->miss = why;
-}
-
-/* NaN or negative -> 0, overflow -> BIG: results stay finite. */
-static double clamp_pos(double x)
-{
-    if (!(x > 0))
-        return 0;
-    return x < BIG ? x : BIG;
 }
 
 double serve_dtype_bytes(enum serve_dtype t)
@@ -137,51 +129,20 @@ void serve_daily_profile(double r, double *f, int n)
 
 /* ---- one replica ----------------------------------------------------- */
 
-/* What one replica of tp x pp GPUs can do: rates, bytes, shape. */
-struct engine {
-    double tp, pp, gpr;
-    double rate;      /* FLOP/s per GPU for the weight GEMMs */
-    double attn_rate; /* FLOP/s per GPU in the attention kernel */
-    double bw;        /* bytes/s of HBM decode reaches */
-    double w_gpu;     /* weight bytes per GPU */
-    double w_dense;   /* per GPU, read every decode step */
-    double w_expert;  /* per GPU, routed experts (read as touched) */
-    double experts, top_k, moe_layers;
-    double kv_tok;     /* KV bytes per token per GPU */
-    double n_mm;       /* active matmul params per token */
-    double attn_c;     /* attention FLOPs per token per context position */
-    double attn_c_dec; /* ... in decode (MLA absorbed into the latent) */
-    double L, h;
-    double ar_alpha, ar_beta;
-    double overhead;  /* host work per step */
-    double launch;    /* kernel gaps of one forward pass */
-    double overlap;   /* share of the shorter of compute and memory hidden */
-    double chunk;     /* tokens per prefill pass */
-    double q;         /* tokens per sequence per decode step (spec) */
-    double tau;       /* tokens accepted per decode step */
-    double in_new;    /* prompt tokens not served from the prefix cache */
-    double in_hit;    /* ... served from it */
-    double out;       /* output tokens */
-    double moe_group; /* attention ranks sharing the experts (EP) */
-    struct serve_a2a a2a; /* the EP dispatcher (serve_pool.h) */
-};
-
 static double peak_of(const struct accel_spec *a, enum precision p)
 {
     return a->peak_flops[p] > 0 ? a->peak_flops[p] : 0;
 }
 
-static void engine_init(const struct scenario *sc, const struct model_shape *m,
-                        struct engine *e)
+/* The GEMM and attention rates of one GPU: the peak of the format the
+ * weights (and the KV cache) run in, times the stack's measured share. */
+static void engine_rates(const struct scenario *sc, struct engine *e)
 {
     const struct accel_spec *a = &sc->accel;
     const struct stack_spec *st = &sc->stack;
     const struct serve_spec *sv = &sc->serve;
     double p16 = peak_of(a, PREC_BF16) > 0 ? peak_of(a, PREC_BF16)
                                            : peak_of(a, PREC_FP16);
-    double wb = serve_dtype_bytes(sv->weights);
-    double embed = m->embed_params + m->output_params;
-    double expert_all, mbu = st->mbu > 0 ? st->mbu : 1;
     /* software.efficiency_scale scales every compute efficiency, capped
      * at the peak (spec_scaled_eff) */
     double k = sc->efficiency_scale;
@@ -193,16 +154,8 @@ static void engine_init(const struct scenario *sc, const struct model_shape *m,
     double fp4_eff = spec_scaled_eff(low4 * st->gemm_eff * st->fp8_eff, k);
     bool fp4 = sv->weights == SD_FP4 || sv->weights == SD_MXFP4;
     bool fp8_attn;
-    double xb =
-        sv->expert_weights > 0
-            ? serve_dtype_bytes((enum serve_dtype)(sv->expert_weights - 1))
-            : wb;
     double attn_eff = spec_scaled_eff(a->attn_frac * st->attn_eff, k);
 
-    memset(e, 0, sizeof(*e));
-    e->tp = (double)sc->layout.tp;
-    e->pp = (double)sc->layout.pp;
-    e->gpr = e->tp * e->pp;
     if (p16 <= 0)
         p16 = peak_of(a, PREC_FP32);
     e->rate = p16 * gemm16;
@@ -225,7 +178,21 @@ static void engine_init(const struct scenario *sc, const struct model_shape *m,
                 sv->weights != SD_BF16 && sv->weights != SD_FP16);
     if (fp8_attn && peak_of(a, PREC_FP8) > 0)
         e->attn_rate = peak_of(a, PREC_FP8) * attn_eff;
-    e->bw = a->hbm_bps * a->hbm_frac * mbu;
+}
+
+/* The weight bytes each GPU of the replica holds, dense and expert. */
+static void engine_weights(const struct scenario *sc,
+                           const struct model_shape *m, struct engine *e)
+{
+    const struct serve_spec *sv = &sc->serve;
+    double wb = serve_dtype_bytes(sv->weights);
+    double embed = m->embed_params + m->output_params;
+    double expert_all;
+    double xb =
+        sv->expert_weights > 0
+            ? serve_dtype_bytes((enum serve_dtype)(sv->expert_weights - 1))
+            : wb;
+
     /* Embedding and output layer stay in 16 bits (ModelOpt keeps lm_head
      * unquantised); the rest at serve.weights. */
     expert_all =
@@ -247,6 +214,23 @@ static void engine_init(const struct scenario *sc, const struct model_shape *m,
         e->w_expert *= ceil(m->experts / (double)sc->layout.ep) *
                        (double)sc->layout.ep / m->experts;
     e->w_gpu = e->w_dense + e->w_expert;
+}
+
+void serve_engine_init(const struct scenario *sc, const struct model_shape *m,
+                       struct engine *e)
+{
+    const struct accel_spec *a = &sc->accel;
+    const struct stack_spec *st = &sc->stack;
+    const struct serve_spec *sv = &sc->serve;
+    double mbu = st->mbu > 0 ? st->mbu : 1;
+
+    memset(e, 0, sizeof(*e));
+    e->tp = (double)sc->layout.tp;
+    e->pp = (double)sc->layout.pp;
+    e->gpr = e->tp * e->pp;
+    engine_rates(sc, e);
+    e->bw = a->hbm_bps * a->hbm_frac * mbu;
+    engine_weights(sc, m, e);
     serve_a2a_init(sc, m, e->tp, (double)sc->layout.ep, &e->a2a);
     e->experts = m->experts;
     e->top_k = m->top_k;
@@ -340,7 +324,7 @@ static double prefill_pass_s(const struct engine *e, double tokens, double len,
 }
 
 /* One prompt alone: passes of at most `chunk` tokens. */
-static double prefill_one_s(const struct engine *e)
+double serve_prefill_one_s(const struct engine *e)
 {
     double passes = ceil(e->in_new / e->chunk);
     double per = e->in_new / passes;
@@ -350,18 +334,18 @@ static double prefill_one_s(const struct engine *e)
 
 /* Amortised prefill time of one prompt when many are batched into full
  * chunks (continuous batching at load). */
-static double prefill_bulk_s(const struct engine *e)
+double serve_prefill_bulk_s(const struct engine *e)
 {
     double n = floor(e->chunk / e->in_new);
 
     if (n < 1)
-        return prefill_one_s(e);
+        return serve_prefill_one_s(e);
     return prefill_pass_s(e, n * e->in_new, e->in_new + e->in_hit, e->in_hit) /
            n;
 }
 
 /* One decode iteration for b running sequences at mean context ctx. */
-static double decode_step_s(const struct engine *e, double b, double ctx)
+double serve_decode_step_s(const struct engine *e, double b, double ctx)
 {
     double toks = b * e->q;
     double touched =
@@ -381,905 +365,9 @@ static double decode_step_s(const struct engine *e, double b, double ctx)
 }
 
 /* Mean context a running sequence holds (prompt plus half the output). */
-static double mean_ctx(const struct engine *e)
+double serve_mean_ctx(const struct engine *e)
 {
     return e->in_new + e->in_hit + e->out / 2;
-}
-
-/* A latency over requests: the mean and three percentiles. */
-struct dist {
-    double mean, p50, p90, p99;
-};
-
-/* Standard normal quantiles at 0.9 and 0.99. */
-#define Z90 1.2815515655446004
-#define Z99 2.3263478740408408
-
-/* The operating point of one replica. */
-struct point {
-    double batch, e2e, step, pf_frac, rps;
-    struct dist ttft, tpot, queue;
-    int ok; /* 0: saturated (the queue grows without bound) */
-};
-
-static double dist_at(const struct dist *d, enum serve_pct p)
-{
-    switch (p) {
-    case SERVE_PCT_P50:
-        return d->p50;
-    case SERVE_PCT_P90:
-        return d->p90;
-    case SERVE_PCT_P99:
-        return d->p99;
-    case SERVE_PCT_MEAN:
-    default:
-        return d->mean;
-    }
-}
-
-/* Every statistic shifted by a constant c. */
-static void dist_shift(struct dist *d, double c)
-{
-    d->mean += c;
-    d->p50 += c;
-    d->p90 += c;
-    d->p99 += c;
-}
-
-/* Plus a delay uniform in [0, w] (the wait for the running iteration to
- * end before a prompt joins).  Quantiles are added, as if the two delays
- * moved together: conservative in the tail (p90, p99) of independent
- * delays, while the median of the sum may lie a little above it. */
-static void dist_add_uniform(struct dist *d, double w)
-{
-    d->mean += w / 2;
-    d->p50 += 0.5 * w;
-    d->p90 += 0.9 * w;
-    d->p99 += 0.99 * w;
-}
-
-/* Waiting time at percentile p (0..1) for a server busy rho of the time
- * with service s: M/M/1, P(W > t) = rho exp(-(1 - rho) t / s). */
-static double wait_at(double rho, double s, double p)
-{
-    double tail = 1 - p;
-
-    if (!(rho > 0))
-        return 0;
-    if (rho >= 1)
-        return BIG;
-    if (tail >= rho)
-        return 0;
-    return s / (1 - rho) * log(rho / tail);
-}
-
-/* The M/M/1 wait as a distribution: mean rho s / (1 - rho) (Kleinrock
- * 1975, vol. 1, 3.2; conservative against M/D/1 by up to 2x, Kingman). */
-static void wait_dist(double rho, double s, struct dist *w)
-{
-    w->mean = rho > 0 ? (rho < 1 ? rho * s / (1 - rho) : BIG) : 0;
-    w->p50 = wait_at(rho, s, 0.5);
-    w->p90 = wait_at(rho, s, 0.9);
-    w->p99 = wait_at(rho, s, 0.99);
-}
-
-/* One request's TPOT over requests, mean m: its (O - 1) / tau decode
- * steps are stretched by the prefill chunks of the prompts that arrive
- * during its decode (Poisson at `arrivals` per second, each pf of GPU
- * time: Sarathi-Serve's generation stalls) and, open loop, by the batch
- * it shares, which fluctuates around b as the number in an M/G/inf
- * system (Poisson, sd sqrt(b)).  Normal approximation, p50 = mean. */
-static void tpot_dist(const struct engine *e, double m, double b,
-                      double arrivals, double pf, double stretch,
-                      int fluctuates, struct dist *d)
-{
-    double n = e->out - 1, var = 0, sd;
-
-    memset(d, 0, sizeof(*d));
-    if (!(n > 0) || !(m > 0))
-        return;
-    if (arrivals > 0 && pf > 0)
-        var += arrivals * n * m * pf * pf / (n * n);
-    if (fluctuates && b >= 1) {
-        double ctx = mean_ctx(e), root = sqrt(b);
-        double db =
-            (decode_step_s(e, b + root, ctx) - decode_step_s(e, b, ctx)) /
-            e->tau * stretch;
-
-        var += db * db;
-    }
-    sd = sqrt(var);
-    d->mean = m;
-    d->p50 = m;
-    d->p90 = m + Z90 * sd;
-    d->p99 = m + Z99 * sd;
-}
-
-/* Open arrivals at lambda requests/s on one replica: Little's law fixed
- * point for the batch, chunked prefill stretching decode. */
-static void open_point(const struct engine *e, double lambda, double maxb,
-                       struct point *pt)
-{
-    double pf1 = prefill_one_s(e), pfb = prefill_bulk_s(e);
-    double rho = lambda * pfb, b = 1, b_at = 1;
-    int i;
-
-    memset(pt, 0, sizeof(*pt));
-    pt->ok = rho < 1;
-    if (!pt->ok)
-        return;
-    /* The fixed point needs only the means; the percentiles follow at
-     * the batch it settles on (b_at: the batch of the last step). */
-    wait_dist(rho, pfb, &pt->queue);
-    for (i = 0; i < FIXED_POINT_ITERS; i++) {
-        double step = decode_step_s(e, b, mean_ctx(e));
-        double tpot = step / e->tau / (1 - rho);
-        double ttft = pf1 + pt->queue.mean + (b > 1 ? step / 2 : 0);
-        double nb;
-
-        pt->step = step;
-        b_at = b;
-        pt->tpot.mean = tpot;
-        pt->e2e = ttft + (e->out > 1 ? (e->out - 1) * tpot : 0);
-        nb = lambda * pt->e2e;
-        if (nb < 1)
-            nb = 1;
-        if (nb > 4 * maxb) {
-            pt->ok = 0;
-            return;
-        }
-        if (fabs(nb - b) < 1e-6 * b)
-            break;
-        b = nb;
-    }
-    if (b_at > 1)
-        dist_add_uniform(&pt->queue, pt->step);
-    pt->ttft = pt->queue;
-    dist_shift(&pt->ttft, pf1);
-    tpot_dist(e, pt->tpot.mean, b, lambda, pfb, 1 / (1 - rho), 1, &pt->tpot);
-    pt->batch = b;
-    pt->ok = b <= maxb;
-    pt->pf_frac = rho;
-    pt->rps = lambda;
-}
-
-/* b requests always in flight on one replica (closed-loop users, or
- * everything queued offline): the engine never idles, so each generation
- * of b requests costs b prefills (batched into chunks) and (O - 1) / tau
- * decode steps - the first token comes with the prefill.  A new prompt
- * joins the running batch at the next step (chunked prefill), behind the
- * prompts of the other b - 1 users that arrived before it (M/M/1 at their
- * share of the GPU time). */
-static void busy_point(const struct engine *e, double b, struct point *pt)
-{
-    double pf1 = prefill_one_s(e);
-    double pf = b > 1 ? prefill_bulk_s(e) : pf1;
-    double step = decode_step_s(e, b, mean_ctx(e));
-    double decode = (e->out > 1 ? e->out - 1 : 0) / e->tau * step;
-    double cycle = b * pf + decode;
-    double frac = cycle > 0 ? b * pf / cycle : 0;
-
-    memset(pt, 0, sizeof(*pt));
-    pt->batch = b;
-    pt->step = step;
-    wait_dist(b > 1 ? frac * (b - 1) / b : 0, pf, &pt->queue);
-    if (b > 1)
-        dist_add_uniform(&pt->queue, step);
-    pt->ttft = pt->queue;
-    dist_shift(&pt->ttft, pf1);
-    pt->pf_frac = frac;
-    pt->e2e = cycle > pt->ttft.mean ? cycle : pt->ttft.mean;
-    pt->tpot.mean = e->out > 1 ? (pt->e2e - pt->ttft.mean) / (e->out - 1) : 0;
-    pt->rps = pt->e2e > 0 ? b / pt->e2e : 0;
-    tpot_dist(e, pt->tpot.mean, b, b > 1 ? (b - 1) / cycle : 0, pf, 1, 0,
-              &pt->tpot);
-    pt->ok = 1;
-}
-
-/* Closed loop with `queued` users beyond the batch the engine runs (its
- * cap, or the KV that fits): they wait for a slot.  The engine runs the
- * batch at pt's rate, so by Little's law over the closed system (N = rate
- * x (wait + e2e)) every request waits queued / rate before its prefill;
- * with every user alike the wait is the same for each (a shift of the
- * distribution).  vLLM and TensorRT-LLM hold them in the scheduler's
- * waiting queue. */
-static void wait_for_slot(struct point *pt, double queued)
-{
-    double w = queued > 0 && pt->rps > 0 ? queued / pt->rps : 0;
-
-    dist_shift(&pt->queue, w);
-    dist_shift(&pt->ttft, w);
-    pt->e2e += w;
-}
-
-static int meets(const struct point *pt, double ttft_s, double tpot_s,
-                 enum serve_pct pct)
-{
-    if (!pt->ok)
-        return 0;
-    if (ttft_s > 0 && dist_at(&pt->ttft, pct) > ttft_s)
-        return 0;
-    if (tpot_s > 0 && dist_at(&pt->tpot, pct) > tpot_s)
-        return 0;
-    return 1;
-}
-
-/* The highest arrival rate one replica sustains within the targets (no
- * targets: its capacity). */
-static double replica_capacity(const struct engine *e, double maxb,
-                               enum serve_pct pct, double ttft_s, double tpot_s,
-                               struct point *best)
-{
-    struct point pt;
-    double lo = 0, hi = 1 / prefill_bulk_s(e);
-    int i;
-
-    memset(best, 0, sizeof(*best));
-    open_point(e, hi * 1e-9, maxb, &pt);
-    if (!meets(&pt, ttft_s, tpot_s, pct))
-        return 0;
-    *best = pt;
-    for (i = 0; i < BISECT_ITERS; i++) {
-        double mid = (lo + hi) / 2;
-
-        open_point(e, mid, maxb, &pt);
-        if (meets(&pt, ttft_s, tpot_s, pct)) {
-            lo = mid;
-            *best = pt;
-        } else {
-            hi = mid;
-        }
-    }
-    return lo;
-}
-
-/* Offered lambda above a replica's capacity cap (at_cap its point there):
- * throughput saturates at cap and the queue beyond the running batch
- * grows.  Over a load test of n requests sent at lambda, request i finds
- * i (1 - cap / lambda) in the system (fluid: arrivals less completions);
- * those beyond the batch B wait for the queue to drain at cap:
- * w(i) = i (1 / cap - 1 / lambda) - B / cap when positive.  i is uniform
- * over 1..n, so the q-quantile is w(q n) and the mean a (n - i0)^2 / 2n.
- * n = 0 (steady state): the wait is unbounded and pt->ok is 0. */
-static void saturate(double lambda, double cap, const struct point *at_cap,
-                     double n, struct point *pt)
-{
-    double a = 1 / cap - 1 / lambda, c = at_cap->batch / cap;
-    double i0 = a > 0 ? c / a : BIG;
-    struct dist w;
-
-    *pt = *at_cap;
-    pt->rps = cap;
-    if (!(n >= 1)) {
-        pt->ok = 0;
-        return;
-    }
-    w.mean = n > i0 ? a * (n - i0) * (n - i0) / (2 * n) : 0;
-    w.p50 = fmax(0, a * 0.5 * n - c);
-    w.p90 = fmax(0, a * 0.9 * n - c);
-    w.p99 = fmax(0, a * 0.99 * n - c);
-    pt->queue.mean += w.mean;
-    pt->queue.p50 += w.p50;
-    pt->queue.p90 += w.p90;
-    pt->queue.p99 += w.p99;
-    pt->ttft.mean += w.mean;
-    pt->ttft.p50 += w.p50;
-    pt->ttft.p90 += w.p90;
-    pt->ttft.p99 += w.p99;
-    pt->e2e += w.mean;
-    pt->ok = 1;
-}
-
-/* Why a replica meets no target even at the lightest load. */
-static void explain_miss(const struct engine *e, double ttft_s, double tpot_s,
-                         struct serve_result *s)
-{
-    double pf = prefill_one_s(e), step = decode_step_s(e, 1, mean_ctx(e));
-
-    if (ttft_s > 0 && pf > ttft_s)
-        serve_miss(s, SERVE_MISS_TTFT,
-                   "no batch meets serve.ttft_ms: one prompt's prefill alone "
-                   "takes %.0f ms",
-                   pf * 1e3);
-    else if (tpot_s > 0 && step / e->tau > tpot_s)
-        serve_miss(s, SERVE_MISS_TPOT,
-                   "no batch meets serve.tpot_ms: one decode step at batch 1 "
-                   "takes %.1f ms",
-                   step / e->tau * 1e3);
-    else
-        serve_miss(s, SERVE_MISS_OTHER,
-                   "the targets cannot be met at any load");
-}
-
-static void fill_dist(const struct dist *d, double *mean, double *p50,
-                      double *p90, double *p99)
-{
-    *mean = clamp_pos(d->mean * 1e3);
-    *p50 = clamp_pos(d->p50 * 1e3);
-    *p90 = clamp_pos(d->p90 * 1e3);
-    *p99 = clamp_pos(d->p99 * 1e3);
-}
-
-/* The operating point into s; its latencies only when it has them (a
- * queue without bound has none: latency_known false, exported null). */
-static void fill_point(const struct point *pt, struct serve_result *s)
-{
-    s->batch = clamp_pos(pt->batch);
-    s->decode_step_ms = clamp_pos(pt->step * 1e3);
-    s->prefill_time_frac = clamp_pos(pt->pf_frac);
-    s->latency_known = pt->ok != 0;
-    if (!pt->ok)
-        return;
-    s->queue_ms = clamp_pos(pt->queue.mean * 1e3);
-    fill_dist(&pt->ttft, &s->ttft_ms, &s->ttft_p50_ms, &s->ttft_p90_ms,
-              &s->ttft_p99_ms);
-    fill_dist(&pt->tpot, &s->tpot_ms, &s->tpot_p50_ms, &s->tpot_p90_ms,
-              &s->tpot_p99_ms);
-    s->e2e_s = clamp_pos(pt->e2e);
-}
-
-/* Peak demand in requests/s: given, or output tokens per day over the
- * output length, times the peak-to-average ratio. */
-static double peak_demand(const struct serve_spec *sv)
-{
-    double r = sv->peak_to_avg >= 1 ? sv->peak_to_avg : 1;
-
-    if (sv->requests_per_s > 0)
-        return sv->requests_per_s;
-    if (sv->tokens_per_day > 0 && sv->output_tokens > 0)
-        return sv->tokens_per_day / (double)sv->output_tokens / 86400 * r;
-    return 0;
-}
-
-/* Memory of one GPU: weights, activations of a prefill chunk, runtime
- * reserve, and the KV pool of what is left. */
-static void memory_of(const struct scenario *sc, const struct engine *e,
-                      const struct model_shape *m, struct result *r)
-{
-    struct serve_result *s = &r->serve;
-    struct memory_result *mem = &r->memory;
-    double hbm = sc->accel.hbm_bytes;
-    double frac = sc->stack.kv_mem_frac > 0 ? sc->stack.kv_mem_frac : 0.9;
-    /* A chunk's activations in 16 bits: residual, QKV, attention output
-     * and the FFN intermediate (gated: two) live at once, per TP rank. */
-    double act =
-        e->chunk * 2 *
-        (3 * m->h + (m->gated ? 2 : 1) * (m->f > 0 ? m->f : 4 * m->h) / e->tp);
-    double reserve = sc->stack.mem_reserve_bytes;
-    double free_b = hbm - e->w_gpu - act - reserve;
-    double len =
-        (double)sc->serve.input_tokens + (double)sc->serve.output_tokens;
-    double per_seq = e->kv_tok * len;
-    double maxb;
-
-    s->weights_bytes = clamp_pos(e->w_gpu);
-    s->kv_bytes_per_token =
-        clamp_pos(serve_kv_bytes_per_token(m, sc->serve.kv_cache));
-    s->kv_bytes_per_token_gpu = clamp_pos(e->kv_tok);
-    s->kv_bytes = clamp_pos(free_b * frac);
-    maxb = per_seq > 0 ? floor(s->kv_bytes / per_seq) : 0;
-    /* serve.max_batch is the engine's cap as launched (vLLM
-     * --max-num-seqs, TensorRT-LLM max_batch_size): it replaces the
-     * stack's default, above it as well as below; memory still bounds. */
-    if (sc->serve.max_batch >= 1) {
-        /* with attention DP beside EP the cap is the replica's, shared
-         * by its attention ranks */
-        double cap = floor((double)sc->serve.max_batch / e->moe_group);
-
-        if (maxb > cap)
-            maxb = cap;
-    } else if (sc->stack.max_seqs >= 1 && maxb > sc->stack.max_seqs) {
-        maxb = sc->stack.max_seqs;
-    }
-    s->max_batch = clamp_pos(maxb);
-    /* Overhead: the runtime reserve, the KV the largest batch holds (at
-     * least one request's) and the share of free memory the engine keeps
-     * back: within HBM when one request fits, over it by what is missing
-     * when none does. */
-    mem->weights_bytes = s->weights_bytes;
-    mem->activations_bytes = clamp_pos(act);
-    mem->overhead_bytes = clamp_pos(reserve + per_seq * (maxb >= 1 ? maxb : 1) +
-                                    clamp_pos(free_b) * (1 - frac));
-    mem->total_bytes = clamp_pos(mem->weights_bytes + mem->activations_bytes +
-                                 mem->overhead_bytes);
-    mem->capacity_bytes = clamp_pos(hbm);
-    mem->fits = free_b > 0 && maxb >= 1 && mem->total_bytes <= hbm;
-    if (!(free_b > 0))
-        serve_miss(s, SERVE_MISS_MEMORY,
-                   "weights need %.1f GiB per GPU, more than the %.1f GiB of "
-                   "HBM (raise parallel.tp or quantise serve.weights)",
-                   (e->w_gpu + act + reserve) / 1073741824.0,
-                   hbm / 1073741824.0);
-    else if (maxb < 1)
-        serve_miss(s, SERVE_MISS_MEMORY,
-                   "the KV cache of one %.0f-token request (%.2f GiB per GPU) "
-                   "never fits in the %.2f GiB left after the weights",
-                   len, per_seq / 1073741824.0, s->kv_bytes / 1073741824.0);
-}
-
-/* Batches 1, 2, 4 ... up to the max batch, closed loop. */
-static void curve(const struct engine *e, struct serve_result *s)
-{
-    double b;
-
-    s->curve_n = 0;
-    for (b = 1; b <= s->max_batch && s->curve_n < SERVE_CURVE_MAX; b *= 2) {
-        struct point pt;
-        uint64_t i = s->curve_n++;
-
-        busy_point(e, b, &pt);
-        s->curve_batch[i] = b;
-        s->curve_tok_s_gpu[i] =
-            pt.e2e > 0 ? clamp_pos(b * e->out / pt.e2e / e->gpr) : 0;
-        s->curve_user_tok_s[i] =
-            pt.tpot.mean > 0 ? clamp_pos(1 / pt.tpot.mean) : 0;
-    }
-}
-
-/* KV of one prompt from its prefill replica to a decode replica: every
- * GPU sends its shard over its scale-out NIC (DistServe, Zhong et al.
- * 2024, section 4: the transfer is small next to the prefill). */
-static double kv_transfer_s(const struct scenario *sc, const struct engine *e)
-{
-    double bw = sc->fabric.gbps_per_gpu * 1e9 / 8 * sc->fabric.bw_frac * e->gpr;
-    double bytes = e->kv_tok * e->gpr * (e->in_new + e->in_hit);
-
-    return bw > 0 ? bytes / bw + sc->fabric.latency_s : 0;
-}
-
-/* Separate prefill and decode pools for the peak demand (DistServe;
- * Splitwise, Patel et al. 2024): prefill replicas run prompts back to back
- * at the utilization the TTFT target allows; decode replicas run the
- * largest batch the TPOT target allows, with no prompts interleaved.
- * Returns 0 (and the reason) when no pool meets the targets. */
-static int disaggregate(const struct scenario *sc, const struct engine *e,
-                        double maxb, enum serve_pct pct, double ttft_s,
-                        double tpot_s, double demand, struct serve_result *s)
-{
-    double pf1 = prefill_one_s(e), pfb = prefill_bulk_s(e);
-    double kv = kv_transfer_s(sc, e), ctx = mean_ctx(e);
-    double rho = 0.9, lo, hi, b, step, lam_dec, pre, dec, bop, rho_op;
-    double steps = e->out > 1 ? (e->out - 1) / e->tau : 1;
-    struct dist w;
-    int i;
-
-    if (ttft_s > 0) {
-        if (pf1 + kv > ttft_s) {
-            serve_miss(s, SERVE_MISS_TTFT,
-                       "no prefill pool meets serve.ttft_ms: one prompt takes "
-                       "%.0f ms with the KV transfer",
-                       (pf1 + kv) * 1e3);
-            return 0;
-        }
-        lo = 0;
-        hi = 0.999;
-        for (i = 0; i < BISECT_ITERS; i++) {
-            double mid = (lo + hi) / 2;
-
-            wait_dist(mid, pfb, &w);
-            if (pf1 + dist_at(&w, pct) + kv <= ttft_s)
-                lo = mid;
-            else
-                hi = mid;
-        }
-        rho = lo;
-    }
-    /* The largest decode batch within the TPOT target. */
-    lo = 1;
-    hi = maxb >= 1 ? maxb : 1;
-    if (tpot_s > 0 && decode_step_s(e, 1, ctx) / e->tau > tpot_s) {
-        serve_miss(s, SERVE_MISS_TPOT,
-                   "no decode pool meets serve.tpot_ms: one step at batch 1 "
-                   "takes %.1f ms",
-                   decode_step_s(e, 1, ctx) / e->tau * 1e3);
-        return 0;
-    }
-    while (tpot_s > 0 && hi - lo > 0.5) {
-        double mid = floor((lo + hi + 1) / 2);
-
-        if (decode_step_s(e, mid, ctx) / e->tau <= tpot_s)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    b = tpot_s > 0 ? lo : hi;
-    step = decode_step_s(e, b, ctx);
-    lam_dec = b / (steps * step);
-    if (!(rho > 0) || !(lam_dec > 0))
-        return 0;
-    pre = ceil(demand * pfb / rho);
-    dec = ceil(demand / lam_dec);
-    /* The operating point: the decode batch at the demand, by Little. */
-    bop = b;
-    for (i = 0; i < FIXED_POINT_ITERS; i++) {
-        double nb = demand / dec * steps * decode_step_s(e, bop, ctx);
-
-        if (fabs(nb - bop) < 1e-9 * bop)
-            break;
-        bop = nb < b ? nb : b;
-    }
-    rho_op = demand * pfb / pre;
-    step = decode_step_s(e, bop, ctx);
-    s->prefill_gpus = pre * e->gpr;
-    s->decode_gpus = dec * e->gpr;
-    s->replicas = pre + dec;
-    s->batch = clamp_pos(bop);
-    s->decode_step_ms = clamp_pos(step * 1e3);
-    /* TTFT: the prefill pool's M/M/1 wait, the prompt, the KV transfer;
-     * TPOT: decode replicas hold the batch with no prompts interleaved. */
-    wait_dist(rho_op, pfb, &w);
-    dist_shift(&w, kv);
-    s->queue_ms = clamp_pos(w.mean * 1e3);
-    dist_shift(&w, pf1);
-    fill_dist(&w, &s->ttft_ms, &s->ttft_p50_ms, &s->ttft_p90_ms,
-              &s->ttft_p99_ms);
-    memset(&w, 0, sizeof(w));
-    dist_shift(&w, step / e->tau);
-    fill_dist(&w, &s->tpot_ms, &s->tpot_p50_ms, &s->tpot_p90_ms,
-              &s->tpot_p99_ms);
-    s->latency_known = true;
-    s->e2e_s = clamp_pos(s->ttft_ms / 1e3 + steps * step);
-    s->prefill_time_frac =
-        clamp_pos(s->prefill_gpus / (s->prefill_gpus + s->decode_gpus));
-    s->requests_per_s = demand;
-    s->utilization = clamp_pos(demand / fmin(pre * rho / pfb, dec * lam_dec));
-    s->disaggregated = true;
-    return 1;
-}
-
-/* The fleet of `replicas` under `demand` requests/s of open arrivals:
- * below capacity the steady state at demand / replicas; above it the
- * throughput saturates at capacity and TTFT grows with the queue over the
- * load test's serve.window_requests (saturate).  With no window the
- * queue grows without bound: pt->ok is 0 and s says why. */
-static void offered(const struct scenario *sc, const struct engine *e,
-                    double demand, double replicas, double cap_t,
-                    const struct point *at_cap_t, struct serve_result *s,
-                    struct point *pt /* OUT */)
-{
-    struct point at_cap;
-    double lambda = demand / replicas, cap;
-
-    s->requests_per_s = demand;
-    /* With no target the capacity at the targets is the capacity. */
-    if (!(sc->serve.ttft_ms > 0) && !(sc->serve.tpot_ms > 0)) {
-        cap = cap_t;
-        at_cap = *at_cap_t;
-    } else if (sc->serve.gpus_auto && lambda <= cap_t) {
-        /* A fleet sized for the demand: below capacity by construction;
-         * the search evaluates thousands, so no second bisection. */
-        open_point(e, lambda, s->max_batch, pt);
-        return;
-    } else {
-        cap = replica_capacity(e, s->max_batch, SERVE_PCT_MEAN, 0, 0, &at_cap);
-    }
-    s->capacity_requests_per_s = clamp_pos(cap * replicas);
-    if (lambda < cap) {
-        open_point(e, lambda, s->max_batch, pt);
-        return;
-    }
-    s->saturated = true;
-    s->fits = false;
-    s->requests_per_s = cap * replicas;
-    saturate(lambda, cap, &at_cap, (double)sc->serve.window_requests, pt);
-    if (!pt->ok) {
-        serve_miss(s, SERVE_MISS_CAPACITY,
-                   "offered %.3g req/s exceeds the capacity of %.0f "
-                   "replicas (%.3g req/s): the queue and TTFT grow without "
-                   "bound (serve.window_requests = 0)",
-                   demand, replicas, cap * replicas);
-        return;
-    }
-    serve_miss(s, SERVE_MISS_CAPACITY,
-               "offered %.3g req/s exceeds the capacity of %.0f replicas "
-               "(%.3g req/s): throughput saturates and TTFT grows with the "
-               "queue over %llu requests",
-               demand, replicas, cap * replicas,
-               (unsigned long long)sc->serve.window_requests);
-}
-
-void serve_estimate(const struct scenario *sc, const struct model_shape *m,
-                    struct result *r)
-{
-    struct serve_result *s = &r->serve;
-    const struct serve_spec *sv = &sc->serve;
-    struct engine e;
-    struct point pt;
-    enum serve_pct pct = sv->percentile;
-    double ttft_s = sv->ttft_ms / 1e3, tpot_s = sv->tpot_ms / 1e3;
-    double demand = peak_demand(sv), replicas, cap, given_rep;
-
-    if (serve_pool_applies(sc)) {
-        serve_pool_estimate(sc, m, r);
-        return;
-    }
-    memset(s, 0, sizeof(*s));
-    engine_init(sc, m, &e);
-    memory_of(sc, &e, m, r);
-    s->gpus_per_replica = e.gpr;
-    s->tokens_per_step = e.tau;
-    s->prefill_ms = clamp_pos(prefill_one_s(&e) * 1e3);
-    s->demand_requests_per_s = clamp_pos(demand);
-    s->owned_gpus = (double)sv->owned_gpus;
-    given_rep = floor((double)sc->gpus / e.gpr);
-    if (given_rep < 1)
-        given_rep = 1;
-    replicas = sv->gpus_auto ? 1 : given_rep;
-    if (!r->memory.fits) {
-        s->replicas = replicas;
-        s->gpus = replicas * e.gpr;
-        return;
-    }
-    s->fits = true;
-    curve(&e, s);
-
-    if (sv->mode == SERVE_OFFLINE) {
-        busy_point(&e, s->max_batch, &pt);
-        fill_point(&pt, s);
-        s->replicas = replicas;
-        s->requests_per_s = pt.rps * replicas;
-        s->utilization = 1;
-        if (demand > 0 && sv->gpus_auto) {
-            s->replicas = ceil(demand / pt.rps);
-            s->requests_per_s = demand;
-            s->utilization = demand / (s->replicas * pt.rps);
-        }
-    } else if (sv->concurrency > 0) {
-        /* Closed loop: users spread over the replicas; with gpus = auto
-         * the fewest replicas whose batch meets the targets. */
-        double n = (double)sv->concurrency, per, run;
-
-        if (sv->gpus_auto) {
-            double lo = 1, hi = n;
-
-            while (hi - lo > 0.5) {
-                double mid = floor((lo + hi) / 2);
-                struct point q;
-                double each = ceil(n / mid);
-
-                busy_point(&e, each, &q);
-                if (each <= s->max_batch && meets(&q, ttft_s, tpot_s, pct))
-                    hi = mid;
-                else
-                    lo = mid + 1;
-                if (lo >= hi)
-                    break;
-            }
-            replicas = hi;
-        }
-        per = ceil(n / replicas);
-        run = per > s->max_batch && s->max_batch >= 1 ? s->max_batch : per;
-        busy_point(&e, run, &pt);
-        wait_for_slot(&pt, per - run);
-        fill_point(&pt, s);
-        s->replicas = replicas;
-        s->requests_per_s = pt.rps * replicas;
-        s->utilization = 1;
-        if (run > s->max_batch) {
-            s->fits = false;
-            serve_miss(s, SERVE_MISS_CAPACITY,
-                       "%.0f users per replica exceed the %.0f sequences "
-                       "that fit",
-                       ceil(n / replicas), s->max_batch);
-        } else if (!meets(&pt, ttft_s, tpot_s, pct)) {
-            s->fits = false;
-            serve_miss(s, SERVE_MISS_OTHER,
-                       "%.0f users per replica miss the latency targets "
-                       "(%s TTFT %.0f ms, TPOT %.1f ms)",
-                       ceil(n / replicas), serve_pct_name(pct),
-                       dist_at(&pt.ttft, pct) * 1e3,
-                       dist_at(&pt.tpot, pct) * 1e3);
-        }
-    } else {
-        /* Open arrivals: the capacity of one replica at the targets. */
-        struct point best;
-        struct serve_result split = *s;
-        int can_split = demand > 0 && sv->gpus_auto &&
-                        sv->disaggregated != DISAGG_NO &&
-                        disaggregate(sc, &e, s->max_batch, pct, ttft_s, tpot_s,
-                                     demand, &split);
-
-        cap = replica_capacity(&e, s->max_batch, pct, ttft_s, tpot_s, &best);
-        if (sv->disaggregated == DISAGG_YES ||
-            (can_split &&
-             (!(cap > 0) || (split.prefill_gpus + split.decode_gpus) <
-                                ceil(demand / cap) * e.gpr))) {
-            *s = split;
-            s->fits = can_split;
-            if (!can_split && !s->reason[0])
-                serve_miss(s, SERVE_MISS_OTHER,
-                           "disaggregation sizes pools for online demand "
-                           "(serve.requests_per_s or serve.tokens_per_day) "
-                           "with hardware.gpus = auto");
-            s->gpus = s->prefill_gpus + s->decode_gpus;
-            if (!can_split)
-                s->gpus = e.gpr;
-            s->output_tokens_per_s = clamp_pos(s->requests_per_s * e.out);
-            s->input_tokens_per_s =
-                clamp_pos(s->requests_per_s * (double)sv->input_tokens);
-            s->output_tokens_per_s_per_gpu =
-                s->gpus > 0 ? clamp_pos(s->output_tokens_per_s / s->gpus) : 0;
-            return;
-        }
-        if (!(cap > 0)) {
-            s->fits = false;
-            explain_miss(&e, ttft_s, tpot_s, s);
-            s->replicas = replicas;
-            s->gpus = replicas * e.gpr;
-            return;
-        }
-        if (demand > 0 && sv->gpus_auto)
-            replicas = ceil(demand / cap);
-        if (demand > 0) {
-            s->utilization = demand / (replicas * cap);
-            offered(sc, &e, demand, replicas, cap, &best, s, &pt);
-            if (!s->saturated && !meets(&pt, ttft_s, tpot_s, pct)) {
-                s->fits = false;
-                serve_miss(s, SERVE_MISS_CAPACITY,
-                           "peak demand %.3g req/s exceeds the capacity of "
-                           "%.0f replicas at the %s targets (%.3g req/s)",
-                           demand, replicas, serve_pct_name(pct),
-                           replicas * cap);
-            }
-        } else {
-            pt = best;
-            s->requests_per_s = cap * replicas;
-            s->utilization = 1;
-        }
-        fill_point(&pt, s);
-        s->replicas = replicas;
-    }
-    s->gpus = clamp_pos(s->replicas * e.gpr);
-    s->output_tokens_per_s = clamp_pos(s->requests_per_s * e.out);
-    s->input_tokens_per_s =
-        clamp_pos(s->requests_per_s * (double)sv->input_tokens);
-    s->output_tokens_per_s_per_gpu =
-        s->gpus > 0 ? clamp_pos(s->output_tokens_per_s / s->gpus) : 0;
-    s->requests_per_s = clamp_pos(s->requests_per_s);
-    s->utilization = clamp_pos(s->utilization);
-}
-
-double serve_ttft_at_ms(const struct serve_result *s, enum serve_pct p)
-{
-    struct dist d = {s->ttft_ms, s->ttft_p50_ms, s->ttft_p90_ms,
-                     s->ttft_p99_ms};
-
-    return dist_at(&d, p);
-}
-
-double serve_tpot_at_ms(const struct serve_result *s, enum serve_pct p)
-{
-    struct dist d = {s->tpot_ms, s->tpot_p50_ms, s->tpot_p90_ms,
-                     s->tpot_p99_ms};
-
-    return dist_at(&d, p);
-}
-
-/* GPU-hours a day the demand needs, and the hybrid split against an
- * owned base (hours above it burst to the cloud, hours below it idle). */
-static void daily(const struct scenario *sc, struct serve_result *s)
-{
-    double f[SERVE_PROFILE_STEPS];
-    double r = sc->serve.peak_to_avg >= 1 ? sc->serve.peak_to_avg : 1;
-    double dt = 24.0 / SERVE_PROFILE_STEPS, need_peak, owned = s->owned_gpus;
-    double gpi = sc->cloud.gpus_per_instance >= 1
-                     ? (double)sc->cloud.gpus_per_instance
-                     : 1;
-    int i;
-
-    s->instances = clamp_pos(ceil(s->gpus / gpi - 1e-9));
-    s->fleet_gpu_hours_per_day = clamp_pos(s->gpus * 24);
-    s->billed_gpu_hours_per_day = clamp_pos(s->instances * gpi * 24);
-    s->burst_gpu_hours_per_day = 0;
-    s->owned_idle_gpu_hours_per_day = 0;
-    if (!(s->demand_requests_per_s > 0) || !(s->utilization > 0))
-        return;
-    /* The GPUs the peak needs at full capacity; the profile scales them
-     * (continuous, so replicas are not rounded hour by hour). */
-    need_peak = s->gpus * s->utilization;
-    serve_daily_profile(r, f, SERVE_PROFILE_STEPS);
-    s->fleet_gpu_hours_per_day = 0;
-    s->billed_gpu_hours_per_day = 0;
-    for (i = 0; i < SERVE_PROFILE_STEPS; i++) {
-        double need = need_peak * f[i] / r;
-
-        s->fleet_gpu_hours_per_day += need * dt;
-        /* rented elastically: whole instances each step */
-        s->billed_gpu_hours_per_day += ceil(need / gpi - 1e-9) * gpi * dt;
-        if (owned > 0) {
-            s->burst_gpu_hours_per_day +=
-                need > owned ? ceil((need - owned) / gpi - 1e-9) * gpi * dt : 0;
-            s->owned_idle_gpu_hours_per_day +=
-                owned > need ? (owned - need) * dt : 0;
-        }
-    }
-    s->fleet_gpu_hours_per_day = clamp_pos(s->fleet_gpu_hours_per_day);
-    s->billed_gpu_hours_per_day = clamp_pos(s->billed_gpu_hours_per_day);
-    s->burst_gpu_hours_per_day = clamp_pos(s->burst_gpu_hours_per_day);
-    s->owned_idle_gpu_hours_per_day =
-        clamp_pos(s->owned_idle_gpu_hours_per_day);
-}
-
-void serve_load(const struct scenario *sc, bool base, struct result *r)
-{
-    struct serve_result *s = &r->serve;
-    struct load_result *l = &r->load;
-    bool hybrid = base && s->owned_gpus > 0;
-    double gpus = hybrid ? s->owned_gpus : s->gpus;
-    double tokens_day;
-
-    daily(sc, s);
-    load_fleet(sc, gpus, l);
-    l->wall_h = 24;
-    tokens_day = sc->serve.tokens_per_day > 0 ? sc->serve.tokens_per_day
-                                              : s->output_tokens_per_s * 86400;
-    l->tokens = clamp_pos(tokens_day);
-    /* The busy hours: the demand, up to the owned base of a hybrid. */
-    l->busy_gpu_hours =
-        hybrid ? clamp_pos(s->owned_gpus * 24 - s->owned_idle_gpu_hours_per_day)
-               : s->fleet_gpu_hours_per_day;
-    /* The fleet is priced at the utilization its own profile gives, not
-     * the plan's finance.utilization (issue 18): 20B tokens a day at a
-     * peak twice the mean keep a fleet sized for the peak half busy. */
-    l->busy_frac = clamp_pos(l->busy_gpu_hours / (l->gpus * 24));
-    l->burst_gpu_hours = hybrid ? s->burst_gpu_hours_per_day : 0;
-    if (l->busy_frac > 1)
-        l->busy_frac = 1;
-}
-
-void serve_money(const struct scenario *sc, double all_owned_usd_per_year,
-                 struct result *r)
-{
-    struct serve_result *s = &r->serve;
-    double cloud_h = r->cost.cloud.usd_per_gpu_hour;
-    double tokens_day = r->load.tokens;
-    double in_day, out_share = 1 - s->prefill_time_frac;
-    double cloud_gpu_h;
-    double gpi = sc->cloud.gpus_per_instance >= 1
-                     ? (double)sc->cloud.gpus_per_instance
-                     : 1;
-    bool elastic =
-        sc->cloud_term == TERM_ON_DEMAND || sc->cloud_term == TERM_SPOT;
-
-    /* The owned fleet costs its capital recovery and OpEx all year, busy
-     * or not: a day is a 365th of it. */
-    s->usd_per_day_build = clamp_pos(all_owned_usd_per_year / 365);
-    /* Rented in whole instances: on demand and spot follow the profile;
-     * reserved terms pay for the fleet all day. */
-    cloud_gpu_h =
-        elastic ? s->billed_gpu_hours_per_day : s->instances * gpi * 24;
-    s->usd_per_day_cloud = clamp_pos(cloud_h * cloud_gpu_h);
-    s->cash_usd_build = r->cost.build.cash_usd;
-    s->cash_usd_cloud = elastic ? s->usd_per_day_cloud
-                                : clamp_pos(cloud_h * s->instances * gpi *
-                                            cost_term_hours(sc->cloud_term));
-    in_day = s->output_tokens_per_s > 0
-                 ? tokens_day * s->input_tokens_per_s / s->output_tokens_per_s
-                 : 0;
-    if (tokens_day > 0) {
-        s->usd_per_mtok_build =
-            clamp_pos(s->usd_per_day_build * out_share / tokens_day * 1e6);
-        s->usd_per_mtok_cloud =
-            clamp_pos(s->usd_per_day_cloud * out_share / tokens_day * 1e6);
-        s->wh_per_mtok = clamp_pos(
-            r->energy.facility_kw * 24 * 1000 / tokens_day * 1e6 *
-            (s->owned_gpus > 0 && s->gpus > 0 ? s->gpus / s->owned_gpus : 1));
-    }
-    if (in_day > 0) {
-        s->usd_per_mtok_input_build = clamp_pos(
-            s->usd_per_day_build * s->prefill_time_frac / in_day * 1e6);
-        s->usd_per_mtok_input_cloud = clamp_pos(
-            s->usd_per_day_cloud * s->prefill_time_frac / in_day * 1e6);
-    }
-    if (s->owned_gpus > 0) {
-        s->burst_usd_per_day = clamp_pos(s->burst_gpu_hours_per_day * cloud_h);
-        s->usd_per_day_hybrid = clamp_pos((r->cost.build.annual_capital_usd +
-                                           r->cost.build.opex_usd_per_year) /
-                                              365 +
-                                          s->burst_usd_per_day);
-        s->cash_usd_hybrid =
-            clamp_pos(r->cost.build.cash_usd + s->burst_usd_per_day);
-    }
 }
 
 /* ---- one attention rank, for serve_pool.c ---------------------------- */
@@ -1289,16 +377,16 @@ void serve_rank_init(const struct scenario *sc, const struct model_shape *m,
 {
     struct engine e;
 
-    engine_init(sc, m, &e);
-    memory_of(sc, &e, m, r);
+    serve_engine_init(sc, m, &e);
+    serve_memory_of(sc, &e, m, r);
     memset(k, 0, sizeof(*k));
     k->gpr = e.gpr;
     k->max_batch = r->serve.max_batch;
-    k->prefill_one_s = prefill_one_s(&e);
-    k->prefill_bulk_s = prefill_bulk_s(&e);
+    k->prefill_one_s = serve_prefill_one_s(&e);
+    k->prefill_bulk_s = serve_prefill_bulk_s(&e);
     k->passes = ceil(e.in_new / e.chunk);
-    k->kv_transfer_s = kv_transfer_s(sc, &e);
-    k->ctx = mean_ctx(&e);
+    k->kv_transfer_s = serve_kv_transfer_s(sc, &e);
+    k->ctx = serve_mean_ctx(&e);
     k->tau = e.tau;
     k->out = e.out;
     k->in = e.in_new + e.in_hit;
@@ -1309,6 +397,6 @@ double serve_rank_step_s(const struct scenario *sc, const struct model_shape *m,
 {
     struct engine e;
 
-    engine_init(sc, m, &e);
-    return decode_step_s(&e, b, mean_ctx(&e));
+    serve_engine_init(sc, m, &e);
+    return serve_decode_step_s(&e, b, serve_mean_ctx(&e));
 }

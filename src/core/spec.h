@@ -163,9 +163,9 @@ struct stack_spec {
      * runs on (empty: not stated) and where it is the default. */
     char runs_on[CP_NAME_MAX];
     char default_on[CP_NAME_MAX];
-    enum workload_kind kind;     /* what the stack runs */
-    double gemm_eff;   /* of the measured matmul ceiling, inside a step */
-    double attn_eff;   /* of the measured fused-attention ceiling */
+    enum workload_kind kind; /* what the stack runs */
+    double gemm_eff;         /* of the measured matmul ceiling, inside a step */
+    double attn_eff;         /* of the measured fused-attention ceiling */
     double fp8_eff;    /* 8-bit GEMMs: scaling recipe, relative to gemm_eff */
     double tp_overlap; /* share of TP communication hidden under GEMMs */
     double ep_overlap; /* share of the MoE all-to-all hidden (1F1B
@@ -245,13 +245,13 @@ enum serve_attn_prec { SATTN_AUTO, SATTN_BF16, SATTN_FP8 };
 
 struct serve_spec {
     enum serve_mode mode;
-    uint64_t input_tokens;   /* mean prompt length */
-    uint64_t output_tokens;  /* mean generated length */
-    double requests_per_s;   /* peak arrival rate; 0: from tokens_per_day */
-    double tokens_per_day;   /* output tokens per day */
-    double peak_to_avg;      /* peak hour / daily mean, >= 1 */
-    uint64_t concurrency;    /* closed-loop users; 0: open arrivals */
-    double ttft_ms, tpot_ms; /* targets; 0: none */
+    uint64_t input_tokens;     /* mean prompt length */
+    uint64_t output_tokens;    /* mean generated length */
+    double requests_per_s;     /* peak arrival rate; 0: from tokens_per_day */
+    double tokens_per_day;     /* output tokens per day */
+    double peak_to_avg;        /* peak hour / daily mean, >= 1 */
+    uint64_t concurrency;      /* closed-loop users; 0: open arrivals */
+    double ttft_ms, tpot_ms;   /* targets; 0: none */
     enum serve_pct percentile; /* the targets' statistic (TTFT and TPOT) */
     uint64_t window_requests;  /* requests of a load test above capacity
                                   (the queue grows over them); 0: steady
@@ -265,12 +265,12 @@ struct serve_spec {
     enum serve_attn_prec attention; /* attention math precision */
     double prefix_hit_frac; /* prompt share served from the prefix cache */
     enum serve_disagg disaggregated;
-    uint64_t max_batch;   /* running sequences per replica; 0: auto */
-    uint64_t owned_gpus;  /* hybrid: the owned base; 0: all owned */
-    bool gpus_auto;       /* hardware.gpus = auto: size for the peak */
-    uint64_t spec_tokens; /* speculative draft tokens per step; 0: off */
-    double spec_accept;   /* acceptance rate of one draft token */
-    enum serve_pool pool; /* both phases, or one pool measured alone */
+    uint64_t max_batch;    /* running sequences per replica; 0: auto */
+    uint64_t owned_gpus;   /* hybrid: the owned base; 0: all owned */
+    bool gpus_auto;        /* hardware.gpus = auto: size for the peak */
+    uint64_t spec_tokens;  /* speculative draft tokens per step; 0: off */
+    double spec_accept;    /* acceptance rate of one draft token */
+    enum serve_pool pool;  /* both phases, or one pool measured alone */
     uint64_t attention_dp; /* attention data-parallel ranks beside MoE EP */
     struct serve_pool_spec prefill, decode; /* disaggregated pools */
 };
@@ -440,10 +440,19 @@ static inline double spec_moe_load(double capacity, double imbalance,
 
 /* software.* recipe facts; each 0 is "as the stack does" (steptime.c). */
 enum recipe_switch { RECIPE_STACK, RECIPE_YES, RECIPE_NO };
-enum cuda_graphs { GRAPHS_STACK, GRAPHS_NONE, GRAPHS_ROUTER, GRAPHS_ATTN,
-                   GRAPHS_FULL };
-enum moe_dispatcher { DISPATCH_STACK, DISPATCH_ALLTOALL, DISPATCH_DEEPEP,
-                      DISPATCH_HYBRIDEP };
+enum cuda_graphs {
+    GRAPHS_STACK,
+    GRAPHS_NONE,
+    GRAPHS_ROUTER,
+    GRAPHS_ATTN,
+    GRAPHS_FULL
+};
+enum moe_dispatcher {
+    DISPATCH_STACK,
+    DISPATCH_ALLTOALL,
+    DISPATCH_DEEPEP,
+    DISPATCH_HYBRIDEP
+};
 
 struct recipe {
     enum recipe_switch a2a_overlap; /* overlap of the MoE all-to-all */

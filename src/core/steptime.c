@@ -106,11 +106,11 @@ struct hw {
     double tp_ov;     /* share of TP communication pipelined with GEMMs */
     double ep_ov;     /* share of the MoE all-to-all overlapped */
     enum cuda_graphs graphs;
-    bool forward;     /* dispatcher forwards inside the domain (DeepEP) */
-    double cast;      /* bytes moved per element cast to 8/4 bits; 0: none */
-    double elem;      /* bytes per activation element */
-    double bw;        /* achieved HBM bytes/s */
-    double domain;    /* scale-up domain size */
+    bool forward;  /* dispatcher forwards inside the domain (DeepEP) */
+    double cast;   /* bytes moved per element cast to 8/4 bits; 0: none */
+    double elem;   /* bytes per activation element */
+    double bw;     /* achieved HBM bytes/s */
+    double domain; /* scale-up domain size */
     struct link up, out;
 };
 
@@ -244,8 +244,8 @@ static double group_reduce_scatter(const struct group *gr, double bytes)
  * out over the scale-up links there: with k experts spread evenly over D
  * domains a token reaches (D - 1)(1 - (1 - 1/D)^k) remote domains on
  * average, against k (D - 1)/D copies. */
-static double group_all_to_all(const struct group *gr, double bytes,
-                               double k, bool forward)
+static double group_all_to_all(const struct group *gr, double bytes, double k,
+                               bool forward)
 {
     double n = gr->n, g = gr->g, D = n / g, out;
 
@@ -328,11 +328,127 @@ struct layer_time {
     double ep_f, ep_b; /* expert all-to-all */
 };
 
+/* Q, K, V and output projections; MLA goes through its latents (the
+ * down projections replicated across TP, the up projections split) */
+static void attention_projections(const struct model_shape *m,
+                                  const struct hw *at, double T, double heads,
+                                  double kv, struct layer_time *lt,
+                                  double *col_f, double *col_b)
+{
+    double h = m->h, dq = m->d_qk, dv = m->d_v;
+
+    if (m->mla) {
+        if (m->q_lora > 0) {
+            gemm_fb(at, T, m->q_lora, h, 1, &lt->f, &lt->b);
+            gemm_fb(at, T, heads * dq, m->q_lora, 1, col_f, col_b);
+        } else {
+            gemm_fb(at, T, heads * dq, h, 1, col_f, col_b);
+        }
+        gemm_fb(at, T, m->kv_lora + m->rope, h, 1, &lt->f, &lt->b);
+        gemm_fb(at, T, heads * (m->d + dv), m->kv_lora, 1, col_f, col_b);
+    } else {
+        gemm_fb(at, T, heads * dq + kv * (dq + dv), h, 1, col_f, col_b);
+    }
+    gemm_fb(at, T, h, heads * dv, 1, &lt->f, &lt->b);
+}
+
+/* attention core, 16-bit: local queries against every key (ring with
+ * CP) */
+static void attention_core(const struct scenario *sc,
+                           const struct model_shape *m, const struct hw *at,
+                           double *attn_f, double *attn_b)
+{
+    const struct layout *lay = &sc->layout;
+    double t = (double)lay->tp, c = (double)lay->cp;
+    double b = (double)lay->microbatch, s = (double)sc->train.seq_len;
+    double sc_len = s / c, heads = m->a / t;
+    double dq = m->d_qk, dv = m->d_v;
+
+    if (attention_materialised(sc)) {
+        double n_scores = b * heads * sc_len * s;
+
+        gemm16_fb(at, sc_len, s, dq, b * heads, attn_f, attn_b);
+        gemm16_fb(at, sc_len, dv, s, b * heads, attn_f, attn_b);
+        /* scale-mask-softmax (read 2, write 2) and dropout (read 2,
+         * write 2, mask 1) forward; their backward about 11 bytes */
+        *attn_f += bytes_s(at, 9 * n_scores) + 2 * at->kernel;
+        *attn_b += bytes_s(at, 11 * n_scores) + 2 * at->kernel;
+    } else {
+        double flops = 2 * b * heads * sc_len * s * (dq + dv) * CAUSAL_FRAC;
+
+        *attn_f = flops / at->attn_rate + at->kernel;
+        *attn_b = FLASH_BWD_RATIO * flops / at->attn_rate + at->kernel;
+    }
+}
+
+/* The routed (and shared) experts of a mixture-of-experts layer: compute
+ * into lt and the column-parallel sums, the all-to-all into lt->ep_f/ep_b;
+ * returns the element-wise bytes of the forward pass. */
+static double moe_ffn_time(const struct scenario *sc,
+                           const struct model_shape *m, const struct hw *hw,
+                           const struct hw *rt, double T, struct layer_time *lt,
+                           double *col_f, double *col_b)
+{
+    const struct layout *lay = &sc->layout;
+    double t = (double)lay->tp, c = (double)lay->cp, e = (double)lay->ep;
+    double h = m->h, elem = hw->elem;
+    double f_width, up_width, ew_f;
+    struct group gr;
+    /* Routed experts: E/ep on this rank, split etp ways; with EP folded
+     * over TP (etp = 1) each rank routes its 1/t share of the tokens
+     * (sequence parallel).  Grouped GEMMs, one per local expert. */
+    double etp = layout_expert_tp(lay), local = m->experts / e;
+    double T_moe = T * etp / t;
+    /* the busiest rank sets the pace: dropless routing gives it the
+     * stack's imbalance times the even share, token drop pads every
+     * expert to its capacity (Megatron-Core --moe-expert-capacity-
+     * factor with --moe-pad-expert-input-to-capacity) */
+    double load = spec_moe_load(sc->train.moe_capacity, sc->stack.moe_imbalance,
+                                m->experts, m->top_k, e);
+    double per_expert = load * T_moe * m->top_k * e / m->experts;
+    double shared_up = (m->gated ? 2 : 1) * m->f_expert * m->shared / t;
+
+    f_width = m->f_expert;
+    up_width = (m->gated ? 2 : 1) * f_width / etp;
+    gemm16_fb(rt, T, m->experts, h, 1, &lt->f, &lt->b);
+    gemm_fb(hw, per_expert, up_width, h, local, col_f, col_b);
+    gemm_fb(hw, per_expert, h, f_width / etp, local, &lt->f, &lt->b);
+    if (m->shared > 0) {
+        gemm_fb(hw, T, shared_up, h, 1, &lt->f, &lt->b);
+        gemm_fb(hw, T, h, f_width * m->shared / t, 1, &lt->f, &lt->b);
+    }
+    /* activation on k routed copies, permute and unpermute copies */
+    ew_f = (m->gated ? 3 : 2) *
+               (load * T_moe * m->top_k * f_width / etp +
+                T * m->shared * f_width / t) *
+               elem +
+           4 * load * T_moe * m->top_k * h * elem;
+    /* dispatch and combine: each rank sends its sequence-parallel
+     * share of the routed tokens (T/t of them, k copies) to ep ranks
+     * etp apart (t*c apart when the experts split like the dense
+     * layers, whose etp ranks then gather them over the scale-up
+     * domain); a stack that overlaps one microbatch's all-to-all with
+     * another's compute hides its share ep_overlap */
+    group_init(hw, e, etp == t ? t * c : etp, &gr);
+    lt->ep_f = 2 * group_all_to_all(&gr, load * T / t * m->top_k * h * elem,
+                                    m->top_k, hw->forward);
+    if (etp > 1) {
+        struct group tpg;
+
+        group_init(hw, etp, 1, &tpg);
+        lt->ep_f += 2 * group_reduce_scatter(&tpg, T * m->top_k * h * elem);
+    }
+    lt->ep_b = lt->ep_f;
+    lt->f += MOE_KERNELS_FWD * rt->kernel;
+    lt->b += 2 * MOE_KERNELS_FWD * rt->kernel;
+    return ew_f;
+}
+
 static void layer_time(const struct scenario *sc, const struct model_shape *m,
                        const struct hw *hw_in, bool moe, struct layer_time *lt)
 {
     const struct layout *lay = &sc->layout;
-    double t = (double)lay->tp, c = (double)lay->cp, e = (double)lay->ep;
+    double t = (double)lay->tp, c = (double)lay->cp;
     double b = (double)lay->microbatch, s = (double)sc->train.seq_len;
     double sc_len = s / c, T = b * sc_len;
     double h = m->h, heads = m->a / t, kv = (m->mla ? m->a : m->a_kv) / t;
@@ -357,39 +473,9 @@ static void layer_time(const struct scenario *sc, const struct model_shape *m,
         rt.kernel = hw_in->launch;
 
     lt->f = lt->b = 0;
-    /* Q, K, V and output projections; MLA goes through its latents (the
-     * down projections replicated across TP, the up projections split) */
-    if (m->mla) {
-        if (m->q_lora > 0) {
-            gemm_fb(&at, T, m->q_lora, h, 1, &lt->f, &lt->b);
-            gemm_fb(&at, T, heads * dq, m->q_lora, 1, &col_f, &col_b);
-        } else {
-            gemm_fb(&at, T, heads * dq, h, 1, &col_f, &col_b);
-        }
-        gemm_fb(&at, T, m->kv_lora + m->rope, h, 1, &lt->f, &lt->b);
-        gemm_fb(&at, T, heads * (m->d + dv), m->kv_lora, 1, &col_f, &col_b);
-    } else {
-        gemm_fb(&at, T, heads * dq + kv * (dq + dv), h, 1, &col_f, &col_b);
-    }
-    gemm_fb(&at, T, h, heads * dv, 1, &lt->f, &lt->b);
+    attention_projections(m, &at, T, heads, kv, lt, &col_f, &col_b);
 
-    /* attention core, 16-bit: local queries against every key (ring with
-     * CP) */
-    if (attention_materialised(sc)) {
-        double n_scores = b * heads * sc_len * s;
-
-        gemm16_fb(&at, sc_len, s, dq, b * heads, &attn_f, &attn_b);
-        gemm16_fb(&at, sc_len, dv, s, b * heads, &attn_f, &attn_b);
-        /* scale-mask-softmax (read 2, write 2) and dropout (read 2,
-         * write 2, mask 1) forward; their backward about 11 bytes */
-        attn_f += bytes_s(&at, 9 * n_scores) + 2 * at.kernel;
-        attn_b += bytes_s(&at, 11 * n_scores) + 2 * at.kernel;
-    } else {
-        double flops = 2 * b * heads * sc_len * s * (dq + dv) * CAUSAL_FRAC;
-
-        attn_f = flops / at.attn_rate + at.kernel;
-        attn_b = FLASH_BWD_RATIO * flops / at.attn_rate + at.kernel;
-    }
+    attention_core(sc, m, &at, &attn_f, &attn_b);
     lt->attn_f = attn_f;
     lt->f += attn_f;
     lt->b += attn_b;
@@ -403,55 +489,7 @@ static void layer_time(const struct scenario *sc, const struct model_shape *m,
         gemm_fb(hw, T, h, f_width / t, 1, &lt->f, &lt->b);
         ew_f = (m->gated ? 3 : 2) * T * f_width / t * elem;
     } else {
-        /* Routed experts: E/ep on this rank, split etp ways; with EP folded
-         * over TP (etp = 1) each rank routes its 1/t share of the tokens
-         * (sequence parallel).  Grouped GEMMs, one per local expert. */
-        double etp = layout_expert_tp(lay), local = m->experts / e;
-        double T_moe = T * etp / t;
-        /* the busiest rank sets the pace: dropless routing gives it the
-         * stack's imbalance times the even share, token drop pads every
-         * expert to its capacity (Megatron-Core --moe-expert-capacity-
-         * factor with --moe-pad-expert-input-to-capacity) */
-        double load =
-            spec_moe_load(sc->train.moe_capacity, sc->stack.moe_imbalance,
-                          m->experts, m->top_k, e);
-        double per_expert = load * T_moe * m->top_k * e / m->experts;
-        double shared_up = (m->gated ? 2 : 1) * m->f_expert * m->shared / t;
-
-        f_width = m->f_expert;
-        up_width = (m->gated ? 2 : 1) * f_width / etp;
-        gemm16_fb(&rt, T, m->experts, h, 1, &lt->f, &lt->b);
-        gemm_fb(hw, per_expert, up_width, h, local, &col_f, &col_b);
-        gemm_fb(hw, per_expert, h, f_width / etp, local, &lt->f, &lt->b);
-        if (m->shared > 0) {
-            gemm_fb(hw, T, shared_up, h, 1, &lt->f, &lt->b);
-            gemm_fb(hw, T, h, f_width * m->shared / t, 1, &lt->f, &lt->b);
-        }
-        /* activation on k routed copies, permute and unpermute copies */
-        ew_f = (m->gated ? 3 : 2) *
-                   (load * T_moe * m->top_k * f_width / etp +
-                    T * m->shared * f_width / t) *
-                   elem +
-               4 * load * T_moe * m->top_k * h * elem;
-        /* dispatch and combine: each rank sends its sequence-parallel
-         * share of the routed tokens (T/t of them, k copies) to ep ranks
-         * etp apart (t*c apart when the experts split like the dense
-         * layers, whose etp ranks then gather them over the scale-up
-         * domain); a stack that overlaps one microbatch's all-to-all with
-         * another's compute hides its share ep_overlap */
-        group_init(hw, e, etp == t ? t * c : etp, &gr);
-        lt->ep_f =
-            2 * group_all_to_all(&gr, load * T / t * m->top_k * h * elem,
-                                 m->top_k, hw->forward);
-        if (etp > 1) {
-            struct group tpg;
-
-            group_init(hw, etp, 1, &tpg);
-            lt->ep_f += 2 * group_reduce_scatter(&tpg, T * m->top_k * h * elem);
-        }
-        lt->ep_b = lt->ep_f;
-        lt->f += MOE_KERNELS_FWD * rt.kernel;
-        lt->b += 2 * MOE_KERNELS_FWD * rt.kernel;
+        ew_f = moe_ffn_time(sc, m, hw, &rt, T, lt, &col_f, &col_b);
     }
 
     /* element-wise: 2 layernorms (read + write), 2 bias-dropout-residual
@@ -459,9 +497,10 @@ static void layer_time(const struct scenario *sc, const struct model_shape *m,
      * with sequence parallelism; backward reads and writes about twice */
     ew_f += 11 * T * h * elem / repl;
     /* half of them (the input norm, the residual) in the attention block */
-    lt->f += bytes_s(hw, ew_f) +
-             ELEMWISE_KERNELS_FWD / 2 * (hw->kernel + at.kernel);
-    lt->b += bytes_s(hw, 2 * ew_f) + ELEMWISE_KERNELS_FWD * (hw->kernel + at.kernel);
+    lt->f +=
+        bytes_s(hw, ew_f) + ELEMWISE_KERNELS_FWD / 2 * (hw->kernel + at.kernel);
+    lt->b +=
+        bytes_s(hw, 2 * ew_f) + ELEMWISE_KERNELS_FWD * (hw->kernel + at.kernel);
 
     lt->f += col_f;
     lt->b += col_b;

@@ -143,13 +143,129 @@ static enum cp_status serve_json(FILE *out, const struct size_result *s,
 static enum cp_status serve_csv(FILE *out, const struct size_result *s,
                                 struct diag *d);
 
+/* How the text tables name an option and say what it breaches: the
+ * training and the serving flavours (breach_max: the breach text's cut). */
+struct option_text {
+    int (*line)(FILE *out, const struct size_point *p);
+    void (*breach)(const struct size_result *s, const struct size_point *p,
+                   char *buf, size_t n);
+    size_t breach_max;
+};
+
+/* "nothing meets the constraints", with the nearest option and why. */
+static void nearest_text(FILE *out, const struct size_result *s,
+                         const struct option_text *ot)
+{
+    char buf[200];
+
+    fprintf(out, "\nnothing meets the constraints");
+    if (s->nearest >= 0) {
+        const struct size_point *p = &s->pt[s->nearest];
+
+        fprintf(out, "; closest: ");
+        ot->line(out, p);
+        ot->breach(s, p, buf, ot->breach_max);
+        fprintf(out, ": %s, %s", size_why_name(p->why), buf);
+    }
+    fprintf(out, "\n");
+}
+
+/* The excluded options counted by reason, each with its closest miss, then
+ * the dominated ones. */
+static void excluded_text(FILE *out, const struct size_result *s,
+                          const struct option_text *ot)
+{
+    char buf[200];
+    size_t w;
+
+    if (s->n > s->nfront)
+        fprintf(out, "\nexcluded:\n");
+    for (w = 1; w < SIZE_WHY_COUNT; w++) {
+        const struct size_point *p;
+
+        if (!s->why_count[w])
+            continue;
+        fprintf(out, "  %-26s %6zu", size_why_name((enum size_why)w),
+                s->why_count[w]);
+        if (s->closest[w] >= 0) {
+            p = &s->pt[s->closest[w]];
+            fprintf(out, "  closest: ");
+            ot->line(out, p);
+            ot->breach(s, p, buf, ot->breach_max);
+            fprintf(out, ", %s", buf);
+        }
+        fprintf(out, "\n");
+    }
+    {
+        size_t dominated = s->why_count[SIZE_OK] - s->nfront;
+
+        if (dominated)
+            fprintf(out, "  %-26s %6zu\n", "dominated", dominated);
+    }
+}
+
+static const struct option_text train_option_text = {option_line, breach_text,
+                                                     160};
+
+/* The training frontier, best by the objective first, with its legend. */
+static void train_frontier_text(FILE *out, const struct size_result *s)
+{
+    const struct size_opts *o = &s->opts;
+    size_t i;
+    char buf[160], lay[96], cash[32], cap[32];
+    int bw = 4;
+
+    fprintf(out,
+            "\nfrontier (time x run cost x energy x cash), best %s "
+            "first; ranges from the stack's measured error:\n",
+            objective_name(o->obj));
+    /* the buy column as wide as its longest entry */
+    for (i = 0; i < s->nfront; i++) {
+        size_t len = strlen(buy_text(&s->pt[s->front[i]], buf, sizeof(buf)));
+
+        if ((int)len > bw)
+            bw = (int)len;
+    }
+    fprintf(out, "%3s  %-10s %-15s %6s  %-*s %6s %11s %17s %9s %13s %5s  %s\n",
+            "#", "accel", "system", "gpus", bw, "buy", "cap", "days",
+            "run cost", "cash", "energy MWh", "MFU", "layout");
+    for (i = 0; i < s->nfront; i++) {
+        const struct size_point *p = &s->pt[s->front[i]];
+        char days[32], usd[40], mwh[40];
+
+        snprintf(days, sizeof(days), "%.1f-%.1f", p->days_lo, p->days_hi);
+        if (p->usd_hi >= 1e6)
+            snprintf(usd, sizeof(usd), "$%.2f-%.2fM", p->usd_lo / 1e6,
+                     p->usd_hi / 1e6);
+        else
+            snprintf(usd, sizeof(usd), "$%.1f-%.1fK", p->usd_lo / 1e3,
+                     p->usd_hi / 1e3);
+        snprintf(mwh, sizeof(mwh), "%.0f-%.0f", p->mwh_lo, p->mwh_hi);
+        fprintf(out,
+                "%3zu  %-10s %-15s %6llu  %-*s %6s %11s %17s %9s %13s "
+                "%5.3f  %s",
+                i + 1, p->accel, p->system, (unsigned long long)p->gpus, bw,
+                buy_text(p, buf, sizeof(buf)),
+                capacity_text(p, cap, sizeof(cap)), days, usd,
+                money(p->cash, cash, sizeof(cash)), mwh, p->mfu,
+                layout_text(p, lay, sizeof(lay)));
+        if (p->overlaps >= 0)
+            fprintf(out, "  ~#%d", p->overlaps + 1);
+        fprintf(out, "\n");
+    }
+    fprintf(out, "(buy: whole units x GPUs each, servers or racks owned, "
+                 "instances rented; cap: the offer's capacity in GPUs, ? "
+                 "not published; run cost: the run's share at the "
+                 "planned utilization; cash: what it commits; ~#k: time "
+                 "and cost ranges overlap point k's: the model cannot "
+                 "tell them apart)\n");
+}
+
 enum cp_status export_text_size(FILE *out, const struct size_result *s,
                                 struct diag *d)
 {
     const struct size_opts *o = &s->opts;
-    size_t i, w;
-    char buf[160], lay[96], cash[32], cap[32];
-    int bw = 4;
+    char buf[160];
 
     if (s->serve)
         return serve_text(out, s, d);
@@ -199,88 +315,11 @@ enum cp_status export_text_size(FILE *out, const struct size_result *s,
             fprintf(out, "every count misses the deadline even at peak "
                          "FLOP/s\n");
     } else if (!s->nfront) {
-        fprintf(out, "\nnothing meets the constraints");
-        if (s->nearest >= 0) {
-            const struct size_point *p = &s->pt[s->nearest];
-
-            fprintf(out, "; closest: ");
-            option_line(out, p);
-            breach_text(s, p, buf, sizeof(buf));
-            fprintf(out, ": %s, %s", size_why_name(p->why), buf);
-        }
-        fprintf(out, "\n");
+        nearest_text(out, s, &train_option_text);
     } else {
-        fprintf(out,
-                "\nfrontier (time x run cost x energy x cash), best %s "
-                "first; ranges from the stack's measured error:\n",
-                objective_name(o->obj));
-        /* the buy column as wide as its longest entry */
-        for (i = 0; i < s->nfront; i++) {
-            size_t len =
-                strlen(buy_text(&s->pt[s->front[i]], buf, sizeof(buf)));
-
-            if ((int)len > bw)
-                bw = (int)len;
-        }
-        fprintf(out,
-                "%3s  %-10s %-15s %6s  %-*s %6s %11s %17s %9s %13s %5s  %s\n",
-                "#", "accel", "system", "gpus", bw, "buy", "cap", "days",
-                "run cost", "cash", "energy MWh", "MFU", "layout");
-        for (i = 0; i < s->nfront; i++) {
-            const struct size_point *p = &s->pt[s->front[i]];
-            char days[32], usd[40], mwh[40];
-
-            snprintf(days, sizeof(days), "%.1f-%.1f", p->days_lo, p->days_hi);
-            if (p->usd_hi >= 1e6)
-                snprintf(usd, sizeof(usd), "$%.2f-%.2fM", p->usd_lo / 1e6,
-                         p->usd_hi / 1e6);
-            else
-                snprintf(usd, sizeof(usd), "$%.1f-%.1fK", p->usd_lo / 1e3,
-                         p->usd_hi / 1e3);
-            snprintf(mwh, sizeof(mwh), "%.0f-%.0f", p->mwh_lo, p->mwh_hi);
-            fprintf(out,
-                    "%3zu  %-10s %-15s %6llu  %-*s %6s %11s %17s %9s %13s "
-                    "%5.3f  %s",
-                    i + 1, p->accel, p->system, (unsigned long long)p->gpus, bw,
-                    buy_text(p, buf, sizeof(buf)),
-                    capacity_text(p, cap, sizeof(cap)), days, usd,
-                    money(p->cash, cash, sizeof(cash)), mwh, p->mfu,
-                    layout_text(p, lay, sizeof(lay)));
-            if (p->overlaps >= 0)
-                fprintf(out, "  ~#%d", p->overlaps + 1);
-            fprintf(out, "\n");
-        }
-        fprintf(out, "(buy: whole units x GPUs each, servers or racks owned, "
-                     "instances rented; cap: the offer's capacity in GPUs, ? "
-                     "not published; run cost: the run's share at the "
-                     "planned utilization; cash: what it commits; ~#k: time "
-                     "and cost ranges overlap point k's: the model cannot "
-                     "tell them apart)\n");
+        train_frontier_text(out, s);
     }
-    if (s->n > s->nfront)
-        fprintf(out, "\nexcluded:\n");
-    for (w = 1; w < SIZE_WHY_COUNT; w++) {
-        const struct size_point *p;
-
-        if (!s->why_count[w])
-            continue;
-        fprintf(out, "  %-26s %6zu", size_why_name((enum size_why)w),
-                s->why_count[w]);
-        if (s->closest[w] >= 0) {
-            p = &s->pt[s->closest[w]];
-            fprintf(out, "  closest: ");
-            option_line(out, p);
-            breach_text(s, p, buf, sizeof(buf));
-            fprintf(out, ", %s", buf);
-        }
-        fprintf(out, "\n");
-    }
-    {
-        size_t dominated = s->why_count[SIZE_OK] - s->nfront;
-
-        if (dominated)
-            fprintf(out, "  %-26s %6zu\n", "dominated", dominated);
-    }
+    excluded_text(out, s, &train_option_text);
     if (ferror(out))
         return diag_set(d, CP_ERR_IO, "output", "cannot write output");
     return CP_OK;
@@ -650,13 +689,12 @@ static void serve_breach(const struct size_result *s,
     }
 }
 
-static enum cp_status serve_text(FILE *out, const struct size_result *s,
-                                 struct diag *d)
+/* What a serving search weighed: demand, targets, objective, limits and
+ * how much was searched. */
+static void serve_text_header(FILE *out, const struct size_result *s)
 {
     const struct size_opts *o = &s->opts;
-    size_t i, w;
-    char buf[200], rep[64];
-    int bw = 4, uw = 7, ww = 7;
+    char buf[200];
 
     if (s->demand_rps > 0 || !s->concurrency)
         fprintf(out, "serving: peak %.4g requests/s", s->demand_rps);
@@ -708,6 +746,85 @@ static enum cp_status serve_text(FILE *out, const struct size_result *s,
                 "parallel.tp or serve.max_batch to see the others)\n",
                 (unsigned long long)s->layouts_cut,
                 s->layouts_cut == 1 ? "" : "s", SEARCH_TOP_MAX);
+}
+
+/* The serving frontier, best by the objective first, with its legend;
+ * the buy and range columns as wide as their longest entry. */
+static void serve_frontier_text(FILE *out, const struct size_result *s)
+{
+    const struct size_opts *o = &s->opts;
+    size_t i;
+    char buf[200], rep[64];
+    int bw = 4, uw = 7, ww = 7;
+
+    fprintf(out,
+            "\nfrontier (cost a day x energy per M output tokens x "
+            "latency at the peak x cash), best %s first;\ncost and "
+            "energy ranges from the engine's held-out throughput "
+            "error:\n",
+            o->obj == OBJECTIVE_TIME ? "latency" : objective_name(o->obj));
+    /* the buy column as wide as its longest entry */
+    for (i = 0; i < s->nfront; i++) {
+        size_t len = strlen(serve_buy(&s->pt[s->front[i]], buf, sizeof(buf)));
+
+        if ((int)len > bw)
+            bw = (int)len;
+    }
+    /* and the ranges as wide as theirs: a number is never cut */
+    for (i = 0; i < s->nfront; i++) {
+        const struct size_point *p = &s->pt[s->front[i]];
+        char a[24], b[24];
+        int len = snprintf(buf, sizeof(buf), "%s-%s",
+                           money(p->usd_day_lo, a, sizeof(a)),
+                           money(p->usd_day_hi, b, sizeof(b)));
+
+        uw = len > uw ? len : uw;
+        len = snprintf(buf, sizeof(buf), "%.0f-%.0f", p->wh_mtok_lo,
+                       p->wh_mtok_hi);
+        ww = len > ww ? len : ww;
+    }
+    fprintf(out,
+            "%3s  %-10s %-15s %6s  %-*s %6s %*s %9s %8s %*s %7s %7s "
+            "%6s  %s\n",
+            "#", "accel", "system", "gpus", bw, "buy", "cap", uw, "USD/day",
+            "cash", "$/Mtok", ww, "Wh/Mtok", "TTFT ms", "TPOT ms", "e2e s",
+            "replicas");
+    for (i = 0; i < s->nfront; i++) {
+        const struct size_point *p = &s->pt[s->front[i]];
+        char usd[48], a[24], b[24], wh[40], cash[24], cap[24];
+
+        snprintf(usd, sizeof(usd), "%s-%s", money(p->usd_day_lo, a, sizeof(a)),
+                 money(p->usd_day_hi, b, sizeof(b)));
+        snprintf(wh, sizeof(wh), "%.0f-%.0f", p->wh_mtok_lo, p->wh_mtok_hi);
+        fprintf(out,
+                "%3zu  %-10s %-15s %6llu  %-*s %6s %*s %9s %8.3f %*s "
+                "%7.0f %7.1f %6.1f  %s",
+                i + 1, p->accel, p->system, (unsigned long long)p->gpus, bw,
+                serve_buy(p, buf, sizeof(buf)),
+                capacity_text(p, cap, sizeof(cap)), uw, usd,
+                money(p->cash, cash, sizeof(cash)), p->usd_mtok, ww, wh,
+                p->ttft_ms, p->tpot_ms, p->e2e_s,
+                replica_text(p, rep, sizeof(rep)));
+        if (p->overlaps >= 0)
+            fprintf(out, "  ~#%d", p->overlaps + 1);
+        fprintf(out, "\n");
+    }
+    fprintf(out, "(buy: whole units x GPUs each; cap: the offer's "
+                 "capacity in GPUs, ? not published; cash: owned, the "
+                 "capex; reserved, a term; on demand, a day's bill; "
+                 "TTFT and TPOT at the targets' statistic, TTFT with "
+                 "queueing; TPOT: per output token after the first; "
+                 "e2e: one request; ~#k: cost and energy ranges overlap "
+                 "point k's)\n");
+}
+
+static const struct option_text serve_option_text = {serve_option_line,
+                                                     serve_breach, 200};
+
+static enum cp_status serve_text(FILE *out, const struct size_result *s,
+                                 struct diag *d)
+{
+    serve_text_header(out, s);
     if (!s->n) {
         fprintf(out, "\nno option to weigh: ");
         if (s->no_price)
@@ -722,104 +839,11 @@ static enum cp_status serve_text(FILE *out, const struct size_result *s,
                     (unsigned long long)s->no_layout,
                     s->no_layout == 1 ? "" : "s");
     } else if (!s->nfront) {
-        fprintf(out, "\nnothing meets the constraints");
-        if (s->nearest >= 0) {
-            const struct size_point *p = &s->pt[s->nearest];
-
-            fprintf(out, "; closest: ");
-            serve_option_line(out, p);
-            serve_breach(s, p, buf, sizeof(buf));
-            fprintf(out, ": %s, %s", size_why_name(p->why), buf);
-        }
-        fprintf(out, "\n");
+        nearest_text(out, s, &serve_option_text);
     } else {
-        fprintf(out,
-                "\nfrontier (cost a day x energy per M output tokens x "
-                "latency at the peak x cash), best %s first;\ncost and "
-                "energy ranges from the engine's held-out throughput "
-                "error:\n",
-                o->obj == OBJECTIVE_TIME ? "latency" : objective_name(o->obj));
-        /* the buy column as wide as its longest entry */
-        for (i = 0; i < s->nfront; i++) {
-            size_t len =
-                strlen(serve_buy(&s->pt[s->front[i]], buf, sizeof(buf)));
-
-            if ((int)len > bw)
-                bw = (int)len;
-        }
-        /* and the ranges as wide as theirs: a number is never cut */
-        for (i = 0; i < s->nfront; i++) {
-            const struct size_point *p = &s->pt[s->front[i]];
-            char a[24], b[24];
-            int len = snprintf(buf, sizeof(buf), "%s-%s",
-                               money(p->usd_day_lo, a, sizeof(a)),
-                               money(p->usd_day_hi, b, sizeof(b)));
-
-            uw = len > uw ? len : uw;
-            len = snprintf(buf, sizeof(buf), "%.0f-%.0f", p->wh_mtok_lo,
-                           p->wh_mtok_hi);
-            ww = len > ww ? len : ww;
-        }
-        fprintf(out,
-                "%3s  %-10s %-15s %6s  %-*s %6s %*s %9s %8s %*s %7s %7s "
-                "%6s  %s\n",
-                "#", "accel", "system", "gpus", bw, "buy", "cap", uw,
-                "USD/day", "cash", "$/Mtok", ww, "Wh/Mtok", "TTFT ms",
-                "TPOT ms", "e2e s",
-                "replicas");
-        for (i = 0; i < s->nfront; i++) {
-            const struct size_point *p = &s->pt[s->front[i]];
-            char usd[48], a[24], b[24], wh[40], cash[24], cap[24];
-
-            snprintf(usd, sizeof(usd), "%s-%s",
-                     money(p->usd_day_lo, a, sizeof(a)),
-                     money(p->usd_day_hi, b, sizeof(b)));
-            snprintf(wh, sizeof(wh), "%.0f-%.0f", p->wh_mtok_lo, p->wh_mtok_hi);
-            fprintf(out,
-                    "%3zu  %-10s %-15s %6llu  %-*s %6s %*s %9s %8.3f %*s "
-                    "%7.0f %7.1f %6.1f  %s",
-                    i + 1, p->accel, p->system, (unsigned long long)p->gpus, bw,
-                    serve_buy(p, buf, sizeof(buf)),
-                    capacity_text(p, cap, sizeof(cap)), uw, usd,
-                    money(p->cash, cash, sizeof(cash)), p->usd_mtok, ww, wh,
-                    p->ttft_ms, p->tpot_ms, p->e2e_s,
-                    replica_text(p, rep, sizeof(rep)));
-            if (p->overlaps >= 0)
-                fprintf(out, "  ~#%d", p->overlaps + 1);
-            fprintf(out, "\n");
-        }
-        fprintf(out, "(buy: whole units x GPUs each; cap: the offer's "
-                     "capacity in GPUs, ? not published; cash: owned, the "
-                     "capex; reserved, a term; on demand, a day's bill; "
-                     "TTFT and TPOT at the targets' statistic, TTFT with "
-                     "queueing; TPOT: per output token after the first; "
-                     "e2e: one request; ~#k: cost and energy ranges overlap "
-                     "point k's)\n");
+        serve_frontier_text(out, s);
     }
-    if (s->n > s->nfront)
-        fprintf(out, "\nexcluded:\n");
-    for (w = 1; w < SIZE_WHY_COUNT; w++) {
-        const struct size_point *p;
-
-        if (!s->why_count[w])
-            continue;
-        fprintf(out, "  %-26s %6zu", size_why_name((enum size_why)w),
-                s->why_count[w]);
-        if (s->closest[w] >= 0) {
-            p = &s->pt[s->closest[w]];
-            fprintf(out, "  closest: ");
-            serve_option_line(out, p);
-            serve_breach(s, p, buf, sizeof(buf));
-            fprintf(out, ", %s", buf);
-        }
-        fprintf(out, "\n");
-    }
-    {
-        size_t dominated = s->why_count[SIZE_OK] - s->nfront;
-
-        if (dominated)
-            fprintf(out, "  %-26s %6zu\n", "dominated", dominated);
-    }
+    excluded_text(out, s, &serve_option_text);
     if (ferror(out))
         return diag_set(d, CP_ERR_IO, "output", "cannot write output");
     return CP_OK;

@@ -1,5 +1,7 @@
 /*
- * resolve.c - plan -> scenario -> result; see resolve.h.
+ * resolve.c - plan -> scenario: required keys, catalog rows, explicit
+ * overrides and the auto layout; evaluate.c runs it, echo.c prints its
+ * values back.  See resolve.h.
  */
 #include <math.h>
 #include <stdio.h>
@@ -171,16 +173,15 @@ static void resolve_auto_batch(struct plan_resolved *out)
         return;
     sc->train.global_batch =
         model_auto_global_batch(m.params, sc->train.seq_len, &lo, &hi);
-    add_note(out,
-             "train.global_batch=auto: %llu sequences of %llu (%.3gM "
-             "tokens per step, the high end of the %.3g-%.3gM band of "
-             "published runs of %.*fB-parameter models)",
-             (unsigned long long)sc->train.global_batch,
-             (unsigned long long)sc->train.seq_len,
-             (double)sc->train.global_batch * (double)sc->train.seq_len /
-                 1048576,
-             lo / 1048576, hi / 1048576, m.params < 10e9 ? 1 : 0,
-             m.params / 1e9);
+    add_note(
+        out,
+        "train.global_batch=auto: %llu sequences of %llu (%.3gM "
+        "tokens per step, the high end of the %.3g-%.3gM band of "
+        "published runs of %.*fB-parameter models)",
+        (unsigned long long)sc->train.global_batch,
+        (unsigned long long)sc->train.seq_len,
+        (double)sc->train.global_batch * (double)sc->train.seq_len / 1048576,
+        lo / 1048576, hi / 1048576, m.params < 10e9 ? 1 : 0, m.params / 1e9);
 }
 
 /* A serving plan: one replica of tp x pp GPUs (ep inside it); replicas
@@ -273,21 +274,11 @@ static enum cp_status resolve_stack(const struct plan *p, struct catalog *cat,
     return CP_OK;
 }
 
-enum cp_status plan_resolve(const struct plan *p, struct catalog *cat,
-                            unsigned flags, struct plan_resolved *out,
-                            struct diag *d)
+/* The keys a plan cannot do without, checked before any catalog lookup so
+ * the message names what is missing; sets sc->workload on the way. */
+static enum cp_status check_required_keys(const struct plan *p, unsigned flags,
+                                          struct scenario *sc, struct diag *d)
 {
-    struct scenario *sc = &out->sc;
-    struct catalog_meta meta, ameta;
-    char id[CP_ID_MAX];
-    enum cp_status st;
-    enum cloud_term term = TERM_ON_DEMAND;
-    size_t i;
-
-    memset(out, 0, sizeof(*out));
-    scenario_defaults(sc);
-
-    /* Required keys first, so the message names what is missing. */
     if (!p->v[PK_HW_ACCELERATOR].set)
         return diag_set(d, CP_ERR_USAGE, "hardware.accelerator",
                         "missing: which accelerator (e.g. --accel h100-sxm)");
@@ -315,37 +306,20 @@ enum cp_status plan_resolve(const struct plan *p, struct catalog *cat,
                         "missing: a catalog model (e.g. --model llama3-70b) "
                         "or model.params / model.layers");
 
-    /* Catalog rows. */
-    if (catalog_defaults_outdated(cat))
-        add_note(out, "the catalog predates this version's built-in prices "
-                      "and calibration: `llmplan catalog reset` updates it "
-                      "(plans are kept; re-import your own rows)");
-    if (p->v[PK_MODEL_PRESET].set) {
-        const char *mid = p->v[PK_MODEL_PRESET].id;
+    return CP_OK;
+}
 
-        st = catalog_get_model(cat, mid, &sc->model, &meta, d);
-        if (st)
-            return lookup_failed(st, p, PK_MODEL_PRESET, mid, d);
-        add_source(out, PK_MODEL_PRESET, mid, &meta);
-    }
-    st = catalog_get_accel(cat, p->v[PK_HW_ACCELERATOR].id, &sc->accel,
-                           &ameta, d);
-    if (st)
-        return lookup_failed(st, p, PK_HW_ACCELERATOR,
-                             p->v[PK_HW_ACCELERATOR].id, d);
-    st = resolve_stack(p, cat, out, &meta, d);
-    if (st)
-        return st;
-    add_source(out, PK_SOFTWARE_STACK, sc->stack.id, &meta);
-    add_source(out, PK_HW_ACCELERATOR, sc->accel.id, &ameta);
-    /* bf16 is the default only where the accelerator has it (V100: fp16). */
-    if (!p->v[PK_TRAIN_PRECISION].set &&
-        !(sc->accel.peak_flops[PREC_BF16] > 0)) {
-        sc->train.precision =
-            sc->accel.peak_flops[PREC_FP16] > 0 ? PREC_FP16 : PREC_FP32;
-        add_note(out, "%s has no bf16: train.precision is %s", sc->accel.id,
-                 precision_name(sc->train.precision));
-    }
+/* The system (given or the accelerator's default), its fabric, the storage
+ * and the site, each with its source. */
+static enum cp_status resolve_site_rows(const struct plan *p,
+                                        struct catalog *cat,
+                                        struct plan_resolved *out,
+                                        struct diag *d)
+{
+    struct scenario *sc = &out->sc;
+    struct catalog_meta meta;
+    char id[CP_ID_MAX];
+    enum cp_status st;
 
     if (p->v[PK_HW_SYSTEM].set) {
         snprintf(id, sizeof(id), "%s", p->v[PK_HW_SYSTEM].id);
@@ -393,6 +367,19 @@ enum cp_status plan_resolve(const struct plan *p, struct catalog *cat,
     if (st)
         return lookup_failed(st, p, PK_SITE_ID, id, d);
     add_source(out, PK_SITE_ID, id, &meta);
+    return CP_OK;
+}
+
+/* The cloud offer (given or the cheapest for the accelerator and term) and
+ * its hourly price; a missing offer or price is a note unless asked for. */
+static enum cp_status resolve_cloud(const struct plan *p, struct catalog *cat,
+                                    struct plan_resolved *out, struct diag *d)
+{
+    struct scenario *sc = &out->sc;
+    struct catalog_meta meta;
+    enum cloud_term term = TERM_ON_DEMAND;
+    char id[CP_ID_MAX];
+    enum cp_status st;
 
     if (p->v[PK_CLOUD_TERM].set)
         term = (enum cloud_term)p->v[PK_CLOUD_TERM].u;
@@ -426,13 +413,20 @@ enum cp_status plan_resolve(const struct plan *p, struct catalog *cat,
                  "(set cloud.usd_per_gpu_hour)",
                  sc->accel.id, term_name(term));
     }
-    sc->reliability.node_mtbf_h = sc->system.node_mtbf_h;
+    return CP_OK;
+}
 
-    /* An explicit parameter count over a preset is a different model: its
-     * shape is derived from the count (the preset's depth and vocabulary
-     * kept), never the preset's width with another count, which would
-     * time one model and count the FLOPs of another (issue 14, item 5).
-     * A mixture of experts cannot be resized by a count alone. */
+/* An explicit parameter count over a preset is a different model: its
+ * shape is derived from the count (the preset's depth and vocabulary
+ * kept), never the preset's width with another count, which would
+ * time one model and count the FLOPs of another (issue 14, item 5).
+ * A mixture of experts cannot be resized by a count alone. */
+static enum cp_status resize_preset_by_count(const struct plan *p,
+                                             struct plan_resolved *out,
+                                             struct diag *d)
+{
+    struct scenario *sc = &out->sc;
+
     if (p->v[PK_MODEL_PRESET].set && p->v[PK_MODEL_PARAMS].set &&
         !p->v[PK_MODEL_HIDDEN].set) {
         if (sc->model.experts > 1 && !p->v[PK_MODEL_EXPERTS].set)
@@ -452,6 +446,68 @@ enum cp_status plan_resolve(const struct plan *p, struct catalog *cat,
                  "kept)",
                  sc->model.id);
     }
+    return CP_OK;
+}
+
+enum cp_status plan_resolve(const struct plan *p, struct catalog *cat,
+                            unsigned flags, struct plan_resolved *out,
+                            struct diag *d)
+{
+    struct scenario *sc = &out->sc;
+    struct catalog_meta meta, ameta;
+    enum cp_status st;
+    size_t i;
+
+    memset(out, 0, sizeof(*out));
+    scenario_defaults(sc);
+
+    st = check_required_keys(p, flags, sc, d);
+    if (st)
+        return st;
+
+    /* Catalog rows. */
+    if (catalog_defaults_outdated(cat))
+        add_note(out, "the catalog predates this version's built-in prices "
+                      "and calibration: `llmplan catalog reset` updates it "
+                      "(plans are kept; re-import your own rows)");
+    if (p->v[PK_MODEL_PRESET].set) {
+        const char *mid = p->v[PK_MODEL_PRESET].id;
+
+        st = catalog_get_model(cat, mid, &sc->model, &meta, d);
+        if (st)
+            return lookup_failed(st, p, PK_MODEL_PRESET, mid, d);
+        add_source(out, PK_MODEL_PRESET, mid, &meta);
+    }
+    st = catalog_get_accel(cat, p->v[PK_HW_ACCELERATOR].id, &sc->accel, &ameta,
+                           d);
+    if (st)
+        return lookup_failed(st, p, PK_HW_ACCELERATOR,
+                             p->v[PK_HW_ACCELERATOR].id, d);
+    st = resolve_stack(p, cat, out, &meta, d);
+    if (st)
+        return st;
+    add_source(out, PK_SOFTWARE_STACK, sc->stack.id, &meta);
+    add_source(out, PK_HW_ACCELERATOR, sc->accel.id, &ameta);
+    /* bf16 is the default only where the accelerator has it (V100: fp16). */
+    if (!p->v[PK_TRAIN_PRECISION].set &&
+        !(sc->accel.peak_flops[PREC_BF16] > 0)) {
+        sc->train.precision =
+            sc->accel.peak_flops[PREC_FP16] > 0 ? PREC_FP16 : PREC_FP32;
+        add_note(out, "%s has no bf16: train.precision is %s", sc->accel.id,
+                 precision_name(sc->train.precision));
+    }
+
+    st = resolve_site_rows(p, cat, out, d);
+    if (st)
+        return st;
+    st = resolve_cloud(p, cat, out, d);
+    if (st)
+        return st;
+    sc->reliability.node_mtbf_h = sc->system.node_mtbf_h;
+
+    st = resize_preset_by_count(p, out, d);
+    if (st)
+        return st;
     /* Explicit keys override the catalog and the defaults. */
     for (i = 0; i < PLAN_KEY_COUNT; i++)
         if (p->v[i].set && !p->v[i].is_auto)
@@ -461,8 +517,7 @@ enum cp_status plan_resolve(const struct plan *p, struct catalog *cat,
         if (!p->v[PK_MODEL_PRESET].set)
             sc->model.id[0] = '\0';
     }
-    if (sc->workload == WORKLOAD_TRAIN &&
-        p->v[PK_TRAIN_GLOBAL_BATCH].is_auto)
+    if (sc->workload == WORKLOAD_TRAIN && p->v[PK_TRAIN_GLOBAL_BATCH].is_auto)
         resolve_auto_batch(out);
     if (sc->workload == WORKLOAD_SERVE) {
         resolve_serve(p, out);
@@ -475,333 +530,4 @@ enum cp_status plan_resolve(const struct plan *p, struct catalog *cat,
     }
     resolve_layout(p, out);
     return CP_OK;
-}
-
-enum cp_status plan_validate_inputs(const struct scenario *sc, struct diag *d)
-{
-    struct scenario probe = *sc;
-    struct diag tmp;
-    enum cp_status st;
-
-    /* A layout every model and GPU count accepts (tp = pp = cp = ep = 1,
-     * dp = gpus, global_batch = gpus sequences), so that validation
-     * reaches the money checks after the layout ones; what is left to
-     * report is a problem of the inputs, not of a layout. */
-    probe.layout.tp = probe.layout.pp = probe.layout.cp = 1;
-    probe.layout.ep = 1;
-    probe.layout.dp = probe.gpus;
-    probe.layout.microbatch = 1;
-    probe.layout.interleave = 1;
-    if (probe.layout.zero < 0 || probe.layout.zero > 3)
-        probe.layout.zero = 0;
-    probe.train.global_batch = probe.gpus;
-    diag_clear(&tmp);
-    st = scenario_validate(&probe, &tmp);
-    if (st == CP_OK || st == CP_ERR_LAYOUT ||
-        strncmp(tmp.where, "parallel", 8) == 0 ||
-        strcmp(tmp.where, "train.global_batch") == 0)
-        return CP_OK;
-    if (d)
-        *d = tmp;
-    return st;
-}
-
-void plan_eval_layout(const struct plan_resolved *res, const struct layout *lay,
-                      struct scenario *sc, struct result *out)
-{
-    size_t i;
-
-    *sc = res->sc;
-    sc->layout = *lay;
-    scenario_eval(sc, out);
-    for (i = 0; i < res->nnotes; i++)
-        result_warn(out, "%s", res->notes[i]);
-}
-
-void plan_eval_hit(const struct plan_resolved *res,
-                   const struct search_hit *hit, struct scenario *sc,
-                   struct result *out)
-{
-    size_t i;
-
-    *sc = res->sc;
-    sc->layout = hit->layout;
-    sc->train.attention = hit->attention;
-    if (sc->workload == WORKLOAD_SERVE) {
-        uint64_t gpr = hit->layout.tp * hit->layout.pp;
-
-        sc->serve.max_batch = hit->max_batch;
-        if (sc->serve.gpus_auto)
-            sc->gpus = gpr;
-    }
-    scenario_eval(sc, out);
-    for (i = 0; i < res->nnotes; i++)
-        result_warn(out, "%s", res->notes[i]);
-}
-
-enum cp_status plan_evaluate(const struct plan *p, struct catalog *cat,
-                             enum objective obj, struct plan_outcome *out,
-                             struct diag *d)
-{
-    return plan_evaluate_ex(p, cat, obj, NULL, NULL, NULL, out, d);
-}
-
-/* The warnings a result of the search carries. */
-static void search_warnings(const struct search_result *sr,
-                            enum workload_kind w, struct result *r)
-{
-    if (!sr->fits)
-        result_warn(r, w == WORKLOAD_SERVE
-                           ? "no serving replica meets memory and the "
-                             "targets; showing the one with the least "
-                             "weights per GPU"
-                           : "no parallel layout fits in memory; showing the "
-                             "one that needs the least");
-    if (sr->stopped_early)
-        result_warn(r, SEARCH_STOPPED_EARLY_WARNING,
-                    (unsigned long long)SEARCH_MAX_TRIED,
-                    (unsigned long long)sr->candidates);
-}
-
-enum cp_status plan_search_layouts(const struct plan *p, struct catalog *cat,
-                                   enum objective obj, size_t top_n,
-                                   struct plan_layouts *out,
-                                   search_progress_fn progress, void *ctx,
-                                   const volatile int *cancel, struct diag *d)
-{
-    enum cp_status st;
-    size_t i;
-
-    out->n = 0;
-    st = plan_resolve(p, cat, 0, &out->res, d);
-    if (!st)
-        st = plan_validate_inputs(&out->res.sc, d);
-    if (!st)
-        st = plan_search(&out->res.sc, &out->res.space, obj, top_n, &out->sr,
-                         progress, ctx, cancel, d);
-    if (st)
-        return st;
-    for (i = 0; i < out->sr.n; i++) {
-        plan_eval_hit(&out->res, &out->sr.hits[i], &out->sc[i], &out->r[i]);
-        search_warnings(&out->sr, out->res.sc.workload, &out->r[i]);
-    }
-    out->n = out->sr.n;
-    return CP_OK;
-}
-
-enum cp_status plan_evaluate_ex(const struct plan *p, struct catalog *cat,
-                                enum objective obj, search_progress_fn progress,
-                                void *ctx, const volatile int *cancel,
-                                struct plan_outcome *out, struct diag *d)
-{
-    enum cp_status st;
-
-    st = plan_resolve(p, cat, 0, &out->res, d);
-    if (st)
-        return st;
-    return plan_evaluate_resolved(obj, progress, ctx, cancel, out, d);
-}
-
-enum cp_status plan_evaluate_resolved(enum objective obj,
-                                      search_progress_fn progress, void *ctx,
-                                      const volatile int *cancel,
-                                      struct plan_outcome *out,
-                                      struct diag *d)
-{
-    struct plan_resolved *res = &out->res;
-    struct scenario sc;
-    struct layout lay;
-    enum cp_status st;
-
-    out->searched = false;
-    lay = res->sc.layout;
-    if (res->needs_search) {
-        st = plan_validate_inputs(&res->sc, d);
-        if (st)
-            return st;
-        st = plan_search(&res->sc, &res->space, obj, 1, &out->search,
-                         progress, ctx, cancel, d);
-        if (st)
-            return st;
-        out->searched = true;
-        lay = out->search.hits[0].layout;
-        res->sc.train.attention = out->search.hits[0].attention;
-        if (res->sc.workload == WORKLOAD_SERVE) {
-            res->sc.serve.max_batch = out->search.hits[0].max_batch;
-            if (res->sc.serve.gpus_auto)
-                res->sc.gpus = lay.tp * lay.pp;
-        }
-    }
-    sc = res->sc;
-    sc.layout = lay;
-    st = scenario_validate(&sc, d);
-    if (st)
-        return st;
-    res->sc.layout = lay;
-    plan_eval_layout(res, &lay, &sc, &out->result);
-    if (out->searched)
-        search_warnings(&out->search, res->sc.workload, &out->result);
-    return CP_OK;
-}
-
-static const char *enum_text(enum plan_key k, int value)
-{
-    switch (k) {
-    case PK_TRAIN_PRECISION:
-    case PK_TRAIN_GRAD_DTYPE:
-        return precision_name((enum precision)value);
-    case PK_TRAIN_OPTIMIZER:
-        return optimizer_name((enum optimizer)value);
-    case PK_TRAIN_ATTENTION:
-        return attention_name((enum attention)value);
-    case PK_MODEL_ATTENTION:
-        return model_attention_name((enum model_attention)value);
-    case PK_PAR_RECOMPUTE:
-        return recompute_name((enum recompute)value);
-    case PK_CLOUD_TERM:
-        return term_name((enum cloud_term)value);
-    case PK_WORKLOAD_KIND:
-        return workload_name((enum workload_kind)value);
-    case PK_SERVE_MODE:
-        return serve_mode_name((enum serve_mode)value);
-    case PK_SERVE_WEIGHTS:
-    case PK_SERVE_KV_CACHE:
-        return serve_dtype_name((enum serve_dtype)value);
-    case PK_SERVE_DISAGGREGATED:
-        return serve_disagg_name((enum serve_disagg)value);
-    case PK_SOFTWARE_MOE_A2A_OVERLAP:
-    case PK_SOFTWARE_TP_COMM_OVERLAP:
-        return recipe_switch_name((enum recipe_switch)value);
-    case PK_SOFTWARE_CUDA_GRAPHS:
-        return cuda_graphs_name((enum cuda_graphs)value);
-    case PK_SOFTWARE_MOE_DISPATCHER:
-        return moe_dispatcher_name((enum moe_dispatcher)value);
-    case PK_SERVE_PERCENTILE:
-        return serve_pct_name((enum serve_pct)value);
-    case PK_SERVE_POOL:
-        return serve_pool_name((enum serve_pool)value);
-    case PK_SERVE_EXPERT_WEIGHTS:
-        return value == 0 ? "same"
-                          : serve_dtype_name((enum serve_dtype)(value - 1));
-    case PK_SERVE_ATTENTION:
-        return value == SATTN_FP8    ? "fp8"
-               : value == SATTN_BF16 ? "bf16"
-                                     : "auto";
-    default:
-        return NULL;
-    }
-}
-
-void plan_echo_value(const struct scenario *sc, const struct result *r,
-                     enum plan_key k, struct plan_echo *out)
-{
-    const struct plan_key_info *ki = plan_key_info(k);
-    const char *field = (const char *)sc + ki->offset;
-    uint64_t u = 0;
-    double x = 0;
-    bool b = false;
-    int e = 0;
-
-    memset(out, 0, sizeof(*out));
-    out->type = ki->type;
-    switch (ki->store) {
-    case PS_NONE:
-        break;
-    case PS_U64:
-        memcpy(&u, field, sizeof(u));
-        break;
-    case PS_F64:
-        memcpy(&x, field, sizeof(x));
-        break;
-    case PS_BOOL:
-        memcpy(&b, field, sizeof(b));
-        u = b;
-        break;
-    case PS_INT:
-        memcpy(&e, field, sizeof(e));
-        u = (uint64_t)(e < 0 ? 0 : e);
-        break;
-    }
-    out->u = u;
-    out->d = x;
-    if (ki->type == PT_COUNT && ki->store == PS_F64)
-        out->u = x > 0 ? (uint64_t)(x + 0.5) : 0;
-    if (ki->type == PT_ENUM)
-        out->s = enum_text(k, e);
-    switch (k) {
-    case PK_MODEL_PRESET:
-        out->s = sc->model.id;
-        break;
-    case PK_MODEL_PARAMS:
-        if (!out->u && r)
-            out->u = (uint64_t)(r->model.params + 0.5);
-        break;
-    case PK_MODEL_LAYERS:
-        if (!out->u && r)
-            out->u = (uint64_t)(r->model.layers + 0.5);
-        break;
-    case PK_MODEL_VOCAB:
-        if (!out->u && r)
-            out->u = (uint64_t)(r->model.vocab + 0.5);
-        break;
-    case PK_MODEL_HIDDEN:
-        if (!out->u && r)
-            out->u = (uint64_t)(r->model.hidden + 0.5);
-        break;
-    case PK_MODEL_HEADS:
-        if (!out->u && r)
-            out->u = (uint64_t)(r->model.heads + 0.5);
-        break;
-    case PK_MODEL_KV_HEADS:
-        if (!out->u)
-            out->u = sc->model.heads ? sc->model.heads
-                     : r             ? (uint64_t)(r->model.heads + 0.5)
-                                     : 0;
-        break;
-    case PK_MODEL_FFN:
-        if (!out->u && r)
-            out->u = (uint64_t)(r->model.ffn + 0.5);
-        break;
-    case PK_HW_ACCELERATOR:
-        out->s = sc->accel.id;
-        break;
-    case PK_HW_GPUS:
-        if (sc->workload == WORKLOAD_SERVE && r && r->serve.gpus >= 1)
-            out->u = (uint64_t)(r->serve.gpus + 0.5);
-        break;
-    case PK_SERVE_MAX_BATCH:
-        if (!out->u && r)
-            out->u = (uint64_t)(r->serve.max_batch + 0.5);
-        break;
-    case PK_SOFTWARE_STACK:
-        out->s = sc->stack.id;
-        break;
-    case PK_MODEL_HEAD_DIM:
-        if (!out->u && r && r->model.heads > 0)
-            out->u = (uint64_t)(r->model.hidden / r->model.heads + 0.5);
-        break;
-    case PK_HW_SYSTEM:
-        out->s = sc->system.id;
-        break;
-    case PK_HW_FABRIC:
-        out->s = sc->fabric.id;
-        break;
-    case PK_HW_STORAGE:
-        out->s = sc->storage.id;
-        break;
-    case PK_SITE_ID:
-        out->s = sc->site.id;
-        break;
-    case PK_CLOUD_OFFER:
-        out->s = sc->cloud.id;
-        break;
-    case PK_REL_NODE_MTBF_H:
-        if (!(out->d > 0))
-            out->d = sc->system.node_mtbf_h;
-        break;
-    default:
-        break;
-    }
-    if ((ki->type == PT_ENUM || ki->type == PT_ID) && !out->s)
-        out->s = "";
 }

@@ -502,36 +502,15 @@ search_serve(struct walk *w, const struct search_space *sp, struct diag *d)
                     (unsigned long long)given);
 }
 
-enum cp_status plan_search(const struct scenario *base,
-                           const struct search_space *sp, enum objective obj,
-                           size_t top_n, struct search_result *out,
-                           search_progress_fn progress, void *ctx,
-                           const volatile int *cancel, struct diag *d)
+/* The degrees the plan fixes must fit the model and divide the GPUs. */
+static enum cp_status check_given_degrees(const struct scenario *base,
+                                          const struct search_space *sp,
+                                          struct diag *d)
 {
-    struct walk w;
-    uint64_t tps[LIST_MAX], pps[LIST_MAX], cps[LIST_MAX], eps[LIST_MAX];
-    size_t ntp, npp, ncp, neps, it, ip, ic;
-    uint64_t gpus = base->gpus, domain, v, fixed;
-    double fx;
-    double t0 = now_s();
     const struct model_spec *m = &base->model;
+    uint64_t gpus = base->gpus, fixed;
+    double fx;
 
-    memset(out, 0, sizeof(*out));
-    memset(&w, 0, sizeof(w));
-    w.sc = *base;
-    w.obj = obj;
-    w.cap = top_n < 1 ? 1 : top_n > SEARCH_TOP_MAX ? SEARCH_TOP_MAX : top_n;
-    w.out = out;
-    w.progress = progress;
-    w.ctx = ctx;
-    w.cancel = cancel;
-
-    if (base->workload == WORKLOAD_SERVE) {
-        enum cp_status st = search_serve(&w, sp, d);
-
-        out->elapsed_s = now_s() - t0;
-        return st;
-    }
     if (sp->tp && m->heads && m->heads % sp->tp != 0)
         return diag_set(d, CP_ERR_LAYOUT, "parallel.tp",
                         "%llu does not divide model.heads (%llu)",
@@ -551,6 +530,86 @@ enum cp_status plan_search(const struct scenario *base,
                         "the product of the given degrees (%.0f) does not "
                         "divide hardware.gpus (%llu) into tp*pp*dp*cp",
                         fx, (unsigned long long)gpus);
+    return CP_OK;
+}
+
+/* What the walk found: the best layouts, else the least bad one, else
+ * the reason the last layout was refused. */
+static enum cp_status search_outcome(const struct walk *w,
+                                     const struct scenario *base,
+                                     const struct search_space *sp,
+                                     struct search_result *out, struct diag *d)
+{
+    uint64_t gpus = base->gpus;
+
+    if (w->cancelled)
+        return diag_set(d, CP_ERR_CANCELLED, "search", "cancelled");
+    out->feasible = out->evaluated;
+    if (out->n > 0) {
+        out->fits = true;
+        return CP_OK;
+    }
+    if (w->have_least) {
+        out->fits = false;
+        out->hits[0] = w->least;
+        out->n = 1;
+        return CP_OK;
+    }
+    /* dp is what hardware.gpus leaves after tp x pp x cp: when the user
+     * did not choose it, the input to change is the GPU count or the
+     * batch, not a layout of the search's making. */
+    if (w->have_reject && !sp->dp &&
+        strcmp(out->reject.where, "train.global_batch") == 0)
+        return diag_set(
+            d, CP_ERR_LAYOUT, "hardware.gpus",
+            "no layout of %llu GPUs splits train.global_batch (%llu) evenly "
+            "over its data-parallel replicas (dp x microbatch must divide "
+            "it): change hardware.gpus or train.global_batch",
+            (unsigned long long)gpus,
+            (unsigned long long)base->train.global_batch);
+    if (w->have_reject) {
+        if (d)
+            *d = out->reject;
+        return CP_ERR_LAYOUT;
+    }
+    return diag_set(d, CP_ERR_LAYOUT, "parallel",
+                    "no layout with the given degrees has tp*pp*dp*cp = "
+                    "hardware.gpus (%llu)",
+                    (unsigned long long)gpus);
+}
+
+enum cp_status plan_search(const struct scenario *base,
+                           const struct search_space *sp, enum objective obj,
+                           size_t top_n, struct search_result *out,
+                           search_progress_fn progress, void *ctx,
+                           const volatile int *cancel, struct diag *d)
+{
+    struct walk w;
+    uint64_t tps[LIST_MAX], pps[LIST_MAX], cps[LIST_MAX], eps[LIST_MAX];
+    size_t ntp, npp, ncp, neps, it, ip, ic;
+    uint64_t gpus = base->gpus, domain, v;
+    enum cp_status st;
+    double t0 = now_s();
+    const struct model_spec *m = &base->model;
+
+    memset(out, 0, sizeof(*out));
+    memset(&w, 0, sizeof(w));
+    w.sc = *base;
+    w.obj = obj;
+    w.cap = top_n < 1 ? 1 : top_n > SEARCH_TOP_MAX ? SEARCH_TOP_MAX : top_n;
+    w.out = out;
+    w.progress = progress;
+    w.ctx = ctx;
+    w.cancel = cancel;
+
+    if (base->workload == WORKLOAD_SERVE) {
+        st = search_serve(&w, sp, d);
+        out->elapsed_s = now_s() - t0;
+        return st;
+    }
+    st = check_given_degrees(base, sp, d);
+    if (st)
+        return st;
     domain = base->system.scaleup_domain ? base->system.scaleup_domain
                                          : base->system.gpus_per_node;
     if (domain < 1)
@@ -603,38 +662,5 @@ enum cp_status plan_search(const struct scenario *base,
         }
     }
     out->elapsed_s = now_s() - t0;
-    if (w.cancelled)
-        return diag_set(d, CP_ERR_CANCELLED, "search", "cancelled");
-    out->feasible = out->evaluated;
-    if (out->n > 0) {
-        out->fits = true;
-        return CP_OK;
-    }
-    if (w.have_least) {
-        out->fits = false;
-        out->hits[0] = w.least;
-        out->n = 1;
-        return CP_OK;
-    }
-    /* dp is what hardware.gpus leaves after tp x pp x cp: when the user
-     * did not choose it, the input to change is the GPU count or the
-     * batch, not a layout of the search's making. */
-    if (w.have_reject && !sp->dp &&
-        strcmp(out->reject.where, "train.global_batch") == 0)
-        return diag_set(
-            d, CP_ERR_LAYOUT, "hardware.gpus",
-            "no layout of %llu GPUs splits train.global_batch (%llu) evenly "
-            "over its data-parallel replicas (dp x microbatch must divide "
-            "it): change hardware.gpus or train.global_batch",
-            (unsigned long long)gpus,
-            (unsigned long long)base->train.global_batch);
-    if (w.have_reject) {
-        if (d)
-            *d = out->reject;
-        return CP_ERR_LAYOUT;
-    }
-    return diag_set(d, CP_ERR_LAYOUT, "parallel",
-                    "no layout with the given degrees has tp*pp*dp*cp = "
-                    "hardware.gpus (%llu)",
-                    (unsigned long long)gpus);
+    return search_outcome(&w, base, sp, out, d);
 }

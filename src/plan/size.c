@@ -1,14 +1,13 @@
 /*
  * size.c - what to buy: accelerators x counts x owned/rented x layouts,
- * the Pareto frontier of time, cost and energy; see size.h.
+ * the Pareto frontier of time, cost and energy; see size.h.  The thread
+ * pool is in size_pool.c, serving fleets in size_serve.c.
  */
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "plan/apply.h"
 #include "plan/resolve.h"
@@ -20,7 +19,6 @@
 /* Counts on one system's grid: two per doubling, so 64 covers any
  * --gpus-max up to 2^31 (the CLI allows 10M). */
 #define COUNTS_MAX 64
-#define SIZE_THREADS 4 /* layout searches at once, at most (and CPUs) */
 /* A system is rack-scale (counts in whole scale-up domains, NVL72) when
  * its scale-up domain spans several nodes but no more than this. */
 #define RACK_DOMAIN_MAX 128
@@ -75,50 +73,6 @@ double size_stack_error(const char *stack_id)
         if (strcmp(stack_errors[i].stack, stack_id) == 0)
             return stack_errors[i].mape;
     return SIZE_OVERALL_ERROR;
-}
-
-/* The frontier's axes, lower is better: a training run's days, run cost
- * and energy; a serving fleet's latency (one request end to end at the
- * peak), cost a day and energy per million output tokens; and for both
- * the cash committed (a cheap run on owned hardware still commits its
- * capex: the two money figures are both kept). */
-#define AXES 4
-#define AXIS_CASH 3
-
-static double axis(const struct size_point *p, bool serve, int k)
-{
-    if (k == AXIS_CASH)
-        return p->cash;
-    if (serve)
-        return k == 0 ? p->e2e_s : k == 1 ? p->usd_day : p->wh_mtok;
-    return k == 0 ? p->days : k == 1 ? p->usd : p->mwh;
-}
-
-static bool dominates(const struct size_point *a, const struct size_point *b,
-                      bool serve)
-{
-    bool better = false;
-    int k;
-
-    for (k = 0; k < AXES; k++) {
-        double x = axis(a, serve, k), y = axis(b, serve, k);
-
-        if (x > y)
-            return false;
-        better = better || x < y;
-    }
-    return better;
-}
-
-bool size_dominates(const struct size_point *a, const struct size_point *b)
-{
-    return dominates(a, b, false);
-}
-
-bool size_serve_dominates(const struct size_point *a,
-                          const struct size_point *b)
-{
-    return dominates(a, b, true);
 }
 
 static double now_s(void)
@@ -466,57 +420,6 @@ static void job_run(struct job *j, struct scenario *sc,
     }
 }
 
-/* The generic pool behind size_pool_run. */
-struct gpool {
-    void (*fn)(void *ctx, size_t i);
-    void *ctx;
-    size_t n, next;
-    pthread_mutex_t mu;
-};
-
-static void *gworker(void *arg)
-{
-    struct gpool *p = arg;
-
-    for (;;) {
-        size_t i;
-
-        pthread_mutex_lock(&p->mu);
-        i = p->next++;
-        pthread_mutex_unlock(&p->mu);
-        if (i >= p->n)
-            break;
-        p->fn(p->ctx, i);
-    }
-    return NULL;
-}
-
-void size_pool_run(size_t n, void (*fn)(void *ctx, size_t i), void *ctx)
-{
-    struct gpool p;
-    pthread_t th[SIZE_THREADS];
-    size_t nt = 0, i;
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    size_t want = cpus > 1 ? (size_t)cpus : 1;
-
-    if (want > SIZE_THREADS)
-        want = SIZE_THREADS;
-    if (want > n)
-        want = n;
-    p.fn = fn;
-    p.ctx = ctx;
-    p.n = n;
-    p.next = 0;
-    pthread_mutex_init(&p.mu, NULL);
-    for (i = 1; i < want; i++)
-        if (pthread_create(&th[nt], NULL, gworker, &p) == 0)
-            nt++;
-    gworker(&p);
-    for (i = 0; i < nt; i++)
-        pthread_join(th[i], NULL);
-    pthread_mutex_destroy(&p.mu);
-}
-
 /* One job on a pool thread, with its own scratch. */
 static void job_fn(void *ctx, size_t i)
 {
@@ -666,77 +569,6 @@ static void screen_pending(struct state *s)
     free(jobs);
 }
 
-/* Lexicographic on the three axes, then index: a point can only be
- * dominated by one before it in this order. */
-static const struct size_point *lex_pts;
-static bool lex_serve;
-
-static int by_lex(const void *a, const void *b)
-{
-    const struct size_point *x = &lex_pts[*(const size_t *)a];
-    const struct size_point *y = &lex_pts[*(const size_t *)b];
-    int k;
-
-    for (k = 0; k < AXES; k++) {
-        double u = axis(x, lex_serve, k), v = axis(y, lex_serve, k);
-
-        if (u != v)
-            return u < v ? -1 : 1;
-    }
-    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
-}
-
-/* Recompute the frontier flags over the met points, and the frontier's
- * indices into out->front (unsorted; out->nfront).  In lexicographic
- * order a point is dominated exactly when a frontier point found before
- * it dominates it (domination is transitive), so each point is compared
- * with the frontier only. */
-/* Serving: the same fleet bought the same way with the same figures (a
- * batch cap that binds exactly where the engine's own limit does gives
- * the auto replica again): shown once, the first found. */
-static bool same_offer(const struct size_point *a, const struct size_point *b)
-{
-    int k;
-
-    for (k = 0; k < AXES; k++)
-        if (axis(a, true, k) != axis(b, true, k))
-            return false;
-    return strcmp(a->system, b->system) == 0 && a->gpus == b->gpus &&
-           a->rented == b->rented && a->hybrid == b->hybrid &&
-           a->owned_gpus == b->owned_gpus && strcmp(a->offer, b->offer) == 0 &&
-           a->term == b->term;
-}
-
-static void frontier(struct size_result *out)
-{
-    size_t i, j, n = 0;
-    size_t *ord = out->front; /* scratch, then the frontier */
-    size_t *tmp = xcalloc(out->n ? out->n : 1, sizeof(*tmp));
-
-    for (i = 0; i < out->n; i++) {
-        out->pt[i].frontier = false;
-        if (out->pt[i].why == SIZE_OK)
-            tmp[n++] = i;
-    }
-    lex_pts = out->pt;
-    lex_serve = out->serve;
-    qsort(tmp, n, sizeof(*tmp), by_lex);
-    out->nfront = 0;
-    for (i = 0; i < n; i++) {
-        struct size_point *a = &out->pt[tmp[i]];
-        bool dom = false;
-
-        for (j = 0; j < out->nfront && !dom; j++)
-            dom = dominates(&out->pt[ord[j]], a, out->serve) ||
-                  (out->serve && same_offer(&out->pt[ord[j]], a));
-        if (!dom) {
-            a->frontier = true;
-            ord[out->nfront++] = tmp[i];
-        }
-    }
-    free(tmp);
-}
-
 /* Whether an option of a screened count could reach the frontier once
  * searched in full: improved by SIZE_SCREEN_GAP in time (and so in cost
  * and energy), would it meet the constraints and not be dominated by the
@@ -776,7 +608,7 @@ static void settle(struct state *s)
     size_t i, c, n = 1;
 
     while (n) {
-        frontier(out);
+        size_frontier(out);
         n = 0;
         for (c = 0; c < s->ncounts; c++) {
             struct count_rec *cr = &s->counts[c];
@@ -834,162 +666,6 @@ static void refine(struct state *s)
             add_count(s, sys, lo + ((g - lo) / unit / 2) * unit);
         if (hi && (hi - g) / unit >= 2)
             add_count(s, sys, g + ((hi - g) / unit / 2) * unit);
-    }
-}
-
-/* Sort the frontier by the objective (ties: time, cost, energy; for
- * serving, time is the latency). */
-static const struct size_point *sort_pts;
-static enum objective sort_obj;
-static bool sort_serve;
-
-static int by_objective(const void *a, const void *b)
-{
-    const struct size_point *x = &sort_pts[*(const size_t *)a];
-    const struct size_point *y = &sort_pts[*(const size_t *)b];
-    int first = sort_obj == OBJECTIVE_COST     ? 1
-                : sort_obj == OBJECTIVE_ENERGY ? 2
-                : sort_obj == OBJECTIVE_CASH   ? AXIS_CASH
-                                               : 0;
-    double kx = axis(x, sort_serve, first), ky = axis(y, sort_serve, first);
-    int k;
-
-    if (kx != ky)
-        return kx < ky ? -1 : 1;
-    for (k = 0; k < AXES; k++) {
-        double u = axis(x, sort_serve, k), v = axis(y, sort_serve, k);
-
-        if (u != v)
-            return u < v ? -1 : 1;
-    }
-    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
-}
-
-/* How far an excluded point is from the constraints (1: on the edge). */
-static double excess(const struct size_result *out, const struct size_point *p)
-{
-    const struct size_opts *o = &out->opts;
-    double e = 1, usd = out->serve ? p->usd_day : p->usd;
-
-    if (p->why == SIZE_NO_FIT)
-        return HUGE_VAL;
-    if (out->serve) {
-        /* a layout that misses a target: how far its best request is */
-        if (p->why == SIZE_MISSES_TTFT && out->ttft_ms > 0)
-            e = fmax(e, p->ttft_ms / out->ttft_ms);
-        if (p->why == SIZE_MISSES_TPOT && out->tpot_ms > 0)
-            e = fmax(e, p->tpot_ms / out->tpot_ms);
-        if (o->gpus_max > 0 && (double)p->gpus / (double)o->gpus_max > e)
-            e = (double)p->gpus / (double)o->gpus_max;
-    }
-    if (o->deadline_days > 0 && p->days / o->deadline_days > e)
-        e = p->days / o->deadline_days;
-    if (o->budget_usd > 0 && p->cash / o->budget_usd > e)
-        e = p->cash / o->budget_usd;
-    if (o->budget_run_usd > 0 && usd / o->budget_run_usd > e)
-        e = usd / o->budget_run_usd;
-    if (!p->rented && o->site_mw > 0 && p->facility_mw / o->site_mw > e)
-        e = p->facility_mw / o->site_mw;
-    if (!p->rented && o->rack_kw > 0 && p->rack_kw / o->rack_kw > e)
-        e = p->rack_kw / o->rack_kw;
-    if (p->why == SIZE_CAPACITY)
-        e += 1;
-    return e;
-}
-
-/* Among the excluded points (of reason w; SIZE_WHY_COUNT: any) whose
- * excess is within the model's error of the least, e_min (point k's), the
- * first by the objective.  sort_* must be set. */
-static long as_close(const struct size_result *out, size_t w, double e_min,
-                     long k)
-{
-    double reach = e_min * (1 + out->pt[k].err);
-    size_t i, cur = (size_t)k;
-
-    for (i = 0; i < out->n; i++) {
-        const struct size_point *p = &out->pt[i];
-
-        if (p->why == SIZE_OK || (w < SIZE_WHY_COUNT && (size_t)p->why != w))
-            continue;
-        if (excess(out, p) * (1 - p->err) <= reach &&
-            by_objective(&i, &cur) < 0)
-            cur = i;
-    }
-    return (long)cur;
-}
-
-void size_summarise(struct size_result *out)
-{
-    size_t i, j, w;
-    double best[SIZE_WHY_COUNT], near = HUGE_VAL;
-
-    frontier(out);
-    for (w = 0; w < SIZE_WHY_COUNT; w++) {
-        out->why_count[w] = 0;
-        out->closest[w] = -1;
-        best[w] = HUGE_VAL;
-    }
-    out->nearest = -1;
-    for (i = 0; i < out->n; i++) {
-        const struct size_point *p = &out->pt[i];
-        double e;
-
-        out->why_count[p->why]++;
-        /* a run that never finishes has no time or cost to be near with */
-        if (p->why == SIZE_OK || p->why == SIZE_NEVER)
-            continue;
-        e = excess(out, p);
-        if (out->closest[p->why] < 0 || e < best[p->why]) {
-            best[p->why] = e;
-            out->closest[p->why] = (long)i;
-        }
-        if (out->nearest < 0 || e < near) {
-            near = e;
-            out->nearest = (long)i;
-        }
-    }
-    sort_pts = out->pt;
-    sort_obj = out->opts.obj;
-    sort_serve = out->serve;
-    /* Closest means closest to meeting every constraint: the options the
-     * model cannot tell apart from the least excess (within the stack's
-     * measured error, as the frontier's ranges) are as close, and the best
-     * of them by the objective is named - not the cheapest of many
-     * near-equal over-budget options, which can take decades. */
-    for (w = 0; w < SIZE_WHY_COUNT; w++)
-        if (out->closest[w] >= 0 && best[w] < HUGE_VAL)
-            out->closest[w] = as_close(out, w, best[w], out->closest[w]);
-    if (out->nearest >= 0 && near < HUGE_VAL)
-        out->nearest = as_close(out, SIZE_WHY_COUNT, near, out->nearest);
-    if (out->nfront > 1) /* front may be NULL when there is none */
-        qsort(out->front, out->nfront, sizeof(out->front[0]), by_objective);
-    if (out->nfront)
-        out->nearest = -1;
-    /* overlapping ranges among the frontier: the first other point whose
-     * time and cost ranges (serving: cost and energy) both intersect this
-     * one's */
-    for (i = 0; i < out->nfront; i++) {
-        struct size_point *a = &out->pt[out->front[i]];
-
-        for (j = 0; j < out->nfront; j++) {
-            const struct size_point *b = &out->pt[out->front[j]];
-            bool both;
-
-            if (i == j)
-                continue;
-            if (out->serve)
-                both = a->usd_day_lo <= b->usd_day_hi &&
-                       b->usd_day_lo <= a->usd_day_hi &&
-                       a->wh_mtok_lo <= b->wh_mtok_hi &&
-                       b->wh_mtok_lo <= a->wh_mtok_hi;
-            else
-                both = a->days_lo <= b->days_hi && b->days_lo <= a->days_hi &&
-                       a->usd_lo <= b->usd_hi && b->usd_lo <= a->usd_hi;
-            if (both) {
-                a->overlaps = (int)j;
-                break;
-            }
-        }
     }
 }
 

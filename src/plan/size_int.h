@@ -61,6 +61,10 @@ enum cp_status size_system_plan(const struct plan *p, const char *accel,
  * nothing is met, the nearest) and the overlapping ranges. */
 void size_summarise(struct size_result *out);
 
+/* Recompute the frontier flags of out's met points and out->front
+ * (unsorted; out->nfront); size_frontier.c. */
+void size_frontier(struct size_result *out);
+
 /* fn(ctx, i) for i in [0, n), on up to a few threads (the calling thread
  * does them all when threads cannot start).  fn must be pure of shared
  * state but its own i. */

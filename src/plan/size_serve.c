@@ -180,6 +180,88 @@ static struct size_point *add(struct s_sys *sy, size_t cap,
 }
 
 /* Owned, every offer, and hybrid for one layout hit. */
+/* A fleet over --gpus-max is out however it is bought: one option says
+ * so (owned, or rented when the system has no node price). */
+static void price_over_gpus(struct s_sys *sy, size_t cap, struct scenario *sc,
+                            struct result *r, const struct size_point *base)
+{
+    bool own = sy->own_priced && !(r->cost.unpriced & COST_UNPRICED_BUILD);
+    struct size_point *p;
+
+    if (!own && !sy->noffers)
+        return;
+    p = add(sy, cap, base);
+    if (!p)
+        return;
+    if (!own) {
+        sc->cloud = sy->offers[0].row;
+        sc->cloud_term = sy->offers[0].term;
+        sc->cloud_usd_per_gpu_hour = sy->offers[0].price;
+        scenario_eval_flags(sc, EVAL_QUIET, r);
+        p->rented = true;
+        snprintf(p->offer, CP_ID_MAX, "%s", sy->offers[0].row.id);
+        p->term = sy->offers[0].term;
+    }
+    p->usd_day = own ? r->serve.usd_per_day_build : r->serve.usd_per_day_cloud;
+    p->cash = own ? r->serve.cash_usd_build : r->serve.cash_usd_cloud;
+    if (own)
+        owned_units(p, r);
+    else
+        rented_units(p, r, &sc->cloud);
+    fill_fleet(p, sc, r, sy->err);
+    p->why = SIZE_OVER_GPUS;
+}
+
+/* Hybrid: an owned base for the average load, the rest of the rented
+ * fleet of gpus (replicas of gpr) burst on offer of; false when the
+ * option list is full. */
+static bool price_hybrid(const struct s_state *st, struct s_sys *sy, size_t cap,
+                         const struct s_offer *of, uint64_t gpus, uint64_t gpr,
+                         double ratio, struct scenario *sc, struct result *r,
+                         const struct size_point *base)
+{
+    bool elastic = of->term == TERM_ON_DEMAND || of->term == TERM_SPOT;
+    uint64_t owned, unit, gpi;
+    double need_avg;
+    struct size_point *p;
+
+    if (!elastic || !(ratio > 1) || !sy->own_priced || gpr < 1)
+        return true;
+    need_avg = r->serve.gpus * r->serve.utilization / ratio;
+    owned = (uint64_t)ceil(need_avg / (double)gpr - 1e-9) * gpr;
+    if (owned < gpr)
+        owned = gpr;
+    /* the base is bought in whole units (servers, racks) */
+    unit = size_unit_gpus(&sc->system);
+    owned = (owned + unit - 1) / unit * unit;
+    if (owned >= gpus)
+        return true; /* the base is the whole fleet: that is owning */
+    sc->serve.owned_gpus = owned;
+    scenario_eval_flags(sc, EVAL_QUIET, r);
+    sc->serve.owned_gpus = 0;
+    if (r->cost.unpriced & COST_UNPRICED_BUILD)
+        return true;
+    p = add(sy, cap, base);
+    if (!p)
+        return false;
+    p->hybrid = true;
+    p->owned_gpus = owned;
+    snprintf(p->offer, CP_ID_MAX, "%s", of->row.id);
+    p->term = of->term;
+    p->usd_day = r->serve.usd_per_day_hybrid;
+    p->cash = r->serve.cash_usd_hybrid;
+    owned_units(p, r);
+    p->capacity_gpus = of->row.capacity_gpus;
+    fill_fleet(p, sc, r, sy->err);
+    p->why = judge(st->o, p);
+    /* the burst at the peak, in whole instances */
+    gpi = of->row.gpus_per_instance ? of->row.gpus_per_instance : 1;
+    if (p->why == SIZE_OK && of->row.capacity_gpus > 0 &&
+        (gpus - owned + gpi - 1) / gpi * gpi > of->row.capacity_gpus)
+        p->why = SIZE_CAPACITY;
+    return true;
+}
+
 static void price_hit(const struct s_state *st, struct s_sys *sy, size_t cap,
                       const struct search_hit *h, struct scenario *sc,
                       struct result *r, const struct size_point *base)
@@ -208,31 +290,7 @@ static void price_hit(const struct s_state *st, struct s_sys *sy, size_t cap,
     /* A fleet over --gpus-max is out however it is bought: one option
      * says so (owned, or rented when the system has no node price). */
     if (st->o->gpus_max > 0 && r->serve.gpus > (double)st->o->gpus_max) {
-        bool own = sy->own_priced && !(r->cost.unpriced & COST_UNPRICED_BUILD);
-
-        if (!own && !sy->noffers)
-            return;
-        p = add(sy, cap, base);
-        if (!p)
-            return;
-        if (!own) {
-            sc->cloud = sy->offers[0].row;
-            sc->cloud_term = sy->offers[0].term;
-            sc->cloud_usd_per_gpu_hour = sy->offers[0].price;
-            scenario_eval_flags(sc, EVAL_QUIET, r);
-            p->rented = true;
-            snprintf(p->offer, CP_ID_MAX, "%s", sy->offers[0].row.id);
-            p->term = sy->offers[0].term;
-        }
-        p->usd_day =
-            own ? r->serve.usd_per_day_build : r->serve.usd_per_day_cloud;
-        p->cash = own ? r->serve.cash_usd_build : r->serve.cash_usd_cloud;
-        if (own)
-            owned_units(p, r);
-        else
-            rented_units(p, r, &sc->cloud);
-        fill_fleet(p, sc, r, sy->err);
-        p->why = SIZE_OVER_GPUS;
+        price_over_gpus(sy, cap, sc, r, base);
         return;
     }
     if (sy->own_priced && !(r->cost.unpriced & COST_UNPRICED_BUILD)) {
@@ -247,9 +305,7 @@ static void price_hit(const struct s_state *st, struct s_sys *sy, size_t cap,
     }
     for (i = 0; i < sy->noffers; i++) {
         const struct s_offer *of = &sy->offers[i];
-        uint64_t gpus, gpr = h->layout.tp * h->layout.pp, owned, unit, gpi;
-        bool elastic = of->term == TERM_ON_DEMAND || of->term == TERM_SPOT;
-        double need_avg;
+        uint64_t gpus, gpr = h->layout.tp * h->layout.pp;
 
         sc->cloud = of->row;
         sc->cloud_term = of->term;
@@ -271,41 +327,8 @@ static void price_hit(const struct s_state *st, struct s_sys *sy, size_t cap,
         if (p->why == SIZE_OK && of->row.capacity_gpus > 0 &&
             p->units * p->unit_gpus > of->row.capacity_gpus)
             p->why = SIZE_CAPACITY;
-        /* Hybrid: an owned base for the average load, the rest burst. */
-        if (!elastic || !(ratio > 1) || !sy->own_priced || gpr < 1)
-            continue;
-        need_avg = r->serve.gpus * r->serve.utilization / ratio;
-        owned = (uint64_t)ceil(need_avg / (double)gpr - 1e-9) * gpr;
-        if (owned < gpr)
-            owned = gpr;
-        /* the base is bought in whole units (servers, racks) */
-        unit = size_unit_gpus(&sc->system);
-        owned = (owned + unit - 1) / unit * unit;
-        if (owned >= gpus)
-            continue; /* the base is the whole fleet: that is owning */
-        sc->serve.owned_gpus = owned;
-        scenario_eval_flags(sc, EVAL_QUIET, r);
-        sc->serve.owned_gpus = 0;
-        if (r->cost.unpriced & COST_UNPRICED_BUILD)
-            continue;
-        p = add(sy, cap, base);
-        if (!p)
+        if (!price_hybrid(st, sy, cap, of, gpus, gpr, ratio, sc, r, base))
             return;
-        p->hybrid = true;
-        p->owned_gpus = owned;
-        snprintf(p->offer, CP_ID_MAX, "%s", of->row.id);
-        p->term = of->term;
-        p->usd_day = r->serve.usd_per_day_hybrid;
-        p->cash = r->serve.cash_usd_hybrid;
-        owned_units(p, r);
-        p->capacity_gpus = of->row.capacity_gpus;
-        fill_fleet(p, sc, r, sy->err);
-        p->why = judge(st->o, p);
-        /* the burst at the peak, in whole instances */
-        gpi = of->row.gpus_per_instance ? of->row.gpus_per_instance : 1;
-        if (p->why == SIZE_OK && of->row.capacity_gpus > 0 &&
-            (gpus - owned + gpi - 1) / gpi * gpi > of->row.capacity_gpus)
-            p->why = SIZE_CAPACITY;
     }
 }
 

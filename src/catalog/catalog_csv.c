@@ -1,5 +1,5 @@
 /*
- * catalog_io.c - cell validation, number formatting, CSV import/export and
+ * catalog_csv.c - cell validation, number formatting, CSV import/export and
  * the seed from the embedded default catalog.
  *
  * Import streams: each row is validated (types, bounds, ids, references
@@ -815,7 +815,7 @@ void catalog_defaults_fingerprint(char out[17])
 {
     static const enum catalog_kind kinds[] = {
         CATALOG_ACCELERATORS, CATALOG_SYSTEMS, CATALOG_FABRICS, CATALOG_STORAGE,
-        CATALOG_SITES,        CATALOG_CLOUD,   CATALOG_MODELS, CATALOG_STACKS,
+        CATALOG_SITES,        CATALOG_CLOUD,   CATALOG_MODELS,  CATALOG_STACKS,
     };
     uint64_t h = 1469598103934665603ULL; /* FNV-1a, 64 bit */
     size_t i;
@@ -872,7 +872,7 @@ enum cp_status catalog_seed(struct catalog *cat, struct diag *d)
     /* Referenced kinds first, so references check against loaded rows. */
     static const enum catalog_kind order[] = {
         CATALOG_ACCELERATORS, CATALOG_FABRICS, CATALOG_STORAGE, CATALOG_SITES,
-        CATALOG_MODELS,       CATALOG_SYSTEMS, CATALOG_CLOUD, CATALOG_STACKS,
+        CATALOG_MODELS,       CATALOG_SYSTEMS, CATALOG_CLOUD,   CATALOG_STACKS,
     };
     size_t i;
 

@@ -1,0 +1,61 @@
+/*
+ * serve_int.h - private to src/core/serve*.c: the engine of one serving
+ * replica (serve.c) that the operating point (serve_point.c) runs on.
+ */
+#ifndef LLMPLAN_CORE_SERVE_INT_H
+#define LLMPLAN_CORE_SERVE_INT_H
+
+#include "core/model.h"
+#include "core/scenario.h"
+#include "core/serve_pool.h"
+
+/* What one replica of tp x pp GPUs can do: rates, bytes, shape. */
+struct engine {
+    double tp, pp, gpr;
+    double rate;      /* FLOP/s per GPU for the weight GEMMs */
+    double attn_rate; /* FLOP/s per GPU in the attention kernel */
+    double bw;        /* bytes/s of HBM decode reaches */
+    double w_gpu;     /* weight bytes per GPU */
+    double w_dense;   /* per GPU, read every decode step */
+    double w_expert;  /* per GPU, routed experts (read as touched) */
+    double experts, top_k, moe_layers;
+    double kv_tok;     /* KV bytes per token per GPU */
+    double n_mm;       /* active matmul params per token */
+    double attn_c;     /* attention FLOPs per token per context position */
+    double attn_c_dec; /* ... in decode (MLA absorbed into the latent) */
+    double L, h;
+    double ar_alpha, ar_beta;
+    double overhead;  /* host work per step */
+    double launch;    /* kernel gaps of one forward pass */
+    double overlap;   /* share of the shorter of compute and memory hidden */
+    double chunk;     /* tokens per prefill pass */
+    double q;         /* tokens per sequence per decode step (spec) */
+    double tau;       /* tokens accepted per decode step */
+    double in_new;    /* prompt tokens not served from the prefix cache */
+    double in_hit;    /* ... served from it */
+    double out;       /* output tokens */
+    double moe_group; /* attention ranks sharing the experts (EP) */
+    struct serve_a2a a2a; /* the EP dispatcher (serve_pool.h) */
+};
+
+/* The engine of sc's replica of model m. */
+void serve_engine_init(const struct scenario *sc, const struct model_shape *m,
+                       struct engine *e);
+
+/* One prompt's prefill alone; the prefill of a bulk of prompts. */
+double serve_prefill_one_s(const struct engine *e);
+double serve_prefill_bulk_s(const struct engine *e);
+
+/* One decode step of b sequences at context ctx. */
+double serve_decode_step_s(const struct engine *e, double b, double ctx);
+
+/* The mean context of a decoding sequence. */
+double serve_mean_ctx(const struct engine *e);
+
+/* serve_point.c: the replica's memory into r; the KV hand-off from a
+ * prefill pool to a decode pool. */
+void serve_memory_of(const struct scenario *sc, const struct engine *e,
+                     const struct model_shape *m, struct result *r);
+double serve_kv_transfer_s(const struct scenario *sc, const struct engine *e);
+
+#endif
