@@ -163,6 +163,25 @@ void size_rows_release(struct size_rows *r)
     r->nsys = r->noff = r->cap_sys = r->cap_off = 0;
 }
 
+enum cp_status size_check_systems(const struct size_opts *o, bool any,
+                                  size_t nsys, const struct diag *first,
+                                  enum cp_status first_st, struct diag *d)
+{
+    if (!any)
+        return diag_set(d, CP_ERR_NOT_FOUND, "--accel",
+                        "no system in the catalog is built from %s%s "
+                        "(see 'llmplan catalog list systems')",
+                        o->nids ? o->ids[0] : "any accelerator",
+                        o->nids > 1 ? " or the others named" : "");
+    if (!nsys) {
+        /* the plan itself is wrong for every system: say why once */
+        if (d)
+            *d = *first;
+        return first_st ? first_st : CP_ERR_USAGE;
+    }
+    return CP_OK;
+}
+
 enum cp_status size_check_ids(const struct size_opts *o,
                               const struct size_rows *rw, struct diag *d)
 {
@@ -826,21 +845,9 @@ enum cp_status size_run(const struct plan *p, struct catalog *cat,
         }
     }
     out->systems = s.nsys;
-    if (!any) {
-        st = diag_set(d, CP_ERR_NOT_FOUND, "--accel",
-                      "no system in the catalog is built from %s%s "
-                      "(see 'llmplan catalog list systems')",
-                      opts->nids ? opts->ids[0] : "any accelerator",
-                      opts->nids > 1 ? " or the others named" : "");
+    st = size_check_systems(opts, any, s.nsys, &first, first_st, d);
+    if (st)
         goto done;
-    }
-    if (!s.nsys) {
-        /* the plan itself is wrong for every system: say why once */
-        if (d)
-            *d = first;
-        st = first_st ? first_st : CP_ERR_USAGE;
-        goto done;
-    }
     for (i = 0; i < s.nsys; i++) {
         uint64_t unit = size_unit_gpus(&s.sx[i].res->sc.system);
 

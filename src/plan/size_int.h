@@ -37,6 +37,14 @@ void size_rows_release(struct size_rows *r);
 
 /* CP_ERR_NOT_FOUND naming the first of opts->ids that is neither a system
  * nor an accelerator of any system in rw (d->where "--accel"). */
+/* Whether the search has systems to run on: CP_ERR_NOT_FOUND naming
+ * --accel when no catalog system is built from the accelerators asked for
+ * (any false); the first system's own error, said once, when the plan is
+ * wrong for every one (nsys 0); else CP_OK. */
+enum cp_status size_check_systems(const struct size_opts *o, bool any,
+                                  size_t nsys, const struct diag *first,
+                                  enum cp_status first_st, struct diag *d);
+
 enum cp_status size_check_ids(const struct size_opts *o,
                               const struct size_rows *rw, struct diag *d);
 

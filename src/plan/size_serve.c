@@ -487,20 +487,9 @@ enum cp_status size_serve_run(const struct plan *p, struct catalog *cat,
         s.nsys++;
     }
     out->systems = s.nsys;
-    if (!any) {
-        st = diag_set(d, CP_ERR_NOT_FOUND, "--accel",
-                      "no system in the catalog is built from %s%s "
-                      "(see 'llmplan catalog list systems')",
-                      opts->nids ? opts->ids[0] : "any accelerator",
-                      opts->nids > 1 ? " or the others named" : "");
+    st = size_check_systems(opts, any, s.nsys, &first, first_st, d);
+    if (st)
         goto done;
-    }
-    if (!s.nsys) {
-        if (d)
-            *d = first;
-        st = first_st ? first_st : CP_ERR_USAGE;
-        goto done;
-    }
     sv = &s.sys[0].res.sc.serve;
     /* (a plan without demand was refused by plan_validate_inputs: a fleet
      * sized to the peak needs one) */
