@@ -5,17 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/clamp.h"
 #include "core/cost.h"
 #include "core/reliability.h"
 #include "core/storage.h"
-
-/* NaN or negative -> 0, overflow -> 1e300: results stay finite. */
-static double clamp_pos(double x)
-{
-    if (!(x > 0))
-        return 0;
-    return x < 1e300 ? x : 1e300;
-}
 
 double cost_crf(double rate, double periods)
 {

@@ -4,16 +4,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/clamp.h"
 #include "core/energy.h"
 #include "core/storage.h"
-
-/* NaN or negative -> 0, overflow -> 1e300: results stay finite. */
-static double clamp_pos(double x)
-{
-    if (!(x > 0))
-        return 0;
-    return x < 1e300 ? x : 1e300;
-}
 
 void energy_estimate(const struct scenario *sc, struct result *r)
 {

@@ -6,15 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/clamp.h"
 #include "core/reliability.h"
-
-/* NaN or negative -> 0, overflow -> 1e300: results stay finite. */
-static double clamp_pos(double x)
-{
-    if (!(x > 0))
-        return 0;
-    return x < 1e300 ? x : 1e300;
-}
 
 double reliability_young_s(double delta_s, double mtbf_s)
 {

@@ -6,19 +6,10 @@
  */
 #include <math.h>
 
+#include "core/clamp.h"
 #include "core/cost.h"
 #include "core/load.h"
 #include "core/serve.h"
-
-#define BIG 1e300
-
-/* NaN or negative -> 0, overflow -> BIG: results stay finite. */
-static double clamp_pos(double x)
-{
-    if (!(x > 0))
-        return 0;
-    return x < BIG ? x : BIG;
-}
 
 /* GPU-hours a day the demand needs, and the hybrid split against an
  * owned base (hours above it burst to the cloud, hours below it idle). */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/clamp.h"
 #include "core/cost.h"
 #include "core/load.h"
 #include "core/serve.h"
@@ -19,14 +20,6 @@
 #define BIG 1e300
 #define FIXED_POINT_ITERS 40
 #define BISECT_ITERS 48
-
-/* NaN or negative -> 0, overflow -> BIG: results stay finite. */
-static double clamp_pos(double x)
-{
-    if (!(x > 0))
-        return 0;
-    return x < BIG ? x : BIG;
-}
 
 /* A latency over requests: the mean and three percentiles. */
 struct dist {

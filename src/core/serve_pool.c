@@ -5,18 +5,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/clamp.h"
 #include "core/serve.h"
 #include "core/serve_pool.h"
 
 #define BIG 1e300
 #define BISECT_ITERS 60
-
-static double clamp_pos(double x)
-{
-    if (!(x > 0))
-        return 0;
-    return x < BIG ? x : BIG;
-}
 
 static double or_default(uint64_t v, double def)
 {

@@ -4,15 +4,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/clamp.h"
 #include "core/storage.h"
-
-/* NaN or negative -> 0, overflow -> 1e300: results stay finite. */
-static double clamp_pos(double x)
-{
-    if (!(x > 0))
-        return 0;
-    return x < 1e300 ? x : 1e300;
-}
 
 double storage_checkpoint_bytes_per_param(enum optimizer o)
 {
