@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/comm.h"
 #include "core/cost.h"
 #include "core/load.h"
 #include "core/serve.h"
@@ -295,15 +296,13 @@ static double gemm_s(const struct engine *e, double flops)
 }
 
 /* Two all-reduces per layer of tokens x hidden 16-bit activations
- * (Megatron TP): a latency per call plus the ring's 2 (n-1)/n bytes. */
+ * (Megatron TP), at the stack's measured call latency (its custom
+ * all-reduce at decode sizes, comm.h) plus the ring's 2 (n-1)/n bytes. */
 static double allreduce_s(const struct engine *e, double tokens)
 {
-    double bytes = tokens * e->h * 2;
-
-    if (e->tp <= 1)
-        return 0;
     return 2 * e->L *
-           (e->ar_alpha + 2 * (e->tp - 1) / e->tp * bytes / e->ar_beta);
+           comm_allreduce_call_s(tokens * e->h * 2, e->tp, e->ar_beta,
+                                 e->ar_alpha);
 }
 
 /* One prefill pass of `tokens` new prompt tokens of requests whose

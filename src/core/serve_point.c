@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/clamp.h"
+#include "core/comm.h"
 #include "core/cost.h"
 #include "core/load.h"
 #include "core/serve.h"
@@ -460,7 +461,7 @@ double serve_kv_transfer_s(const struct scenario *sc, const struct engine *e)
     double bw = sc->fabric.gbps_per_gpu * 1e9 / 8 * sc->fabric.bw_frac * e->gpr;
     double bytes = e->kv_tok * e->gpr * (e->in_new + e->in_hit);
 
-    return bw > 0 ? bytes / bw + sc->fabric.latency_s : 0;
+    return bw > 0 ? comm_p2p_s(bytes, bw, sc->fabric.latency_s) : 0;
 }
 
 /* Separate prefill and decode pools for the peak demand (DistServe;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/clamp.h"
+#include "core/comm.h"
 #include "core/serve.h"
 #include "core/serve_pool.h"
 
@@ -89,22 +90,6 @@ void serve_a2a_init(const struct scenario *sc, const struct model_shape *m,
         st->ep_overlap >= 0 && st->ep_overlap <= 1 ? st->ep_overlap : 0;
 }
 
-/* Copies of one token that leave its scale-up domain: k (ep - g) / ep
- * token by token (low latency), or once per distinct remote domain the k
- * experts fall in when the dispatcher forwards inside the domain (DeepEP
- * normal: one RDMA send per node, then NVLink), n (1 - (1 - 1/n)^k)
- * (n - 1) / n for n domains. */
-static double remote_copies(const struct serve_a2a *a, bool per_node)
-{
-    double n = a->ep / a->g;
-
-    if (!(n > 1))
-        return 0;
-    if (!per_node)
-        return a->top_k * (a->ep - a->g) / a->ep;
-    return n * -expm1(a->top_k * log1p(-1 / n)) * (n - 1) / n;
-}
-
 static double a2a_s(const struct serve_a2a *a, double tokens, bool per_node)
 {
     double el, t, alpha;
@@ -114,7 +99,8 @@ static double a2a_s(const struct serve_a2a *a, double tokens, bool per_node)
     el = tokens / a->tp * a->h * a->bytes_el; /* one copy of each token */
     alpha = a->ep > a->g ? a->alpha_out : a->alpha_in;
     t = el * a->top_k * (a->g - 1) / a->ep / a->beta_in +
-        el * remote_copies(a, per_node) / a->beta_out + 2 * alpha;
+        el * comm_remote_copies(a->ep, a->g, a->top_k, per_node) / a->beta_out +
+        2 * alpha;
     return clamp_pos(a->layers * t * (1 - a->overlap));
 }
 

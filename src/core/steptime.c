@@ -2,6 +2,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/comm.h"
 #include "core/scenario.h"
 #include "core/steptime.h"
 
@@ -38,45 +39,6 @@ static double exposed(double comm, double comp, double tail)
     double hidden = fmin(comm, comp);
 
     return fmax(comm - comp, tail) + OVERLAP_TAX * hidden;
-}
-
-/* ---- collectives -------------------------------------------------- */
-
-static double ring_latency(double n, double alpha)
-{
-    /* ring: n-1 steps; NCCL's trees bound it by about 2 log2(n) */
-    double ring = n - 1, tree = 2 * log2(n);
-
-    return alpha * (ring < tree ? ring : tree);
-}
-
-double comm_allreduce_s(double bytes, double n, double beta, double alpha)
-{
-    if (n <= 1 || bytes <= 0)
-        return 0;
-    return 2 * (n - 1) / n * bytes / beta + 2 * ring_latency(n, alpha);
-}
-
-/* NCCL runs reduce-scatter and all-gather as rings only (its trees serve
- * all-reduce): n - 1 steps of latency (NCCL docs, "Collective
- * Operations"; Thakur et al. 2005). */
-double comm_reduce_scatter_s(double bytes, double n, double beta, double alpha)
-{
-    if (n <= 1 || bytes <= 0)
-        return 0;
-    return (n - 1) / n * bytes / beta + (n - 1) * alpha;
-}
-
-double comm_all_gather_s(double bytes, double n, double beta, double alpha)
-{
-    return comm_reduce_scatter_s(bytes, n, beta, alpha);
-}
-
-double comm_all_to_all_s(double bytes, double n, double beta, double alpha)
-{
-    if (n <= 1 || bytes <= 0)
-        return 0;
-    return (n - 1) / n * bytes / beta + (n - 1) * alpha;
 }
 
 /* ---- the machine as the model sees it ------------------------------ */
@@ -254,9 +216,8 @@ static double group_all_to_all(const struct group *gr, double bytes, double k,
     if (D <= 1)
         return comm_all_to_all_s(bytes, n, gr->in.beta, gr->in.alpha);
     /* the share addressed outside the domain crosses the fabric */
-    out = bytes * (n - g) / n;
-    if (forward && k > 1)
-        out = fmin(out, bytes / k * (D - 1) * (1 - pow(1 - 1 / D, k)));
+    out = forward && k > 1 ? bytes / k * comm_remote_copies(n, g, k, true)
+                           : bytes * (n - g) / n;
     return bytes * (g - 1) / n / gr->in.beta + out / gr->out.beta +
            (forward ? (D - 1) : (n - 1)) * gr->out.alpha;
 }
@@ -534,8 +495,8 @@ static void layer_time(const struct scenario *sc, const struct model_shape *m,
 
         group_init(hw, c, t, &gr);
         ring = (gr.n / gr.g > 1)
-                   ? (c - 1) * (kv_bytes / gr.out.beta + gr.out.alpha)
-                   : (c - 1) * (kv_bytes / gr.in.beta + gr.in.alpha);
+                   ? (c - 1) * comm_p2p_s(kv_bytes, gr.out.beta, gr.out.alpha)
+                   : (c - 1) * comm_p2p_s(kv_bytes, gr.in.beta, gr.in.alpha);
         lt->cp_f = exposed(ring, attn_f, 0);
         lt->cp_b = exposed(2 * ring, attn_b, 0);
     }
@@ -655,7 +616,7 @@ static double pp_comm(const struct scenario *sc, const struct model_shape *m,
     if (lay->pp < 2)
         return 0;
     return 2 * (double)lay->interleave * (mbs + p - 1) *
-           (bytes / l->beta + l->alpha);
+           comm_p2p_s(bytes, l->beta, l->alpha);
 }
 
 /* Parameters held by one accelerator of the busiest stage (TP, PP, EP). */

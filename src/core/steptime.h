@@ -19,10 +19,10 @@
  * is two GEMMs per forward GEMM (flash attention: 2.5x its forward);
  * recompute adds the forward again (full) or the attention core (selective).
  *
- * Communication (alpha-beta; Thakur et al. 2005, NCCL bus bandwidth): ring
- * all-reduce 2(n-1)/n S/beta, reduce-scatter and all-gather half that,
- * all-to-all (n-1)/n S/beta; latency 2(n-1) alpha for rings, bounded by a
- * tree's 2 log2(n) alpha.  Groups are placed as Megatron does (tp innermost,
+ * Communication: the alpha-beta collectives of comm.h (ring all-reduce
+ * 2(n-1)/n S/beta, reduce-scatter and all-gather half that, all-to-all
+ * (n-1)/n S/beta; latency 2(n-1) alpha for rings, bounded by a tree's
+ * 2 log2(n) alpha).  Groups are placed as Megatron does (tp innermost,
  * then cp, ep inside dp, pp outermost): a group whose ranks stay inside the
  * scale-up domain uses its bandwidth, otherwise the per-GPU NIC share of
  * the fabric divided by oversubscription; data-parallel collectives that
@@ -49,13 +49,6 @@
 #include "core/model.h"
 #include "core/result.h"
 #include "core/spec.h"
-
-/* Collective times in seconds for `bytes` per rank on n ranks at beta
- * bytes/s with per-message latency alpha.  0 when n <= 1. */
-double comm_allreduce_s(double bytes, double n, double beta, double alpha);
-double comm_reduce_scatter_s(double bytes, double n, double beta, double alpha);
-double comm_all_gather_s(double bytes, double n, double beta, double alpha);
-double comm_all_to_all_s(double bytes, double n, double beta, double alpha);
 
 /* Roofline time of one GEMM [M x K] * [K x N] repeated `batch` times with
  * elements of `elem_bytes`: FLOPs at `rate` (peak x large-GEMM efficiency),

@@ -1,28 +1,13 @@
-/* check_steptime.c - collectives, roofline and step-time invariants. */
+/* check_steptime.c - roofline and step-time invariants. */
 #include <check.h>
 #include <string.h>
 
 #include "check_helpers.h"
+#include "core/comm.h"
 #include "core/model.h"
 #include "core/scenario.h"
 #include "core/steptime.h"
 #include "fixture.h"
-
-/* Ring collectives (Thakur et al. 2005; NCCL bus bandwidth): 1 GB on 8
- * ranks at 100 GB/s, no latency. */
-START_TEST(test_collectives)
-{
-    ck_assert_rel(comm_allreduce_s(1e9, 8, 1e11, 0), 2 * 7.0 / 8 * 1e-2, 1e-12);
-    ck_assert_rel(comm_reduce_scatter_s(1e9, 8, 1e11, 0), 7.0 / 8 * 1e-2,
-                  1e-12);
-    ck_assert_rel(comm_all_gather_s(1e9, 8, 1e11, 0), 7.0 / 8 * 1e-2, 1e-12);
-    ck_assert_rel(comm_all_to_all_s(1e9, 8, 1e11, 0), 7.0 / 8 * 1e-2, 1e-12);
-    ck_assert_double_eq(comm_allreduce_s(1e9, 1, 1e11, 1e-5), 0);
-    /* latency: a ring's 2(n-1) steps, bounded by a tree's 2 log2 n */
-    ck_assert_rel(comm_allreduce_s(1, 4, 1e30, 1e-5), 2 * 3 * 1e-5, 1e-6);
-    ck_assert_rel(comm_allreduce_s(1, 1024, 1e30, 1e-5), 2 * 20 * 1e-5, 1e-6);
-}
-END_TEST
 
 /* A large GEMM runs at gemm_frac of peak; a tiny one is bandwidth- or
  * launch-bound. */
@@ -291,8 +276,7 @@ static double recipe_step(struct scenario *sc, struct result *r)
 {
     struct diag d;
 
-    ck_assert_msg(scenario_validate(sc, &d) == CP_OK, "%s: %s", d.where,
-                  d.msg);
+    ck_assert_msg(scenario_validate(sc, &d) == CP_OK, "%s: %s", d.where, d.msg);
     scenario_eval(sc, r);
     ck_assert(r->time.mfu > 0 && r->time.mfu <= 1);
     return r->time.step_s;
@@ -373,7 +357,6 @@ Suite *suite_steptime(void)
     Suite *s = suite_create("steptime");
     TCase *tc = tcase_create("core");
 
-    tcase_add_test(tc, test_collectives);
     tcase_add_test(tc, test_gemm_roofline);
     tcase_add_test(tc, test_linear_in_tokens);
     tcase_add_test(tc, test_recompute_order);
