@@ -799,7 +799,10 @@ enum cp_status scenario_validate_model(const struct scenario *sc,
     return st;
 }
 
-enum cp_status scenario_validate(const struct scenario *sc, struct diag *d)
+/* scenario_validate, and without the training layout (layout false) for
+ * scenario_validate_inputs. */
+static enum cp_status validate(const struct scenario *sc, bool layout,
+                               struct diag *d)
 {
     enum cp_status st;
 
@@ -853,11 +856,22 @@ enum cp_status scenario_validate(const struct scenario *sc, struct diag *d)
         st = validate_hardware(sc, d);
     if (!st && sc->workload == WORKLOAD_SERVE)
         st = validate_serve(sc, d);
-    else if (!st)
+    else if (!st && layout)
         st = validate_layout(sc, d);
     if (!st)
         st = validate_money(sc, d);
     return st;
+}
+
+enum cp_status scenario_validate(const struct scenario *sc, struct diag *d)
+{
+    return validate(sc, true, d);
+}
+
+enum cp_status scenario_validate_inputs(const struct scenario *sc,
+                                        struct diag *d)
+{
+    return validate(sc, false, d);
 }
 
 /* Network, storage, energy and cost of a serving fleet (serve_load's

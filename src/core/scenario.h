@@ -26,6 +26,12 @@ enum eval_flags {
  * plan key ("parallel.tp") and d->msg saying what is wrong.  d may be NULL. */
 enum cp_status scenario_validate(const struct scenario *sc, struct diag *d);
 
+/* scenario_validate without the training layout (parallel.*, the batch
+ * split over dp x microbatch): the inputs of a caller that searches the
+ * layout (plan_validate_inputs).  A serving layout is still checked. */
+enum cp_status scenario_validate_inputs(const struct scenario *sc,
+                                        struct diag *d);
+
 /* The model and the sequence length alone (what model_shape_derive needs),
  * for callers that size something from the model before the rest is
  * resolved (train.global_batch = auto). */

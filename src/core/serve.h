@@ -77,6 +77,24 @@ double serve_experts_touched(double experts, double k, double b);
  * ratio).  f must hold n values; n >= 2. */
 void serve_daily_profile(double peak_to_avg, double *f /* OUT */, int n);
 
+/* serve.peak_to_avg, at least 1: the peak hour over the daily mean. */
+double serve_peak_ratio(const struct serve_spec *sv);
+
+/* The peak demand in requests/s the fleet is sized for: serve.
+ * requests_per_s, or serve.tokens_per_day over the output length and
+ * 86400 s, times serve_peak_ratio; 0 without a demand. */
+double serve_peak_demand_rps(const struct serve_spec *sv);
+
+/* A hybrid's owned base for fleet s (serve_estimate's) of sv's demand:
+ * the GPUs busy at the average load (s->gpus x s->utilization over
+ * serve_peak_ratio), in whole replicas of gpr GPUs (at least one), then
+ * in whole purchase units of `unit` GPUs (servers, racks).  0 when the
+ * demand has no peak (ratio 1: the base would be the fleet) or gpr < 1;
+ * the caller compares the base with the fleet it would burst from. */
+double serve_hybrid_base_gpus(const struct serve_spec *sv,
+                              const struct serve_result *s, double gpr,
+                              double unit);
+
 /* Evaluate a validated serving scenario: fills r->serve, r->memory and
  * the fleet size in r->serve.gpus; m is the model shape.  Pure. */
 void serve_estimate(const struct scenario *sc, const struct model_shape *m,

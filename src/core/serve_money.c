@@ -16,7 +16,7 @@
 static void daily(const struct scenario *sc, struct serve_result *s)
 {
     double f[SERVE_PROFILE_STEPS];
-    double r = sc->serve.peak_to_avg >= 1 ? sc->serve.peak_to_avg : 1;
+    double r = serve_peak_ratio(&sc->serve);
     double dt = 24.0 / SERVE_PROFILE_STEPS, need_peak, owned = s->owned_gpus;
     double gpi = sc->cloud.gpus_per_instance >= 1
                      ? (double)sc->cloud.gpus_per_instance

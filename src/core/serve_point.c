@@ -355,19 +355,6 @@ static void fill_point(const struct point *pt, struct serve_result *s)
     s->e2e_s = clamp_pos(pt->e2e);
 }
 
-/* Peak demand in requests/s: given, or output tokens per day over the
- * output length, times the peak-to-average ratio. */
-static double peak_demand(const struct serve_spec *sv)
-{
-    double r = sv->peak_to_avg >= 1 ? sv->peak_to_avg : 1;
-
-    if (sv->requests_per_s > 0)
-        return sv->requests_per_s;
-    if (sv->tokens_per_day > 0 && sv->output_tokens > 0)
-        return sv->tokens_per_day / (double)sv->output_tokens / 86400 * r;
-    return 0;
-}
-
 /* Memory of one GPU: weights, activations of a prefill chunk, runtime
  * reserve, and the KV pool of what is left. */
 void serve_memory_of(const struct scenario *sc, const struct engine *e,
@@ -770,7 +757,7 @@ void serve_estimate(const struct scenario *sc, const struct model_shape *m,
     struct engine e;
     enum serve_pct pct = sv->percentile;
     double ttft_s = sv->ttft_ms / 1e3, tpot_s = sv->tpot_ms / 1e3;
-    double demand = peak_demand(sv), replicas, given_rep;
+    double demand = serve_peak_demand_rps(sv), replicas, given_rep;
 
     if (serve_pool_applies(sc)) {
         serve_pool_estimate(sc, m, r);

@@ -202,12 +202,6 @@ static void fill_tokens(struct serve_result *s, double rps, double in,
         s->gpus > 0 ? clamp_pos(out_tok_s / s->gpus) : 0;
 }
 
-/* Requests/s of the decode pool's output tokens (tokens_per_day). */
-static double k_out(const struct pool *p)
-{
-    return p->k.out >= 1 ? p->k.out : 1;
-}
-
 /* The prefill pool alone: prompts back to back (offline), or N users,
  * each waiting for the prompts ahead of it. */
 static void prefill_alone(const struct pool *p, struct serve_result *s)
@@ -385,10 +379,7 @@ static void both_pools(const struct pool *pf, const struct pool *dc,
         }
     } else if (sv->mode == SERVE_ONLINE &&
                (sv->requests_per_s > 0 || sv->tokens_per_day > 0)) {
-        double rps = sv->requests_per_s > 0
-                         ? sv->requests_per_s
-                         : sv->tokens_per_day / k_out(dc) / 86400 *
-                               (sv->peak_to_avg >= 1 ? sv->peak_to_avg : 1);
+        double rps = serve_peak_demand_rps(sv);
 
         joint_at(pf, dc, fmin(rps, top * 0.999999), q, 0, &j);
         if (rps >= top) {
@@ -425,17 +416,6 @@ static void both_pools(const struct pool *pf, const struct pool *dc,
     s->e2e_s = clamp_pos(j.ttft + steps_of(dc) * j.step);
     s->utilization = top > 0 ? clamp_pos(j.rps / top) : 0;
     fill_tokens(s, j.rps, pf->k.in, j.rps * dc->k.out);
-}
-
-/* Peak demand in requests/s (serve.c peak_demand). */
-static double demand_of(const struct serve_spec *sv, double out)
-{
-    if (sv->requests_per_s > 0)
-        return sv->requests_per_s;
-    if (sv->tokens_per_day > 0)
-        return sv->tokens_per_day / out / 86400 *
-               (sv->peak_to_avg >= 1 ? sv->peak_to_avg : 1);
-    return 0;
 }
 
 /* Whole replicas (tp x pp x attention_dp GPUs) of at least `ranks`
@@ -496,7 +476,7 @@ static void size_pools(const struct serve_spec *sv, double gpus,
         rps = (double)sv->concurrency /
               (prefill_latency(pf) + decode_time(dc, b));
     else
-        rps = demand_of(sv, k_out(dc));
+        rps = serve_peak_demand_rps(sv);
     if (pf->ranks <= 0)
         pf->ranks = whole_ranks(pf, rps * pf->k.prefill_bulk_s / rho);
     if (dc->ranks <= 0)
@@ -546,7 +526,7 @@ void serve_pool_estimate(const struct scenario *sc, const struct model_shape *m,
         s->gpus = p->ranks * p->k.gpr;
         s->gpus_per_replica = p->group;
         s->replicas = ceil(p->ranks / p->lay.adp);
-        s->demand_requests_per_s = clamp_pos(demand_of(sv, k_out(p)));
+        s->demand_requests_per_s = clamp_pos(serve_peak_demand_rps(sv));
         copy_memory(p, r);
         if (!p->fits)
             return;
@@ -566,7 +546,7 @@ void serve_pool_estimate(const struct scenario *sc, const struct model_shape *m,
         s->max_batch = clamp_pos(dc.k.max_batch * dc.lay.adp);
     }
     s->disaggregated = true;
-    s->demand_requests_per_s = clamp_pos(demand_of(sv, k_out(&dc)));
+    s->demand_requests_per_s = clamp_pos(serve_peak_demand_rps(sv));
     if (!pf.fits || !dc.fits) {
         s->gpus = pf.lay.gpus + dc.lay.gpus;
         return;

@@ -282,27 +282,32 @@ static const struct plan_source *source_of(const struct export_item *it,
 struct sched_col {
     const char *metric, *unit;
     size_t offset;
+    unsigned need; /* the price it needs: COST_UNPRICED_BUILD or _CLOUD */
 };
 
-#define SCHED(name, field)                                                     \
+#define SCHED(name, field, need)                                               \
     {                                                                          \
-        name, "USD", offsetof(struct cost_year, field)                         \
+        name, "USD", offsetof(struct cost_year, field), need                   \
     }
+#define BUILD COST_UNPRICED_BUILD
+#define CLOUD COST_UNPRICED_CLOUD
 
 static const struct sched_col sched_cols[] = {
-    SCHED("capex_usd", capex_usd),
-    SCHED("depreciation_usd", depreciation_usd),
-    SCHED("energy_usd", energy_usd),
-    SCHED("other_opex_usd", other_opex_usd),
-    SCHED("residual_usd", residual_usd),
-    SCHED("burst_usd", burst_usd),
-    SCHED("build_cash_usd", build_usd),
-    SCHED("cloud_cash_usd", cloud_usd),
-    SCHED("build_cumulative_usd", build_cumulative_usd),
-    SCHED("cloud_cumulative_usd", cloud_cumulative_usd),
-    SCHED("build_npv_usd", build_npv_usd),
-    SCHED("cloud_npv_usd", cloud_npv_usd),
+    SCHED("capex_usd", capex_usd, BUILD),
+    SCHED("depreciation_usd", depreciation_usd, BUILD),
+    SCHED("energy_usd", energy_usd, BUILD),
+    SCHED("other_opex_usd", other_opex_usd, BUILD),
+    SCHED("residual_usd", residual_usd, BUILD),
+    SCHED("burst_usd", burst_usd, BUILD),
+    SCHED("build_cash_usd", build_usd, BUILD),
+    SCHED("cloud_cash_usd", cloud_usd, CLOUD),
+    SCHED("build_cumulative_usd", build_cumulative_usd, BUILD),
+    SCHED("cloud_cumulative_usd", cloud_cumulative_usd, CLOUD),
+    SCHED("build_npv_usd", build_npv_usd, BUILD),
+    SCHED("cloud_npv_usd", cloud_npv_usd, CLOUD),
 };
+#undef BUILD
+#undef CLOUD
 
 /* An as_of cell as one ISO 8601 date, YYYY-MM-DD, so a spreadsheet types
  * every row alike (a bare year reads as a number, a month as text or a
@@ -410,12 +415,9 @@ enum cp_status export_csv_finance(FILE *out, const struct export_item *items,
                 const struct cost_result *c = &items[i].r->cost;
                 double v;
 
-                bool cloud_col = strncmp(sched_cols[k].metric, "cloud", 5) == 0;
-                unsigned need =
-                    cloud_col ? COST_UNPRICED_CLOUD : COST_UNPRICED_BUILD;
-
                 cells[3 + i] = "";
-                if (y >= c->schedule_years || (c->unpriced & need))
+                if (y >= c->schedule_years ||
+                    (c->unpriced & sched_cols[k].need))
                     continue;
                 memcpy(&v, (const char *)&c->schedule[y] + sched_cols[k].offset,
                        sizeof(v));
@@ -473,13 +475,10 @@ enum cp_status export_csv_schedule_wide(FILE *out,
             cells[0] = items[i].name;
             cells[1] = year;
             for (k = 0; k < ncol; k++) {
-                bool cloud_col = strncmp(sched_cols[k].metric, "cloud", 5) == 0;
-                unsigned need =
-                    cloud_col ? COST_UNPRICED_CLOUD : COST_UNPRICED_BUILD;
                 double v;
 
                 cells[2 + k] = "";
-                if (c->unpriced & need)
+                if (c->unpriced & sched_cols[k].need)
                     continue;
                 memcpy(&v, (const char *)&c->schedule[y] + sched_cols[k].offset,
                        sizeof(v));

@@ -17,10 +17,11 @@ enum cp_status plan_validate_inputs(const struct scenario *sc, struct diag *d)
     struct diag tmp;
     enum cp_status st;
 
-    /* A layout every model and GPU count accepts (tp = pp = cp = ep = 1,
-     * dp = gpus, global_batch = gpus sequences), so that validation
-     * reaches the money checks after the layout ones; what is left to
-     * report is a problem of the inputs, not of a layout. */
+    /* Core checks everything but the training layout; a serving layout
+     * every model and GPU count accepts (tp = pp = cp = ep = 1, dp =
+     * gpus, global_batch = gpus sequences) lets it reach the money checks
+     * after the layout ones: what is left to report is a problem of the
+     * inputs, not of a layout. */
     probe.layout.tp = probe.layout.pp = probe.layout.cp = 1;
     probe.layout.ep = 1;
     probe.layout.dp = probe.gpus;
@@ -30,10 +31,8 @@ enum cp_status plan_validate_inputs(const struct scenario *sc, struct diag *d)
         probe.layout.zero = 0;
     probe.train.global_batch = probe.gpus;
     diag_clear(&tmp);
-    st = scenario_validate(&probe, &tmp);
-    if (st == CP_OK || st == CP_ERR_LAYOUT ||
-        strncmp(tmp.where, "parallel", 8) == 0 ||
-        strcmp(tmp.where, "train.global_batch") == 0)
+    st = scenario_validate_inputs(&probe, &tmp);
+    if (st == CP_OK || st == CP_ERR_LAYOUT)
         return CP_OK;
     if (d)
         *d = tmp;

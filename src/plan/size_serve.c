@@ -217,23 +217,21 @@ static void price_over_gpus(struct s_sys *sy, size_t cap, struct scenario *sc,
  * option list is full. */
 static bool price_hybrid(const struct s_state *st, struct s_sys *sy, size_t cap,
                          const struct s_offer *of, uint64_t gpus, uint64_t gpr,
-                         double ratio, struct scenario *sc, struct result *r,
+                         struct scenario *sc, struct result *r,
                          const struct size_point *base)
 {
     bool elastic = of->term == TERM_ON_DEMAND || of->term == TERM_SPOT;
-    uint64_t owned, unit, gpi;
-    double need_avg;
+    uint64_t owned, gpi;
     struct size_point *p;
 
-    if (!elastic || !(ratio > 1) || !sy->own_priced || gpr < 1)
+    if (!elastic || !sy->own_priced)
         return true;
-    need_avg = r->serve.gpus * r->serve.utilization / ratio;
-    owned = (uint64_t)ceil(need_avg / (double)gpr - 1e-9) * gpr;
-    if (owned < gpr)
-        owned = gpr;
-    /* the base is bought in whole units (servers, racks) */
-    unit = size_unit_gpus(&sc->system);
-    owned = (owned + unit - 1) / unit * unit;
+    /* bought in whole units (servers, racks); 0: no peak, no base */
+    owned =
+        (uint64_t)serve_hybrid_base_gpus(&sc->serve, &r->serve, (double)gpr,
+                                         (double)size_unit_gpus(&sc->system));
+    if (!owned)
+        return true;
     if (owned >= gpus)
         return true; /* the base is the whole fleet: that is owning */
     sc->serve.owned_gpus = owned;
@@ -267,8 +265,6 @@ static void price_hit(const struct s_state *st, struct s_sys *sy, size_t cap,
                       struct result *r, const struct size_point *base)
 {
     const struct plan_resolved *res = &sy->res;
-    double ratio =
-        res->sc.serve.peak_to_avg >= 1 ? res->sc.serve.peak_to_avg : 1;
     struct size_point *p;
     size_t i;
 
@@ -327,7 +323,7 @@ static void price_hit(const struct s_state *st, struct s_sys *sy, size_t cap,
         if (p->why == SIZE_OK && of->row.capacity_gpus > 0 &&
             p->units * p->unit_gpus > of->row.capacity_gpus)
             p->why = SIZE_CAPACITY;
-        if (!price_hybrid(st, sy, cap, of, gpus, gpr, ratio, sc, r, base))
+        if (!price_hybrid(st, sy, cap, of, gpus, gpr, sc, r, base))
             return;
     }
 }
@@ -497,12 +493,8 @@ enum cp_status size_serve_run(const struct plan *p, struct catalog *cat,
     out->ttft_ms = sv->ttft_ms;
     out->tpot_ms = sv->tpot_ms;
     out->percentile = sv->percentile;
-    out->peak_to_avg = sv->peak_to_avg >= 1 ? sv->peak_to_avg : 1;
-    out->demand_rps = sv->requests_per_s > 0 ? sv->requests_per_s
-                      : sv->tokens_per_day > 0 && sv->output_tokens > 0
-                          ? sv->tokens_per_day / (double)sv->output_tokens /
-                                86400 * out->peak_to_avg
-                          : 0;
+    out->peak_to_avg = serve_peak_ratio(sv);
+    out->demand_rps = serve_peak_demand_rps(sv);
     size_pool_run(s.nsys, serve_system, &s);
     /* merge in catalog order: the answer does not depend on the threads */
     for (i = 0; i < s.nsys; i++) {
