@@ -759,6 +759,26 @@ static void get_owned(const struct opt_row *o, struct cell *c)
     set_count(c, owned_of(o->p));
 }
 
+/* A replica's tp, pp and ep: none for disaggregated pools, whose
+ * parallelism is each pool's own (the prefill_ and decode_ columns). */
+static void get_rep_tp(const struct opt_row *o, struct cell *c)
+{
+    if (!pooled(o->p))
+        set_count(c, o->p->layout.tp);
+}
+
+static void get_rep_pp(const struct opt_row *o, struct cell *c)
+{
+    if (!pooled(o->p))
+        set_count(c, o->p->layout.pp);
+}
+
+static void get_rep_ep(const struct opt_row *o, struct cell *c)
+{
+    if (!pooled(o->p))
+        set_count(c, o->p->layout.ep);
+}
+
 static void get_max_batch(const struct opt_row *o, struct cell *c)
 {
     if (o->p->max_batch)
@@ -794,23 +814,25 @@ static const struct size_col serve_cols[] = {
     COL_NUM("utilization", "utilization", utilization),
     COL_NUM("facility_mw", "facility_mw", facility_mw),
     COL_NUM("rack_kw", "rack_kw", rack_kw),
-    COL_COUNT("tp", "replica.tp", layout.tp),
-    COL_COUNT("pp", "replica.pp", layout.pp),
+    COL_GET("tp", "replica.tp", get_rep_tp),
+    COL_GET("pp", "replica.pp", get_rep_pp),
     COL_GET("max_batch", "replica.max_batch", get_max_batch),
     COL_NUM("cash_usd", "cash_usd", cash),
     COL_COUNT("units", "units", units),
     COL_COUNT("unit_gpus", "unit_gpus", unit_gpus),
     COL_GET("capacity_gpus", "capacity_gpus", get_capacity),
     COL_GET("capacity_known", "capacity_known", get_capacity_known),
-    COL_COUNT(NULL, "replica.ep", layout.ep),
-    COL_POOL(NULL, "replica.prefill.gpus", prefill.gpus),
-    COL_POOL(NULL, "replica.prefill.tp", prefill.tp),
-    COL_POOL(NULL, "replica.prefill.ep", prefill.ep),
-    COL_POOL(NULL, "replica.prefill.attention_dp", prefill.attention_dp),
-    COL_POOL(NULL, "replica.decode.gpus", decode.gpus),
-    COL_POOL(NULL, "replica.decode.tp", decode.tp),
-    COL_POOL(NULL, "replica.decode.ep", decode.ep),
-    COL_POOL(NULL, "replica.decode.attention_dp", decode.attention_dp),
+    COL_GET("ep", "replica.ep", get_rep_ep),
+    COL_POOL("prefill_gpus", "replica.prefill.gpus", prefill.gpus),
+    COL_POOL("prefill_tp", "replica.prefill.tp", prefill.tp),
+    COL_POOL("prefill_ep", "replica.prefill.ep", prefill.ep),
+    COL_POOL("prefill_attention_dp", "replica.prefill.attention_dp",
+             prefill.attention_dp),
+    COL_POOL("decode_gpus", "replica.decode.gpus", decode.gpus),
+    COL_POOL("decode_tp", "replica.decode.tp", decode.tp),
+    COL_POOL("decode_ep", "replica.decode.ep", decode.ep),
+    COL_POOL("decode_attention_dp", "replica.decode.attention_dp",
+             decode.attention_dp),
     COL_NUM(NULL, "relative_error", err),
     COL_GET(NULL, "status", get_status),
 };
@@ -971,18 +993,30 @@ static const char *serve_buy(const struct size_point *p, char *buf, size_t n)
     return buf;
 }
 
+/* A disaggregated pool: "tp1 ep16 adp16 x64" (adp: attention data
+ * parallel ranks; x: its GPUs). */
+static const char *pool_text(const struct serve_pool_spec *ps, char *buf,
+                             size_t n)
+{
+    snprintf(buf, n, "tp%llu ep%llu adp%llu x%llu",
+             (unsigned long long)ps->tp, (unsigned long long)ps->ep,
+             (unsigned long long)ps->attention_dp,
+             (unsigned long long)ps->gpus);
+    return buf;
+}
+
 static const char *replica_text(const struct size_point *p, char *buf, size_t n)
 {
     char b[24];
 
     if (p->max_batch)
         snprintf(b, sizeof(b), "%llu", (unsigned long long)p->max_batch);
-    if (p->prefill.ep) {
-        snprintf(buf, n, "prefill ep%llu x%llu, decode ep%llu x%llu",
-                 (unsigned long long)p->prefill.ep,
-                 (unsigned long long)p->prefill.gpus,
-                 (unsigned long long)p->decode.ep,
-                 (unsigned long long)p->decode.gpus);
+    if (pooled(p)) {
+        char a[64], c[64];
+
+        snprintf(buf, n, "prefill %s, decode %s",
+                 pool_text(&p->prefill, a, sizeof(a)),
+                 pool_text(&p->decode, c, sizeof(c)));
         return buf;
     }
     snprintf(buf, n, "tp%llu pp%llu x%.0f batch %s",
@@ -1109,7 +1143,7 @@ static void serve_frontier_text(FILE *out, const struct size_result *s)
 {
     const struct size_opts *o = &s->opts;
     size_t i;
-    char buf[200], rep[64];
+    char buf[200], rep[160];
     int bw = 4, uw = 7, ww = 7;
 
     fprintf(out,

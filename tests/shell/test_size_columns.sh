@@ -76,3 +76,18 @@ same_cells "size columns: disaggregated pools CSV = JSON" \
     --set serve.input_tokens=2000 --set serve.output_tokens=500 \
     --set serve.requests_per_s=200 --set serve.ttft_ms=3000 \
     --set serve.tpot_ms=50 --set serve.disaggregated=yes
+# ... and its rows name each pool's own parallelism, not the replica's
+# tp1 pp1 (the pools' GPUs add up to the fleet's)
+check "size columns: pools' own tp, ep and attention DP in the CSV" \
+    python3 - "$tmp/s.csv" <<'PY'
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1], newline='')) if r['rank']]
+pooled = [r for r in rows if r['prefill_gpus']]
+assert pooled and all(r['tp'] and r['pp'] for r in rows if r not in pooled)
+for r in pooled:
+    assert r['tp'] == r['pp'] == r['ep'] == '', r
+    for pool in ('prefill', 'decode'):
+        g, tp, ep, adp = (int(r['%s_%s' % (pool, k)]) for k in ('gpus', 'tp', 'ep', 'attention_dp'))
+        assert ep > 1 and tp >= 1 and adp >= 1 and g % ep == 0, r
+    assert int(r['prefill_gpus']) + int(r['decode_gpus']) <= int(r['gpus']), r
+PY
