@@ -833,14 +833,15 @@ static const struct size_col serve_cols[] = {
     COL_POOL("decode_ep", "replica.decode.ep", decode.ep),
     COL_POOL("decode_attention_dp", "replica.decode.attention_dp",
              decode.attention_dp),
+    COL_COUNT("fleet_gpus", "fleet_gpus", fleet_gpus),
     COL_NUM(NULL, "relative_error", err),
     COL_GET(NULL, "status", get_status),
 };
 
 /* The JSON key order of a serving option (README, size). */
 static const char *const serve_json_keys[] = {
-    "accelerator", "system", "stack", "gpus", "buy", "offer", "term",
-    "owned_gpus", "units", "unit_gpus", "capacity_gpus", "capacity_known",
+    "accelerator", "system", "stack", "gpus", "fleet_gpus", "buy", "offer",
+    "term", "owned_gpus", "units", "unit_gpus", "capacity_gpus", "capacity_known",
     "usd_per_day", "cash_usd", "usd_per_day_low", "usd_per_day_high",
     "usd_per_mtok", "wh_per_mtok", "wh_per_mtok_low", "wh_per_mtok_high",
     "ttft_ms", "tpot_ms", "e2e_s", "replicas", "utilization",

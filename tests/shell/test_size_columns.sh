@@ -70,6 +70,22 @@ same_cells "size columns: training CSV = JSON" --model llama3-8b \
 same_cells "size columns: serving CSV = JSON" --model llama3-70b \
     --set workload.kind=serve --set serve.tokens_per_day=3e10 \
     --set serve.ttft_ms=1000 --set serve.tpot_ms=40 --accel gb200-nvl72
+# a serving fleet's gpus are what it buys, as training's: whole racks
+# (units x GPUs) owned or whole instances rented, not the replicas' GPUs
+check "size columns: serving gpus = whole units x GPUs" \
+    python3 - "$tmp/s.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline='')))
+whole = [r for r in rows if r['buy'] in ('own', 'rent')]
+assert whole and any(r['unit_gpus'] == '72' for r in whole)
+for r in whole:
+    assert int(r['gpus']) == int(r['units']) * int(r['unit_gpus']), r
+    assert r['buy'] == 'rent' or int(r['owned_gpus']) == int(r['gpus']), r
+for r in rows:
+    if r['buy'] == 'hybrid':
+        assert int(r['owned_gpus']) % int(r['unit_gpus']) == 0, r
+        assert int(r['gpus']) > int(r['owned_gpus']), r
+PY
 same_cells "size columns: disaggregated pools CSV = JSON" \
     --model deepseek-v3 --accel h100-sxm --set workload.kind=serve \
     --set software.stack=sglang --set serve.weights=fp8 \
