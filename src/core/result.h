@@ -319,6 +319,10 @@ struct serve_result {
     double prefill_gpus; /* disaggregated prefill pool; else 0 */
     double decode_gpus;  /* disaggregated decode pool; else 0 */
     bool disaggregated;
+    /* POOL_BOTH, or the one pool measured alone (serve.pool): a decode
+     * pool takes no prompts (their KV arrives), so it has no input
+     * tokens of its own */
+    enum serve_pool pool;
     bool prefill_bound; /* own pools (serve_pool.h): prefill limits the rate */
     bool fits;          /* the targets and memory can be met */
     double prefill_time_frac;            /* share of GPU time on prompts */

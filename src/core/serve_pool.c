@@ -521,6 +521,7 @@ void serve_pool_estimate(const struct scenario *sc, const struct model_shape *m,
         struct pool *p = sv->pool == POOL_PREFILL ? &pf : &dc;
 
         pool_init(sc, m, sv->pool, p);
+        s->pool = sv->pool;
         if (p->ranks <= 0)
             p->ranks = whole_ranks(p, 1);
         s->gpus = p->ranks * p->k.gpr;

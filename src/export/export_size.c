@@ -3,8 +3,11 @@
  * (best by the objective first), each point's low-high ranges, and why the
  * excluded options fell out.  See export.h.
  */
+#include <assert.h>
 #include <jansson.h>
 #include <math.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -140,8 +143,6 @@ static enum cp_status serve_text(FILE *out, const struct size_result *s,
                                  struct diag *d);
 static enum cp_status serve_json(FILE *out, const struct size_result *s,
                                  struct diag *d);
-static enum cp_status serve_csv(FILE *out, const struct size_result *s,
-                                struct diag *d);
 
 /* How the text tables name an option and say what it breaches: the
  * training and the serving flavours (breach_max: the breach text's cut). */
@@ -332,73 +333,531 @@ static json_t *num(double x)
     return json_real(isfinite(x) ? x : 0);
 }
 
-/* Whole units and the offer's capacity (null when not published). */
-static void units_json(json_t *o, const struct size_point *p)
+/* A system on which no replica serves the plan: one replica stands for
+ * it, bought no way. */
+static bool no_fleet(const struct size_point *p)
 {
-    bool rent = p->rented || p->hybrid;
+    return p->why == SIZE_NO_FIT || p->why == SIZE_MISSES_TTFT ||
+           p->why == SIZE_MISSES_TPOT;
+}
 
-    json_object_set_new(o, "units", json_integer((json_int_t)p->units));
-    json_object_set_new(o, "unit_gpus", json_integer((json_int_t)p->unit_gpus));
-    json_object_set_new(o, "capacity_gpus",
-                        rent && p->capacity_gpus
-                            ? json_integer((json_int_t)p->capacity_gpus)
-                            : json_null());
-    json_object_set_new(o, "capacity_known",
-                        rent ? json_boolean(p->capacity_gpus > 0)
-                             : json_null());
+static const char *serve_buy_kind(const struct size_point *p)
+{
+    return no_fleet(p) ? "" : p->hybrid ? "hybrid" : p->rented ? "rent" : "own";
+}
+
+/* GPUs owned: the fleet, a hybrid's base, none rented. */
+static uint64_t owned_of(const struct size_point *p)
+{
+    return no_fleet(p) || p->rented ? 0 : p->hybrid ? p->owned_gpus : p->gpus;
+}
+
+/* ---- the option columns: CSV and JSON from one table -------------------- */
+
+/* One cell of an option: a number, a count, a word, yes/no; none (an
+ * empty CSV cell, JSON null) or absent (an empty CSV cell, no JSON key). */
+enum cell_kind { CELL_NONE, CELL_ABSENT, CELL_NUM, CELL_COUNT, CELL_WORD,
+                 CELL_FLAG };
+
+struct cell {
+    enum cell_kind kind;
+    double num;
+    uint64_t count;
+    const char *word;
+    bool flag;
+};
+
+/* An option as a row: the point and its frontier rank (0: none). */
+struct opt_row {
+    const struct size_point *p;
+    size_t rank;
+};
+
+/* How a column reads its cell: a double or a uint64_t field of
+ * size_point at off, a disaggregated pool's uint64_t field at off (absent
+ * without pools), or get(). */
+enum col_read { READ_NUM, READ_COUNT, READ_POOL, READ_GET };
+
+/* A column: its CSV header (NULL: not in the CSV), its JSON key (NULL:
+ * not in JSON; "layout.tp" nests) and how its cell is read. */
+struct size_col {
+    const char *csv;
+    const char *json;
+    enum col_read read;
+    size_t off;
+    void (*get)(const struct opt_row *o, struct cell *c);
+};
+
+#define PT_OFF(f) offsetof(struct size_point, f)
+#define COL_NUM(csv, json, f) {csv, json, READ_NUM, PT_OFF(f), NULL}
+#define COL_COUNT(csv, json, f) {csv, json, READ_COUNT, PT_OFF(f), NULL}
+#define COL_POOL(csv, json, f) {csv, json, READ_POOL, PT_OFF(f), NULL}
+#define COL_GET(csv, json, fn) {csv, json, READ_GET, 0, fn}
+
+static void set_word(struct cell *c, const char *w)
+{
+    c->kind = CELL_WORD;
+    c->word = w;
+}
+
+static void set_count(struct cell *c, uint64_t v)
+{
+    c->kind = CELL_COUNT;
+    c->count = v;
+}
+
+static void set_flag(struct cell *c, bool v)
+{
+    c->kind = CELL_FLAG;
+    c->flag = v;
+}
+
+/* Disaggregated pools, each with its own parallelism. */
+static bool pooled(const struct size_point *p)
+{
+    return p->prefill.ep > 0;
+}
+
+static void cell_of(const struct size_col *col, const struct opt_row *o,
+                    struct cell *c)
+{
+    memset(c, 0, sizeof(*c));
+    c->kind = CELL_NONE;
+    switch (col->read) {
+    case READ_NUM:
+        memcpy(&c->num, (const char *)o->p + col->off, sizeof(c->num));
+        c->kind = CELL_NUM;
+        break;
+    case READ_POOL:
+        if (!pooled(o->p)) {
+            c->kind = CELL_ABSENT;
+            break;
+        }
+        /* fall through */
+    case READ_COUNT:
+        memcpy(&c->count, (const char *)o->p + col->off, sizeof(c->count));
+        c->kind = CELL_COUNT;
+        break;
+    default:
+        col->get(o, c);
+        break;
+    }
+}
+
+/* Offered by a provider: rented, or a hybrid's burst. */
+static bool offered(const struct size_point *p)
+{
+    return p->rented || p->hybrid;
+}
+
+static void get_rank(const struct opt_row *o, struct cell *c)
+{
+    if (o->rank)
+        set_count(c, o->rank);
+}
+
+/* CSV: where the option stands (frontier, dominated or why it is out). */
+static void get_standing(const struct opt_row *o, struct cell *c)
+{
+    const struct size_point *p = o->p;
+
+    set_word(c, p->why == SIZE_OK ? (p->frontier ? "frontier" : "dominated")
+                                  : size_why_name(p->why));
+}
+
+/* JSON: the constraint it breaks ("ok" when none). */
+static void get_status(const struct opt_row *o, struct cell *c)
+{
+    set_word(c, size_why_name(o->p->why));
+}
+
+static void get_accel(const struct opt_row *o, struct cell *c)
+{
+    set_word(c, o->p->accel);
+}
+
+static void get_system(const struct opt_row *o, struct cell *c)
+{
+    set_word(c, o->p->system);
+}
+
+static void get_stack(const struct opt_row *o, struct cell *c)
+{
+    set_word(c, o->p->stack);
+}
+
+static void get_buy(const struct opt_row *o, struct cell *c)
+{
+    set_word(c, o->p->rented ? "rent" : "own");
+}
+
+static void get_offer(const struct opt_row *o, struct cell *c)
+{
+    if (offered(o->p))
+        set_word(c, o->p->offer);
+}
+
+static void get_term(const struct opt_row *o, struct cell *c)
+{
+    if (offered(o->p))
+        set_word(c, term_name(o->p->term));
+}
+
+/* The offer's capacity in GPUs: none when owned or not published. */
+static void get_capacity(const struct opt_row *o, struct cell *c)
+{
+    if (offered(o->p) && o->p->capacity_gpus)
+        set_count(c, o->p->capacity_gpus);
+}
+
+static void get_capacity_known(const struct opt_row *o, struct cell *c)
+{
+    if (offered(o->p))
+        set_flag(c, o->p->capacity_gpus > 0);
+}
+
+static void get_zero(const struct opt_row *o, struct cell *c)
+{
+    set_count(c, (uint64_t)(o->p->layout.zero > 0 ? o->p->layout.zero : 0));
+}
+
+static void get_recompute(const struct opt_row *o, struct cell *c)
+{
+    set_word(c, recompute_name(o->p->layout.recompute));
+}
+
+static void get_sp(const struct opt_row *o, struct cell *c)
+{
+    set_flag(c, o->p->layout.sequence_parallel);
+}
+
+static void get_full(const struct opt_row *o, struct cell *c)
+{
+    set_flag(c, o->p->full);
+}
+
+/* A training option, in CSV column order. */
+static const struct size_col train_cols[] = {
+    COL_GET("rank", NULL, get_rank),
+    COL_GET("status", NULL, get_standing),
+    COL_GET("accelerator", "accelerator", get_accel),
+    COL_GET("system", "system", get_system),
+    COL_GET("stack", "stack", get_stack),
+    COL_COUNT("gpus", "gpus", gpus),
+    COL_GET("buy", "buy", get_buy),
+    COL_GET("offer", "offer", get_offer),
+    COL_GET("term", "term", get_term),
+    COL_NUM("days", "days", days),
+    COL_NUM("days_low", "days_low", days_lo),
+    COL_NUM("days_high", "days_high", days_hi),
+    COL_NUM("cost_usd", "cost_usd", usd),
+    COL_NUM("cost_usd_low", "cost_usd_low", usd_lo),
+    COL_NUM("cost_usd_high", "cost_usd_high", usd_hi),
+    COL_NUM("energy_mwh", "energy_mwh", mwh),
+    COL_NUM("energy_mwh_low", "energy_mwh_low", mwh_lo),
+    COL_NUM("energy_mwh_high", "energy_mwh_high", mwh_hi),
+    COL_NUM("facility_mw", "facility_mw", facility_mw),
+    COL_NUM("rack_kw", "rack_kw", rack_kw),
+    COL_NUM("mfu", "mfu", mfu),
+    COL_COUNT("tp", "layout.tp", layout.tp),
+    COL_COUNT("pp", "layout.pp", layout.pp),
+    COL_COUNT("dp", "layout.dp", layout.dp),
+    COL_COUNT("cp", "layout.cp", layout.cp),
+    COL_COUNT("ep", "layout.ep", layout.ep),
+    COL_COUNT("microbatch", "layout.microbatch", layout.microbatch),
+    COL_COUNT("interleave", "layout.interleave", layout.interleave),
+    COL_GET("zero", "layout.zero", get_zero),
+    COL_GET("recompute", "layout.recompute", get_recompute),
+    COL_GET("sequence_parallel", "layout.sequence_parallel", get_sp),
+    COL_GET("full_search", "layout.full_search", get_full),
+    COL_NUM("cash_usd", "cash_usd", cash),
+    COL_COUNT("units", "units", units),
+    COL_COUNT("unit_gpus", "unit_gpus", unit_gpus),
+    COL_GET("capacity_gpus", "capacity_gpus", get_capacity),
+    COL_GET("capacity_known", "capacity_known", get_capacity_known),
+    COL_NUM(NULL, "relative_error", err),
+    COL_GET(NULL, "status", get_status),
+};
+
+/* The JSON key order of a training option (README, size). */
+static const char *const train_json[] = {
+    "accelerator", "system", "stack", "gpus", "buy", "offer", "term", "units",
+    "unit_gpus", "capacity_gpus", "capacity_known", "days", "days_low",
+    "days_high", "cost_usd", "cost_usd_low", "cost_usd_high", "cash_usd",
+    "energy_mwh", "energy_mwh_low", "energy_mwh_high", "relative_error",
+    "facility_mw", "rack_kw", "mfu", "layout.tp", "layout.pp", "layout.dp",
+    "layout.cp", "layout.ep", "layout.microbatch", "layout.interleave",
+    "layout.zero", "layout.recompute", "layout.sequence_parallel",
+    "layout.full_search", "status"};
+
+/* One table and its JSON order. */
+struct size_cols {
+    const struct size_col *col;
+    size_t n;
+    const char *const *json;
+    size_t njson;
+};
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+static const struct size_cols train_table = {train_cols, NELEM(train_cols),
+                                             train_json, NELEM(train_json)};
+
+/* One CSV cell: plain decimals (export_plain_number: no e-notation, like
+ * the quote CSV), counts, words, yes/no; empty when none or absent. */
+static void csv_cell(FILE *out, const struct cell *c)
+{
+    char buf[400];
+
+    switch (c->kind) {
+    case CELL_NUM:
+        fputs(export_plain_number(c->num, buf, sizeof(buf)), out);
+        break;
+    case CELL_COUNT:
+        fprintf(out, "%llu", (unsigned long long)c->count);
+        break;
+    case CELL_WORD:
+        fputs(c->word ? c->word : "", out);
+        break;
+    case CELL_FLAG:
+        fputs(c->flag ? "yes" : "no", out);
+        break;
+    default:
+        break;
+    }
+}
+
+static void csv_header(FILE *out, const struct size_cols *t)
+{
+    size_t j;
+    bool first = true;
+
+    for (j = 0; j < t->n; j++) {
+        if (!t->col[j].csv)
+            continue;
+        fprintf(out, "%s%s", first ? "" : ",", t->col[j].csv);
+        first = false;
+    }
+    fputc('\n', out);
+}
+
+static void csv_line(FILE *out, const struct size_cols *t,
+                     const struct size_point *p, size_t rank)
+{
+    struct opt_row o = {p, rank};
+    struct cell c;
+    size_t j;
+    bool first = true;
+
+    for (j = 0; j < t->n; j++) {
+        if (!t->col[j].csv)
+            continue;
+        if (!first)
+            fputc(',', out);
+        first = false;
+        cell_of(&t->col[j], &o, &c);
+        csv_cell(out, &c);
+    }
+    fputc('\n', out);
+}
+
+/* One row per option: the frontier first (rank 1..), then the rest in
+ * evaluation order with an empty rank and their status. */
+static enum cp_status csv_size(FILE *out, const struct size_result *s,
+                               const struct size_cols *t, struct diag *d)
+{
+    size_t i;
+
+    csv_header(out, t);
+    for (i = 0; i < s->nfront; i++)
+        csv_line(out, t, &s->pt[s->front[i]], i + 1);
+    for (i = 0; i < s->n; i++)
+        if (!s->pt[i].frontier)
+            csv_line(out, t, &s->pt[i], 0);
+    if (ferror(out))
+        return diag_set(d, CP_ERR_IO, "output", "cannot write output");
+    return CP_OK;
+}
+
+static json_t *json_cell(const struct cell *c)
+{
+    switch (c->kind) {
+    case CELL_NUM:
+        return num(c->num);
+    case CELL_COUNT:
+        return json_integer((json_int_t)c->count);
+    case CELL_WORD:
+        return c->word ? json_string(c->word) : json_null();
+    case CELL_FLAG:
+        return json_boolean(c->flag);
+    default:
+        return json_null();
+    }
+}
+
+/* Set key (dotted: nested objects, made on first use) in o. */
+static void json_set_path(json_t *o, const char *key, json_t *v)
+{
+    const char *dot;
+
+    while ((dot = strchr(key, '.')) != NULL) {
+        char part[32];
+        json_t *sub;
+
+        snprintf(part, sizeof(part), "%.*s", (int)(dot - key), key);
+        sub = json_object_get(o, part);
+        if (!sub) {
+            sub = json_object();
+            json_object_set_new(o, part, sub);
+        }
+        o = sub;
+        key = dot + 1;
+    }
+    json_object_set_new(o, key, v);
+}
+
+/* One option as a JSON object, its keys in the table's JSON order. */
+static json_t *point_json_of(const struct size_point *p,
+                             const struct size_cols *t)
+{
+    struct opt_row row = {p, 0};
+    json_t *o = json_object();
+    struct cell c;
+    size_t k, j;
+
+    if (!o)
+        return NULL;
+    for (k = 0; k < t->njson; k++) {
+        for (j = 0; j < t->n; j++)
+            if (t->col[j].json && !strcmp(t->col[j].json, t->json[k]))
+                break;
+        assert(j < t->n); /* every JSON key has its column */
+        if (j == t->n)
+            continue;
+        cell_of(&t->col[j], &row, &c);
+        if (c.kind != CELL_ABSENT)
+            json_set_path(o, t->json[k], json_cell(&c));
+    }
+    return o;
 }
 
 static json_t *point_json(const struct size_point *p)
 {
-    json_t *o = json_object(), *lay = json_object();
+    return point_json_of(p, &train_table);
+}
 
-    if (!o || !lay) {
-        json_decref(o);
-        json_decref(lay);
-        return NULL;
-    }
-    json_object_set_new(o, "accelerator", json_string(p->accel));
-    json_object_set_new(o, "system", json_string(p->system));
-    json_object_set_new(o, "stack", json_string(p->stack));
-    json_object_set_new(o, "gpus", json_integer((json_int_t)p->gpus));
-    json_object_set_new(o, "buy", json_string(p->rented ? "rent" : "own"));
-    json_object_set_new(o, "offer",
-                        p->rented ? json_string(p->offer) : json_null());
-    json_object_set_new(
-        o, "term", p->rented ? json_string(term_name(p->term)) : json_null());
-    units_json(o, p);
-    json_object_set_new(o, "days", num(p->days));
-    json_object_set_new(o, "days_low", num(p->days_lo));
-    json_object_set_new(o, "days_high", num(p->days_hi));
-    json_object_set_new(o, "cost_usd", num(p->usd));
-    json_object_set_new(o, "cost_usd_low", num(p->usd_lo));
-    json_object_set_new(o, "cost_usd_high", num(p->usd_hi));
-    json_object_set_new(o, "cash_usd", num(p->cash));
-    json_object_set_new(o, "energy_mwh", num(p->mwh));
-    json_object_set_new(o, "energy_mwh_low", num(p->mwh_lo));
-    json_object_set_new(o, "energy_mwh_high", num(p->mwh_hi));
-    json_object_set_new(o, "relative_error", num(p->err));
-    json_object_set_new(o, "facility_mw", num(p->facility_mw));
-    json_object_set_new(o, "rack_kw", num(p->rack_kw));
-    json_object_set_new(o, "mfu", num(p->mfu));
-    json_object_set_new(lay, "tp", json_integer((json_int_t)p->layout.tp));
-    json_object_set_new(lay, "pp", json_integer((json_int_t)p->layout.pp));
-    json_object_set_new(lay, "dp", json_integer((json_int_t)p->layout.dp));
-    json_object_set_new(lay, "cp", json_integer((json_int_t)p->layout.cp));
-    json_object_set_new(lay, "ep", json_integer((json_int_t)p->layout.ep));
-    json_object_set_new(lay, "microbatch",
-                        json_integer((json_int_t)p->layout.microbatch));
-    json_object_set_new(lay, "interleave",
-                        json_integer((json_int_t)p->layout.interleave));
-    json_object_set_new(lay, "zero", json_integer(p->layout.zero));
-    json_object_set_new(lay, "recompute",
-                        json_string(recompute_name(p->layout.recompute)));
-    json_object_set_new(lay, "sequence_parallel",
-                        json_boolean(p->layout.sequence_parallel));
-    json_object_set_new(lay, "full_search", json_boolean(p->full));
-    json_object_set_new(o, "layout", lay);
-    json_object_set_new(o, "status", json_string(size_why_name(p->why)));
-    return o;
+/* ---- a serving option's columns ------------------------------------------ */
+
+static void get_serve_buy(const struct opt_row *o, struct cell *c)
+{
+    if (!no_fleet(o->p))
+        set_word(c, serve_buy_kind(o->p));
+}
+
+static void get_owned(const struct opt_row *o, struct cell *c)
+{
+    set_count(c, owned_of(o->p));
+}
+
+/* A replica's tp, pp and ep: none for disaggregated pools, whose
+ * parallelism is each pool's own (the prefill_ and decode_ columns). */
+static void get_rep_tp(const struct opt_row *o, struct cell *c)
+{
+    if (!pooled(o->p))
+        set_count(c, o->p->layout.tp);
+}
+
+static void get_rep_pp(const struct opt_row *o, struct cell *c)
+{
+    if (!pooled(o->p))
+        set_count(c, o->p->layout.pp);
+}
+
+static void get_rep_ep(const struct opt_row *o, struct cell *c)
+{
+    if (!pooled(o->p))
+        set_count(c, o->p->layout.ep);
+}
+
+static void get_max_batch(const struct opt_row *o, struct cell *c)
+{
+    if (o->p->max_batch)
+        set_count(c, o->p->max_batch);
+    else
+        set_word(c, "auto");
+}
+
+/* A serving fleet, in CSV column order (the columns after
+ * capacity_known came later: a CSV only grows at its end). */
+static const struct size_col serve_cols[] = {
+    COL_GET("rank", NULL, get_rank),
+    COL_GET("status", NULL, get_standing),
+    COL_GET("accelerator", "accelerator", get_accel),
+    COL_GET("system", "system", get_system),
+    COL_GET("stack", "stack", get_stack),
+    COL_COUNT("gpus", "gpus", gpus),
+    COL_GET("buy", "buy", get_serve_buy),
+    COL_GET("offer", "offer", get_offer),
+    COL_GET("term", "term", get_term),
+    COL_GET("owned_gpus", "owned_gpus", get_owned),
+    COL_NUM("usd_per_day", "usd_per_day", usd_day),
+    COL_NUM("usd_per_day_low", "usd_per_day_low", usd_day_lo),
+    COL_NUM("usd_per_day_high", "usd_per_day_high", usd_day_hi),
+    COL_NUM("usd_per_mtok", "usd_per_mtok", usd_mtok),
+    COL_NUM("wh_per_mtok", "wh_per_mtok", wh_mtok),
+    COL_NUM("wh_per_mtok_low", "wh_per_mtok_low", wh_mtok_lo),
+    COL_NUM("wh_per_mtok_high", "wh_per_mtok_high", wh_mtok_hi),
+    COL_NUM("ttft_ms", "ttft_ms", ttft_ms),
+    COL_NUM("tpot_ms", "tpot_ms", tpot_ms),
+    COL_NUM("e2e_s", "e2e_s", e2e_s),
+    COL_NUM("replicas", "replicas", replicas),
+    COL_NUM("utilization", "utilization", utilization),
+    COL_NUM("facility_mw", "facility_mw", facility_mw),
+    COL_NUM("rack_kw", "rack_kw", rack_kw),
+    COL_GET("tp", "replica.tp", get_rep_tp),
+    COL_GET("pp", "replica.pp", get_rep_pp),
+    COL_GET("max_batch", "replica.max_batch", get_max_batch),
+    COL_NUM("cash_usd", "cash_usd", cash),
+    COL_COUNT("units", "units", units),
+    COL_COUNT("unit_gpus", "unit_gpus", unit_gpus),
+    COL_GET("capacity_gpus", "capacity_gpus", get_capacity),
+    COL_GET("capacity_known", "capacity_known", get_capacity_known),
+    COL_GET("ep", "replica.ep", get_rep_ep),
+    COL_POOL("prefill_gpus", "replica.prefill.gpus", prefill.gpus),
+    COL_POOL("prefill_tp", "replica.prefill.tp", prefill.tp),
+    COL_POOL("prefill_ep", "replica.prefill.ep", prefill.ep),
+    COL_POOL("prefill_attention_dp", "replica.prefill.attention_dp",
+             prefill.attention_dp),
+    COL_POOL("decode_gpus", "replica.decode.gpus", decode.gpus),
+    COL_POOL("decode_tp", "replica.decode.tp", decode.tp),
+    COL_POOL("decode_ep", "replica.decode.ep", decode.ep),
+    COL_POOL("decode_attention_dp", "replica.decode.attention_dp",
+             decode.attention_dp),
+    COL_COUNT("fleet_gpus", "fleet_gpus", fleet_gpus),
+    COL_NUM(NULL, "relative_error", err),
+    COL_GET(NULL, "status", get_status),
+};
+
+/* The JSON key order of a serving option (README, size). */
+static const char *const serve_json_keys[] = {
+    "accelerator", "system", "stack", "gpus", "fleet_gpus", "buy", "offer",
+    "term", "owned_gpus", "units", "unit_gpus", "capacity_gpus", "capacity_known",
+    "usd_per_day", "cash_usd", "usd_per_day_low", "usd_per_day_high",
+    "usd_per_mtok", "wh_per_mtok", "wh_per_mtok_low", "wh_per_mtok_high",
+    "ttft_ms", "tpot_ms", "e2e_s", "replicas", "utilization",
+    "relative_error", "facility_mw", "rack_kw", "replica.tp", "replica.pp",
+    "replica.ep", "replica.max_batch", "replica.prefill.gpus",
+    "replica.prefill.tp", "replica.prefill.ep", "replica.prefill.attention_dp",
+    "replica.decode.gpus", "replica.decode.tp", "replica.decode.ep",
+    "replica.decode.attention_dp", "status"};
+
+static const struct size_cols serve_table = {serve_cols, NELEM(serve_cols),
+                                             serve_json_keys,
+                                             NELEM(serve_json_keys)};
+
+static json_t *serve_point_json(const struct size_point *p)
+{
+    return point_json_of(p, &serve_table);
 }
 
 /* The end both JSON documents share: the frontier, the exclusions with
@@ -509,84 +968,14 @@ enum cp_status export_json_size(FILE *out, const struct size_result *s,
 
 /* ---- CSV ----------------------------------------------------------------- */
 
-/* The capacity cell: GPUs, empty when unknown or owned. */
-static const char *capacity_csv(const struct size_point *p, char *buf, size_t n)
-{
-    buf[0] = '\0';
-    if ((p->rented || p->hybrid) && p->capacity_gpus)
-        snprintf(buf, n, "%llu", (unsigned long long)p->capacity_gpus);
-    return buf;
-}
-
-/* A plain decimal cell (export_plain_number: no e-notation, like the
- * quote CSV) in n[i]. */
-#define PN(i, v) export_plain_number((v), n[i], sizeof(n[i]))
-
-static void csv_row(FILE *out, const struct size_point *p, size_t rank)
-{
-    char r[24] = "", n[13][400], cap[24];
-
-    if (rank)
-        snprintf(r, sizeof(r), "%zu", rank);
-    fprintf(out,
-            "%s,%s,%s,%s,%s,%llu,%s,%s,%s,%s,%s,%s,%s,%s,"
-            "%s,%s,%s,%s,%s,%s,%s,%llu,%llu,%llu,%llu,%llu,"
-            "%llu,%llu,%d,%s,%s,%s,%s,%llu,%llu,%s,%s\n",
-            r,
-            p->why == SIZE_OK ? (p->frontier ? "frontier" : "dominated")
-                              : size_why_name(p->why),
-            p->accel, p->system, p->stack, (unsigned long long)p->gpus,
-            p->rented ? "rent" : "own", p->rented ? p->offer : "",
-            p->rented ? term_name(p->term) : "", PN(0, p->days),
-            PN(1, p->days_lo), PN(2, p->days_hi), PN(3, p->usd),
-            PN(4, p->usd_lo), PN(5, p->usd_hi), PN(6, p->mwh), PN(7, p->mwh_lo),
-            PN(8, p->mwh_hi), PN(9, p->facility_mw), PN(10, p->rack_kw),
-            PN(11, p->mfu), (unsigned long long)p->layout.tp,
-            (unsigned long long)p->layout.pp, (unsigned long long)p->layout.dp,
-            (unsigned long long)p->layout.cp, (unsigned long long)p->layout.ep,
-            (unsigned long long)p->layout.microbatch,
-            (unsigned long long)p->layout.interleave, p->layout.zero,
-            recompute_name(p->layout.recompute),
-            p->layout.sequence_parallel ? "yes" : "no", p->full ? "yes" : "no",
-            PN(12, p->cash), (unsigned long long)p->units,
-            (unsigned long long)p->unit_gpus, capacity_csv(p, cap, sizeof(cap)),
-            p->rented ? (p->capacity_gpus ? "yes" : "no") : "");
-}
-
-/* One row per option: the frontier first (rank 1..), then the rest in
- * evaluation order with an empty rank and their status. */
+/* One row per option (csv_size): the training or the serving columns. */
 enum cp_status export_csv_size(FILE *out, const struct size_result *s,
                                struct diag *d)
 {
-    size_t i;
-
-    if (s->serve)
-        return serve_csv(out, s, d);
-    fprintf(out, "rank,status,accelerator,system,stack,gpus,buy,offer,term,"
-                 "days,days_low,days_high,cost_usd,cost_usd_low,cost_usd_high,"
-                 "energy_mwh,energy_mwh_low,energy_mwh_high,facility_mw,"
-                 "rack_kw,mfu,tp,pp,dp,cp,ep,microbatch,interleave,zero,"
-                 "recompute,sequence_parallel,full_search,cash_usd,units,"
-                 "unit_gpus,capacity_gpus,capacity_known\n");
-    for (i = 0; i < s->nfront; i++)
-        csv_row(out, &s->pt[s->front[i]], i + 1);
-    for (i = 0; i < s->n; i++)
-        if (!s->pt[i].frontier)
-            csv_row(out, &s->pt[i], 0);
-    if (ferror(out))
-        return diag_set(d, CP_ERR_IO, "output", "cannot write output");
-    return CP_OK;
+    return csv_size(out, s, s->serve ? &serve_table : &train_table, d);
 }
 
 /* ---- serving fleets (size_result.serve) ---------------------------------- */
-
-/* A system on which no replica serves the plan: one replica stands for
- * it, bought no way. */
-static bool no_fleet(const struct size_point *p)
-{
-    return p->why == SIZE_NO_FIT || p->why == SIZE_MISSES_TTFT ||
-           p->why == SIZE_MISSES_TPOT;
-}
 
 static const char *serve_buy(const struct size_point *p, char *buf, size_t n)
 {
@@ -605,15 +994,16 @@ static const char *serve_buy(const struct size_point *p, char *buf, size_t n)
     return buf;
 }
 
-static const char *serve_buy_kind(const struct size_point *p)
+/* A disaggregated pool: "tp1 ep16 adp16 x64" (adp: attention data
+ * parallel ranks; x: its GPUs). */
+static const char *pool_text(const struct serve_pool_spec *ps, char *buf,
+                             size_t n)
 {
-    return no_fleet(p) ? "" : p->hybrid ? "hybrid" : p->rented ? "rent" : "own";
-}
-
-/* GPUs owned: the fleet, a hybrid's base, none rented. */
-static uint64_t owned_of(const struct size_point *p)
-{
-    return no_fleet(p) || p->rented ? 0 : p->hybrid ? p->owned_gpus : p->gpus;
+    snprintf(buf, n, "tp%llu ep%llu adp%llu x%llu",
+             (unsigned long long)ps->tp, (unsigned long long)ps->ep,
+             (unsigned long long)ps->attention_dp,
+             (unsigned long long)ps->gpus);
+    return buf;
 }
 
 static const char *replica_text(const struct size_point *p, char *buf, size_t n)
@@ -622,12 +1012,12 @@ static const char *replica_text(const struct size_point *p, char *buf, size_t n)
 
     if (p->max_batch)
         snprintf(b, sizeof(b), "%llu", (unsigned long long)p->max_batch);
-    if (p->prefill.ep) {
-        snprintf(buf, n, "prefill ep%llu x%llu, decode ep%llu x%llu",
-                 (unsigned long long)p->prefill.ep,
-                 (unsigned long long)p->prefill.gpus,
-                 (unsigned long long)p->decode.ep,
-                 (unsigned long long)p->decode.gpus);
+    if (pooled(p)) {
+        char a[64], c[64];
+
+        snprintf(buf, n, "prefill %s, decode %s",
+                 pool_text(&p->prefill, a, sizeof(a)),
+                 pool_text(&p->decode, c, sizeof(c)));
         return buf;
     }
     snprintf(buf, n, "tp%llu pp%llu x%.0f batch %s",
@@ -754,7 +1144,7 @@ static void serve_frontier_text(FILE *out, const struct size_result *s)
 {
     const struct size_opts *o = &s->opts;
     size_t i;
-    char buf[200], rep[64];
+    char buf[200], rep[160];
     int bw = 4, uw = 7, ww = 7;
 
     fprintf(out,
@@ -849,73 +1239,6 @@ static enum cp_status serve_text(FILE *out, const struct size_result *s,
     return CP_OK;
 }
 
-/* One disaggregated pool a serving point chose. */
-static json_t *pool_json(const struct serve_pool_spec *ps)
-{
-    json_t *o = json_object();
-
-    json_object_set_new(o, "gpus", json_integer((json_int_t)ps->gpus));
-    json_object_set_new(o, "tp", json_integer((json_int_t)ps->tp));
-    json_object_set_new(o, "ep", json_integer((json_int_t)ps->ep));
-    json_object_set_new(o, "attention_dp",
-                        json_integer((json_int_t)ps->attention_dp));
-    return o;
-}
-
-static json_t *serve_point_json(const struct size_point *p)
-{
-    json_t *o = json_object(), *lay = json_object();
-
-    if (!o || !lay) {
-        json_decref(o);
-        json_decref(lay);
-        return NULL;
-    }
-    json_object_set_new(o, "accelerator", json_string(p->accel));
-    json_object_set_new(o, "system", json_string(p->system));
-    json_object_set_new(o, "stack", json_string(p->stack));
-    json_object_set_new(o, "gpus", json_integer((json_int_t)p->gpus));
-    json_object_set_new(
-        o, "buy", no_fleet(p) ? json_null() : json_string(serve_buy_kind(p)));
-    json_object_set_new(o, "offer",
-                        p->rented || p->hybrid ? json_string(p->offer)
-                                               : json_null());
-    json_object_set_new(o, "term",
-                        p->rented || p->hybrid ? json_string(term_name(p->term))
-                                               : json_null());
-    json_object_set_new(o, "owned_gpus", json_integer((json_int_t)owned_of(p)));
-    units_json(o, p);
-    json_object_set_new(o, "usd_per_day", num(p->usd_day));
-    json_object_set_new(o, "cash_usd", num(p->cash));
-    json_object_set_new(o, "usd_per_day_low", num(p->usd_day_lo));
-    json_object_set_new(o, "usd_per_day_high", num(p->usd_day_hi));
-    json_object_set_new(o, "usd_per_mtok", num(p->usd_mtok));
-    json_object_set_new(o, "wh_per_mtok", num(p->wh_mtok));
-    json_object_set_new(o, "wh_per_mtok_low", num(p->wh_mtok_lo));
-    json_object_set_new(o, "wh_per_mtok_high", num(p->wh_mtok_hi));
-    json_object_set_new(o, "ttft_ms", num(p->ttft_ms));
-    json_object_set_new(o, "tpot_ms", num(p->tpot_ms));
-    json_object_set_new(o, "e2e_s", num(p->e2e_s));
-    json_object_set_new(o, "replicas", num(p->replicas));
-    json_object_set_new(o, "utilization", num(p->utilization));
-    json_object_set_new(o, "relative_error", num(p->err));
-    json_object_set_new(o, "facility_mw", num(p->facility_mw));
-    json_object_set_new(o, "rack_kw", num(p->rack_kw));
-    json_object_set_new(lay, "tp", json_integer((json_int_t)p->layout.tp));
-    json_object_set_new(lay, "pp", json_integer((json_int_t)p->layout.pp));
-    json_object_set_new(lay, "ep", json_integer((json_int_t)p->layout.ep));
-    json_object_set_new(lay, "max_batch",
-                        p->max_batch ? json_integer((json_int_t)p->max_batch)
-                                     : json_string("auto"));
-    if (p->prefill.ep) {
-        json_object_set_new(lay, "prefill", pool_json(&p->prefill));
-        json_object_set_new(lay, "decode", pool_json(&p->decode));
-    }
-    json_object_set_new(o, "replica", lay);
-    json_object_set_new(o, "status", json_string(size_why_name(p->why)));
-    return o;
-}
-
 static enum cp_status serve_json(FILE *out, const struct size_result *s,
                                  struct diag *d)
 {
@@ -973,56 +1296,4 @@ static enum cp_status serve_json(FILE *out, const struct size_result *s,
                         json_boolean(s->stopped_early));
     json_object_set_new(root, "search", search);
     return json_finish(out, s, root, front, ex, serve_point_json, d);
-}
-
-static void serve_csv_row(FILE *out, const struct size_point *p, size_t rank)
-{
-    char r[24] = "", b[24] = "auto", n[15][400], cap[24];
-
-    if (rank)
-        snprintf(r, sizeof(r), "%zu", rank);
-    if (p->max_batch)
-        snprintf(b, sizeof(b), "%llu", (unsigned long long)p->max_batch);
-    fprintf(out,
-            "%s,%s,%s,%s,%s,%llu,%s,%s,%s,%llu,%s,%s,%s,%s,%s,"
-            "%s,%s,%s,%s,%s,%s,%s,%s,%s,%llu,%llu,%s,%s,%llu,%llu,%s,%s\n",
-            r,
-            p->why == SIZE_OK ? (p->frontier ? "frontier" : "dominated")
-                              : size_why_name(p->why),
-            p->accel, p->system, p->stack, (unsigned long long)p->gpus,
-            serve_buy_kind(p), p->rented || p->hybrid ? p->offer : "",
-            p->rented || p->hybrid ? term_name(p->term) : "",
-            (unsigned long long)owned_of(p), PN(0, p->usd_day),
-            PN(1, p->usd_day_lo), PN(2, p->usd_day_hi), PN(3, p->usd_mtok),
-            PN(4, p->wh_mtok), PN(5, p->wh_mtok_lo), PN(6, p->wh_mtok_hi),
-            PN(7, p->ttft_ms), PN(8, p->tpot_ms), PN(9, p->e2e_s),
-            PN(10, p->replicas), PN(11, p->utilization), PN(12, p->facility_mw),
-            PN(13, p->rack_kw), (unsigned long long)p->layout.tp,
-            (unsigned long long)p->layout.pp, b, PN(14, p->cash),
-            (unsigned long long)p->units, (unsigned long long)p->unit_gpus,
-            capacity_csv(p, cap, sizeof(cap)),
-            p->rented || p->hybrid ? (p->capacity_gpus ? "yes" : "no") : "");
-}
-
-#undef PN
-
-static enum cp_status serve_csv(FILE *out, const struct size_result *s,
-                                struct diag *d)
-{
-    size_t i;
-
-    fprintf(out, "rank,status,accelerator,system,stack,gpus,buy,offer,term,"
-                 "owned_gpus,usd_per_day,usd_per_day_low,usd_per_day_high,"
-                 "usd_per_mtok,wh_per_mtok,wh_per_mtok_low,wh_per_mtok_high,"
-                 "ttft_ms,tpot_ms,e2e_s,replicas,utilization,facility_mw,"
-                 "rack_kw,tp,pp,max_batch,cash_usd,units,unit_gpus,"
-                 "capacity_gpus,capacity_known\n");
-    for (i = 0; i < s->nfront; i++)
-        serve_csv_row(out, &s->pt[s->front[i]], i + 1);
-    for (i = 0; i < s->n; i++)
-        if (!s->pt[i].frontier)
-            serve_csv_row(out, &s->pt[i], 0);
-    if (ferror(out))
-        return diag_set(d, CP_ERR_IO, "output", "cannot write output");
-    return CP_OK;
 }

@@ -197,6 +197,14 @@ static bool latency_known(const struct result *r)
     return r->serve.latency_known;
 }
 
+/* Prompts are processed: not by a decode pool measured alone
+ * (serve.pool = decode), which receives their KV and reports what it
+ * does, output tokens. */
+static bool prompts_known(const struct result *r)
+{
+    return r->serve.pool != POOL_DECODE;
+}
+
 static const char *bottleneck_text(const struct result *r)
 {
     return r->bottleneck;
@@ -320,8 +328,9 @@ static const struct metric table[] = {
     F("serve", "output_tokens_per_s_per_gpu", "tok/s",
       serve.output_tokens_per_s_per_gpu, 1, MB_HIGHER,
       "output_tokens_per_s / gpus"),
-    F("serve", "input_tokens_per_s", "tok/s", serve.input_tokens_per_s, 1,
-      MB_HIGHER, "requests_per_s x input_tokens"),
+    FK("serve", "input_tokens_per_s", "tok/s", serve.input_tokens_per_s,
+       MB_HIGHER, prompts_known,
+       "requests_per_s x input_tokens (none on a decode pool alone)"),
     F("serve", "requests_per_s", "req/s", serve.requests_per_s, 1, MB_HIGHER,
       "peak demand served, or the fleet's capacity at the targets"),
     F("serve", "demand_requests_per_s", "req/s", serve.demand_requests_per_s, 1,
@@ -360,12 +369,12 @@ static const struct metric table[] = {
       MB_LOWER, "owned $/day x decode share / M output tokens a day"),
     F("serve", "usd_per_mtok_cloud", "USD/Mtok", serve.usd_per_mtok_cloud, 1,
       MB_LOWER, "cloud $/day x decode share / M output tokens a day"),
-    F("serve", "usd_per_mtok_input_build", "USD/Mtok",
-      serve.usd_per_mtok_input_build, 1, MB_LOWER,
-      "owned $/day x prefill share / M input tokens a day"),
-    F("serve", "usd_per_mtok_input_cloud", "USD/Mtok",
-      serve.usd_per_mtok_input_cloud, 1, MB_LOWER,
-      "cloud $/day x prefill share / M input tokens a day"),
+    FK("serve", "usd_per_mtok_input_build", "USD/Mtok",
+       serve.usd_per_mtok_input_build, MB_LOWER, prompts_known,
+       "owned $/day x prefill share / M input tokens a day"),
+    FK("serve", "usd_per_mtok_input_cloud", "USD/Mtok",
+       serve.usd_per_mtok_input_cloud, MB_LOWER, prompts_known,
+       "cloud $/day x prefill share / M input tokens a day"),
     F("serve", "wh_per_mtok", "Wh/Mtok", serve.wh_per_mtok, 1, MB_LOWER,
       "facility kW x 24 h / M output tokens a day"),
     F("serve", "usd_per_day_build", "USD/day", serve.usd_per_day_build, 1,

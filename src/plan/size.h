@@ -135,6 +135,10 @@ struct size_point {
     bool hybrid;         /* an owned base of owned_gpus, the peak above it
                             burst on offer/term (rented is false) */
     uint64_t owned_gpus; /* hybrid: the owned base */
+    uint64_t fleet_gpus; /* the replicas' (or pools') GPUs at the peak;
+                            gpus is what is bought: whole units owned,
+                            whole instances rented, a hybrid's base and
+                            its burst in whole instances */
     uint64_t max_batch;  /* the engine's batch cap; 0: what memory allows */
     /* disaggregated MoE pools the search chose (wide EP, attention DP);
      * prefill.ep 0: none; their GPUs as serve_pool.c sized them */

@@ -130,6 +130,22 @@ static void rented_units(struct size_point *p, const struct result *r,
     p->capacity_gpus = of->capacity_gpus;
 }
 
+/* The GPUs an option buys, as training's size counts them: whole units
+ * owned (servers, NVL72 racks) or whole instances rented, never fewer
+ * than the fleet's; a hybrid, its owned base and the burst at the peak
+ * in whole instances of gpi. */
+static uint64_t bought_gpus(const struct size_point *p, uint64_t gpi)
+{
+    uint64_t fleet = p->fleet_gpus, whole = p->units * p->unit_gpus, burst;
+
+    if (p->hybrid) {
+        burst = fleet > p->owned_gpus ? fleet - p->owned_gpus : 0;
+        gpi = gpi ? gpi : 1;
+        return p->owned_gpus + (burst + gpi - 1) / gpi * gpi;
+    }
+    return whole > fleet ? whole : fleet;
+}
+
 /* The figures every option of one evaluated fleet shares. */
 static void fill_fleet(struct size_point *p, const struct scenario *sc,
                        const struct result *r, double err)
@@ -137,7 +153,7 @@ static void fill_fleet(struct size_point *p, const struct scenario *sc,
     const struct serve_result *s = &r->serve;
     double tokens_day = r->load.tokens;
 
-    p->gpus = (uint64_t)(s->gpus + 0.5);
+    p->gpus = p->fleet_gpus = (uint64_t)(s->gpus + 0.5);
     p->layout = sc->layout;
     p->max_batch = sc->serve.max_batch;
     memset(&p->prefill, 0, sizeof(p->prefill));
@@ -209,6 +225,7 @@ static void price_over_gpus(struct s_sys *sy, size_t cap, struct scenario *sc,
     else
         rented_units(p, r, &sc->cloud);
     fill_fleet(p, sc, r, sy->err);
+    p->gpus = bought_gpus(p, 0);
     p->why = SIZE_OVER_GPUS;
 }
 
@@ -251,9 +268,10 @@ static bool price_hybrid(const struct s_state *st, struct s_sys *sy, size_t cap,
     owned_units(p, r);
     p->capacity_gpus = of->row.capacity_gpus;
     fill_fleet(p, sc, r, sy->err);
-    p->why = judge(st->o, p);
     /* the burst at the peak, in whole instances */
     gpi = of->row.gpus_per_instance ? of->row.gpus_per_instance : 1;
+    p->gpus = bought_gpus(p, gpi);
+    p->why = judge(st->o, p);
     if (p->why == SIZE_OK && of->row.capacity_gpus > 0 &&
         (gpus - owned + gpi - 1) / gpi * gpi > of->row.capacity_gpus)
         p->why = SIZE_CAPACITY;
@@ -297,6 +315,7 @@ static void price_hit(const struct s_state *st, struct s_sys *sy, size_t cap,
         p->cash = r->serve.cash_usd_build;
         owned_units(p, r);
         fill_fleet(p, sc, r, sy->err);
+        p->gpus = bought_gpus(p, 0);
         p->why = judge(st->o, p);
     }
     for (i = 0; i < sy->noffers; i++) {
@@ -318,7 +337,8 @@ static void price_hit(const struct s_state *st, struct s_sys *sy, size_t cap,
         p->cash = r->serve.cash_usd_cloud;
         rented_units(p, r, &of->row);
         fill_fleet(p, sc, r, sy->err);
-        gpus = p->gpus;
+        gpus = p->fleet_gpus; /* for the hybrid's burst */
+        p->gpus = bought_gpus(p, 0);
         p->why = judge(st->o, p);
         if (p->why == SIZE_OK && of->row.capacity_gpus > 0 &&
             p->units * p->unit_gpus > of->row.capacity_gpus)

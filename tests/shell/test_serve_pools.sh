@@ -51,7 +51,7 @@ pools = [p for p in f if 'prefill' in p['replica']]
 assert pools, [p['replica'] for p in f]
 for p in pools:
     pf, dc = p['replica']['prefill'], p['replica']['decode']
-    assert pf['gpus'] + dc['gpus'] == p['gpus'], p
+    assert pf['gpus'] + dc['gpus'] == p['fleet_gpus'] <= p['gpus'], p
     assert pf['gpus'] % pf['ep'] == 0 and dc['gpus'] % dc['ep'] == 0, p
     assert pf['ep'] % 8 == 0 and dc['ep'] % 8 == 0, p  # whole nodes
     assert p['ttft_ms'] <= 3000 * (1 + 1e-9) and p['tpot_ms'] <= 50 * (1 + 1e-9), p

@@ -11,10 +11,12 @@
  */
 #include <check.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app/cal_cases.h"
 #include "check_helpers.h"
+#include "plan/calibrate.h"
 
 /* A serving case must size a fleet that fits before its metric counts. */
 static double run_case(struct catalog *cat, const struct cal_case *c)
@@ -91,6 +93,74 @@ START_TEST(test_held_out)
 }
 END_TEST
 
+/* A load case must run: its plan quotes and its metric has a value.  An
+ * offered rate above capacity is a result (throughput saturates, TTFT
+ * grows with the queue), not a refusal, so the fleet need not fit the
+ * offered load as run_case asks. */
+static double run_load_case(struct catalog *cat, const struct cal_case *c)
+{
+    const struct plan_outcome *out = cal_run(cat, c);
+    double v = 0;
+
+    ck_assert_msg(out->result.workload == WORKLOAD_SERVE, "%s: not serving",
+                  c->id);
+    ck_assert_msg(calib_metric(c->metric, out, &v), "%s: %s has no value: %s",
+                  c->id, c->metric, out->result.serve.reason);
+    ck_assert_finite(v);
+    return (v - c->expected) / c->expected;
+}
+
+/* Errors sorted ascending: the 90th percentile as validate.py ranks it
+ * (the ceil(0.9 n)-th smallest). */
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return (x > y) - (x < y);
+}
+
+static double p90_of(double *errs, size_t n)
+{
+    size_t k = (size_t)ceil(0.9 * (double)n);
+
+    qsort(errs, n, sizeof(errs[0]), cmp_double);
+    return errs[k ? k - 1 : 0];
+}
+
+/* calibration/serving_load_cases.csv (issue 22): published latency under
+ * load (vLLM, dstack, InferenceX, AMD) and wide-EP / disaggregated rows
+ * (SGLang, vLLM, TensorRT-LLM, Dynamo).  Every row must run: a plan the
+ * model cannot express, or a fleet that does not fit, fails naming the
+ * case.  Nothing is fitted on them (README, Serving under load), so the
+ * bounds are the error at issue 22's start with a margin: a change that
+ * makes the model worse on them fails here; work that improves it
+ * tightens them (the target is MAPE 12%, p90 25%). */
+START_TEST(test_load_cases)
+{
+    static const char *const paths[] = {
+        "tests/data/serving_load_cases.csv",
+        "../shared/calibration/serving_load_cases.csv"};
+    static struct cal_set cs;
+    static double errs[CAL_CASES_MAX];
+    struct catalog *cat = NULL;
+    struct diag d;
+    double sum = 0, p90;
+    size_t i;
+
+    cal_load(&cs, paths, 2, 68);
+    ck_assert_int_eq(catalog_open(":memory:", 0, &cat, &d), CP_OK);
+    for (i = 0; i < cs.n; i++) {
+        errs[i] = fabs(run_load_case(cat, &cs.c[i]));
+        sum += errs[i];
+    }
+    catalog_close(cat);
+    p90 = p90_of(errs, cs.n);
+    ck_assert_msg(sum / (double)cs.n <= 0.55, "load MAPE %.1f%% > 55%%",
+                  100 * sum / (double)cs.n);
+    ck_assert_msg(p90 <= 1.20, "load p90 %.1f%% > 120%%", 100 * p90);
+}
+END_TEST
+
 Suite *suite_serve_calibration(void);
 
 Suite *suite_serve_calibration(void)
@@ -101,6 +171,7 @@ Suite *suite_serve_calibration(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_serving_cases);
     tcase_add_test(tc, test_held_out);
+    tcase_add_test(tc, test_load_cases);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -557,7 +557,7 @@ START_TEST(test_serve_pools_round_trip)
         if (!p->prefill.ep)
             continue;
         pools++;
-        ck_assert_uint_eq(p->prefill.gpus + p->decode.gpus, p->gpus);
+        ck_assert_uint_eq(p->prefill.gpus + p->decode.gpus, p->fleet_gpus);
         ck_assert_uint_eq(p->prefill.gpus % 8, 0);
         ck_assert_uint_eq(p->decode.gpus % 8, 0);
         ck_assert(p->ttft_ms <= 3000 * (1 + 1e-9));
@@ -570,7 +570,7 @@ START_TEST(test_serve_pools_round_trip)
         usd = p->hybrid   ? oc->result.serve.usd_per_day_hybrid
               : p->rented ? oc->result.serve.usd_per_day_cloud
                           : oc->result.serve.usd_per_day_build;
-        ck_assert_rel(oc->result.serve.gpus, (double)p->gpus, 1e-12);
+        ck_assert_rel(oc->result.serve.gpus, (double)p->fleet_gpus, 1e-12);
         ck_assert_rel(oc->result.serve.prefill_gpus, (double)p->prefill.gpus,
                       1e-12);
         ck_assert_rel(usd, p->usd_day, 1e-9);
@@ -639,7 +639,13 @@ START_TEST(test_serve_frontier_brute)
             usd = p->hybrid   ? oc->result.serve.usd_per_day_hybrid
                   : p->rented ? oc->result.serve.usd_per_day_cloud
                               : oc->result.serve.usd_per_day_build;
-            ck_assert_rel(oc->result.serve.gpus, (double)p->gpus, 1e-12);
+            ck_assert_rel(oc->result.serve.gpus, (double)p->fleet_gpus,
+                          1e-12);
+            /* what is bought: whole units or instances, never fewer
+             * than the fleet */
+            if (!p->hybrid)
+                ck_assert_uint_eq(p->gpus, p->units * p->unit_gpus);
+            ck_assert_uint_ge(p->gpus, p->fleet_gpus);
             ck_assert_rel(usd, p->usd_day, 1e-9);
             ck_assert_rel(p->hybrid   ? oc->result.serve.cash_usd_hybrid
                           : p->rented ? oc->result.serve.cash_usd_cloud
