@@ -246,8 +246,11 @@ enum cp_status scenario_validate_model_spec(const struct model_spec *m,
     return validate_model(m, d);
 }
 
-/* The layout against the model and the GPU count (Megatron's rules). */
-static enum cp_status validate_layout(const struct scenario *sc, struct diag *d)
+/* The layout against the model and the GPU count (Megatron's rules);
+ * shape is model_shape_derive of the model at train.seq_len, or NULL. */
+static enum cp_status validate_layout(const struct scenario *sc,
+                                      const struct model_shape *shape,
+                                      struct diag *d)
 {
     const struct layout *lay = &sc->layout;
     struct model_shape m;
@@ -285,7 +288,10 @@ static enum cp_status validate_layout(const struct scenario *sc, struct diag *d)
             (unsigned long long)lay->dp, (unsigned long long)lay->cp,
             (unsigned long long)sc->gpus);
 
-    model_shape_derive(&sc->model, (double)sc->train.seq_len, &m);
+    if (shape)
+        m = *shape;
+    else
+        model_shape_derive(&sc->model, (double)sc->train.seq_len, &m);
     heads = m.a;
     kv = m.a_kv;
     layers = m.L;
@@ -799,9 +805,11 @@ enum cp_status scenario_validate_model(const struct scenario *sc,
     return st;
 }
 
-/* scenario_validate, and without the training layout (layout false) for
- * scenario_validate_inputs. */
-static enum cp_status validate(const struct scenario *sc, bool layout,
+/* scenario_validate; without the training layout (layout false) for
+ * scenario_validate_inputs; with the model's shape already derived (shape
+ * not NULL) for scenario_validate_shape. */
+static enum cp_status validate(const struct scenario *sc,
+                               const struct model_shape *shape, bool layout,
                                struct diag *d)
 {
     enum cp_status st;
@@ -857,7 +865,7 @@ static enum cp_status validate(const struct scenario *sc, bool layout,
     if (!st && sc->workload == WORKLOAD_SERVE)
         st = validate_serve(sc, d);
     else if (!st && layout)
-        st = validate_layout(sc, d);
+        st = validate_layout(sc, shape, d);
     if (!st)
         st = validate_money(sc, d);
     return st;
@@ -865,13 +873,20 @@ static enum cp_status validate(const struct scenario *sc, bool layout,
 
 enum cp_status scenario_validate(const struct scenario *sc, struct diag *d)
 {
-    return validate(sc, true, d);
+    return validate(sc, NULL, true, d);
+}
+
+enum cp_status scenario_validate_shape(const struct scenario *sc,
+                                       const struct model_shape *shape,
+                                       struct diag *d)
+{
+    return validate(sc, shape, true, d);
 }
 
 enum cp_status scenario_validate_inputs(const struct scenario *sc,
                                         struct diag *d)
 {
-    return validate(sc, false, d);
+    return validate(sc, NULL, false, d);
 }
 
 /* Network, storage, energy and cost of a serving fleet (serve_load's
@@ -939,6 +954,27 @@ static void serve_eval(const struct scenario *sc, unsigned flags,
 void scenario_eval_flags(const struct scenario *sc, unsigned flags,
                          struct result *out)
 {
+    scenario_eval_shape(sc, NULL, flags, out);
+}
+
+/* What a quick evaluation (EVAL_MEMORY_ONLY, EVAL_TIME_ONLY) writes: the
+ * search calls it for every layout, where clearing the whole result (9 kB,
+ * most of it cost and serving tables it never fills) cost more than the
+ * step-time model itself. */
+static void result_clear_quick(struct result *out)
+{
+    out->workload = WORKLOAD_TRAIN;
+    memset(&out->model, 0, sizeof(out->model));
+    memset(&out->memory, 0, sizeof(out->memory));
+    memset(&out->time, 0, sizeof(out->time));
+    memset(out->bottleneck, 0, sizeof(out->bottleneck));
+    out->nwarnings = 0;
+}
+
+void scenario_eval_shape(const struct scenario *sc,
+                         const struct model_shape *shape, unsigned flags,
+                         struct result *out)
+{
     struct model_shape m;
     uint64_t warnings;
 
@@ -946,9 +982,15 @@ void scenario_eval_flags(const struct scenario *sc, unsigned flags,
         serve_eval(sc, flags, out);
         return;
     }
-    memset(out, 0, sizeof(*out));
+    if (flags & (EVAL_MEMORY_ONLY | EVAL_TIME_ONLY))
+        result_clear_quick(out);
+    else
+        memset(out, 0, sizeof(*out));
     out->layout = sc->layout;
-    model_shape_derive(&sc->model, (double)sc->train.seq_len, &m);
+    if (shape)
+        m = *shape;
+    else
+        model_shape_derive(&sc->model, (double)sc->train.seq_len, &m);
     out->model.params = m.params;
     out->model.active_params = m.active_params;
     out->model.flops_per_token = m.flops_per_token;

@@ -32,6 +32,14 @@ enum cp_status scenario_validate(const struct scenario *sc, struct diag *d);
 enum cp_status scenario_validate_inputs(const struct scenario *sc,
                                         struct diag *d);
 
+/* scenario_validate with the model's shape at train.seq_len already
+ * derived (model_shape_derive), or NULL to derive it: the search checks
+ * thousands of layouts of one model.  Same checks, same order. */
+struct model_shape;
+enum cp_status scenario_validate_shape(const struct scenario *sc,
+                                       const struct model_shape *shape,
+                                       struct diag *d);
+
 /* The model and the sequence length alone (what model_shape_derive needs),
  * for callers that size something from the model before the rest is
  * resolved (train.global_batch = auto). */
@@ -46,6 +54,14 @@ void scenario_eval(const struct scenario *sc, struct result *out /* OUT */);
 
 /* scenario_eval with enum eval_flags. */
 void scenario_eval_flags(const struct scenario *sc, unsigned flags,
+                         struct result *out /* OUT */);
+
+/* scenario_eval_flags with the model's shape at train.seq_len already
+ * derived, or NULL to derive it.  With EVAL_MEMORY_ONLY or EVAL_TIME_ONLY
+ * (training) only workload, layout, model, memory, time, bottleneck and
+ * nwarnings are written; the other sections keep what they held. */
+void scenario_eval_shape(const struct scenario *sc,
+                         const struct model_shape *shape, unsigned flags,
                          struct result *out /* OUT */);
 
 /* A scenario with every field at its documented default and no catalog

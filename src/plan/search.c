@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/model.h"
 #include "plan/search.h"
 
 #define LIST_MAX 512
@@ -142,6 +143,10 @@ struct walk {
     bool halt;        /* cancelled or the work cap reached: unwind the loops */
     bool fixed_batch; /* serving: the plan fixed serve.max_batch */
     bool pools;       /* serving: trying the pools' wide EP */
+    /* training: the model's shape at train.seq_len, derived once (the
+     * layouts do not change it); NULL when the model does not validate */
+    struct model_shape shape;
+    const struct model_shape *shape_p;
 };
 
 /* Validate, price memory, evaluate and rank the layout in w->sc. */
@@ -160,7 +165,8 @@ static void try_layout(struct walk *w)
             (w->progress && !w->progress(w->ctx, w->tried)))
             w->cancelled = w->halt = true;
     }
-    if (scenario_validate(&w->sc, w->have_reject ? NULL : &d) != CP_OK) {
+    if (scenario_validate_shape(&w->sc, w->shape_p,
+                                w->have_reject ? NULL : &d) != CP_OK) {
         if (!w->have_reject) {
             w->out->reject = d;
             w->have_reject = true;
@@ -168,7 +174,8 @@ static void try_layout(struct walk *w)
         return;
     }
     w->out->candidates++;
-    scenario_eval_flags(&w->sc, EVAL_MEMORY_ONLY | EVAL_QUIET, &w->r);
+    scenario_eval_shape(&w->sc, w->shape_p, EVAL_MEMORY_ONLY | EVAL_QUIET,
+                        &w->r);
     h.layout = w->sc.layout;
     h.attention = w->sc.train.attention;
     h.total_bytes = w->r.memory.total_bytes;
@@ -182,9 +189,9 @@ static void try_layout(struct walk *w)
         }
         return;
     }
-    scenario_eval_flags(
-        &w->sc, EVAL_QUIET | (w->obj == OBJECTIVE_TIME ? EVAL_TIME_ONLY : 0),
-        &w->r);
+    scenario_eval_shape(
+        &w->sc, w->shape_p,
+        EVAL_QUIET | (w->obj == OBJECTIVE_TIME ? EVAL_TIME_ONLY : 0), &w->r);
     w->out->evaluated++;
     h.score = score_of(&w->r, w->obj);
     h.step_s = w->r.time.step_s;
@@ -305,7 +312,8 @@ static void serve_try(struct walk *w)
     struct diag d;
 
     w->tried++;
-    if (scenario_validate(&w->sc, w->have_reject ? NULL : &d) != CP_OK) {
+    if (scenario_validate_shape(&w->sc, w->shape_p,
+                                w->have_reject ? NULL : &d) != CP_OK) {
         if (!w->have_reject) {
             w->out->reject = d;
             w->have_reject = true;
@@ -610,6 +618,11 @@ enum cp_status plan_search(const struct scenario *base,
     st = check_given_degrees(base, sp, d);
     if (st)
         return st;
+    if (scenario_validate_model(base, NULL) == CP_OK) {
+        model_shape_derive(&base->model, (double)base->train.seq_len,
+                           &w.shape);
+        w.shape_p = &w.shape;
+    }
     domain = base->system.scaleup_domain ? base->system.scaleup_domain
                                          : base->system.gpus_per_node;
     if (domain < 1)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check_helpers.h"
+#include "core/model.h"
 #include "core/scenario.h"
 #include "fixture.h"
 
@@ -329,6 +330,68 @@ START_TEST(test_efficiency_scale)
 }
 END_TEST
 
+/* The search's fast path (scenario_validate_shape, scenario_eval_shape with
+ * the model's shape derived once, quick results cleared in part) gives the
+ * same verdicts and the same numbers as the plain calls, for dense and MoE
+ * layouts, valid and not; a quick evaluation leaves the cost section as it
+ * was. */
+START_TEST(test_shape_fast_path)
+{
+    static const uint64_t tps[] = {1, 2, 4, 8, 3};
+    static const unsigned flags[] = {EVAL_MEMORY_ONLY | EVAL_QUIET,
+                                     EVAL_TIME_ONLY | EVAL_QUIET, EVAL_QUIET,
+                                     EVAL_DEFAULT};
+    struct scenario sc;
+    struct result a, b;
+    struct model_shape m;
+    size_t i, k, moe;
+
+    for (moe = 0; moe < 2; moe++) {
+        for (i = 0; i < sizeof(tps) / sizeof(tps[0]); i++) {
+            fixture_scenario(&sc, "h100-sxm");
+            fixture_gpt(&sc, 32, 4096, 32, 32000);
+            if (moe) {
+                sc.model.experts = 8;
+                sc.model.experts_active = 2;
+                sc.model.first_dense_layers = 2;
+                sc.layout.ep = 2;
+            }
+            sc.train.global_batch = 64;
+            sc.gpus = 8;
+            sc.layout.tp = tps[i];
+            sc.layout.dp = 8 / tps[i];
+            sc.layout.microbatch = 1;
+            model_shape_derive(&sc.model, (double)sc.train.seq_len, &m);
+            ck_assert_int_eq(scenario_validate_shape(&sc, &m, NULL),
+                             scenario_validate(&sc, NULL));
+            if (scenario_validate(&sc, NULL) != CP_OK)
+                continue;
+            for (k = 0; k < sizeof(flags) / sizeof(flags[0]); k++) {
+                memset(&a, 0x5a, sizeof(a));
+                memset(&b, 0x5a, sizeof(b));
+                scenario_eval_flags(&sc, flags[k], &a);
+                scenario_eval_shape(&sc, &m, flags[k], &b);
+                ck_assert(memcmp(&a.memory, &b.memory, sizeof(a.memory)) == 0);
+                ck_assert(memcmp(&a.time, &b.time, sizeof(a.time)) == 0);
+                ck_assert(memcmp(&a.model, &b.model, sizeof(a.model)) == 0);
+                ck_assert_str_eq(a.bottleneck, b.bottleneck);
+                ck_assert_uint_eq(a.nwarnings, b.nwarnings);
+                ck_assert(a.memory.total_bytes > 0);
+                if (flags[k] & (EVAL_MEMORY_ONLY | EVAL_TIME_ONLY)) {
+                    /* quick: the cost section is not touched */
+                    ck_assert_uint_eq(((unsigned char *)&b.cost)[0], 0x5a);
+                } else {
+                    ck_assert(memcmp(&a.cost, &b.cost, sizeof(a.cost)) == 0);
+                    ck_assert(b.cost.build.run_usd > 0);
+                }
+                if (!(flags[k] & EVAL_MEMORY_ONLY))
+                    ck_assert(b.time.step_s > 0);
+            }
+        }
+    }
+}
+END_TEST
+
 Suite *suite_scenario(void)
 {
     Suite *s = suite_create("scenario");
@@ -342,6 +405,7 @@ Suite *suite_scenario(void)
     tcase_add_test(tc, test_own_chunk_head);
     tcase_add_test(tc, test_mfu_never_above_peak);
     tcase_add_test(tc, test_efficiency_scale);
+    tcase_add_test(tc, test_shape_fast_path);
     suite_add_tcase(s, tc);
     return s;
 }
