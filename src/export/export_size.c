@@ -373,10 +373,12 @@ struct opt_row {
     size_t rank;
 };
 
-/* How a column reads its cell: a double or a uint64_t field of
- * size_point at off, a disaggregated pool's uint64_t field at off (absent
- * without pools), or get(). */
-enum col_read { READ_NUM, READ_COUNT, READ_POOL, READ_GET };
+/* How a column reads its cell: a double, a uint64_t or a string (char
+ * array) field of size_point at off; a uint64_t field of a disaggregated
+ * pool (absent without pools) or of an aggregated replica (none for
+ * pools, whose parallelism is each pool's own) at off; or get(). */
+enum col_read { READ_NUM, READ_COUNT, READ_WORD, READ_POOL, READ_REPLICA,
+                READ_GET };
 
 /* A column: its CSV header (NULL: not in the CSV), its JSON key (NULL:
  * not in JSON; "layout.tp" nests) and how its cell is read. */
@@ -391,7 +393,9 @@ struct size_col {
 #define PT_OFF(f) offsetof(struct size_point, f)
 #define COL_NUM(csv, json, f) {csv, json, READ_NUM, PT_OFF(f), NULL}
 #define COL_COUNT(csv, json, f) {csv, json, READ_COUNT, PT_OFF(f), NULL}
+#define COL_WORD(csv, json, f) {csv, json, READ_WORD, PT_OFF(f), NULL}
 #define COL_POOL(csv, json, f) {csv, json, READ_POOL, PT_OFF(f), NULL}
+#define COL_REPLICA(csv, json, f) {csv, json, READ_REPLICA, PT_OFF(f), NULL}
 #define COL_GET(csv, json, fn) {csv, json, READ_GET, 0, fn}
 
 static void set_word(struct cell *c, const char *w)
@@ -428,9 +432,13 @@ static void cell_of(const struct size_col *col, const struct opt_row *o,
         memcpy(&c->num, (const char *)o->p + col->off, sizeof(c->num));
         c->kind = CELL_NUM;
         break;
+    case READ_WORD:
+        set_word(c, (const char *)o->p + col->off);
+        break;
     case READ_POOL:
-        if (!pooled(o->p)) {
-            c->kind = CELL_ABSENT;
+    case READ_REPLICA:
+        if (pooled(o->p) != (col->read == READ_POOL)) {
+            c->kind = col->read == READ_POOL ? CELL_ABSENT : CELL_NONE;
             break;
         }
         /* fall through */
@@ -469,21 +477,6 @@ static void get_standing(const struct opt_row *o, struct cell *c)
 static void get_status(const struct opt_row *o, struct cell *c)
 {
     set_word(c, size_why_name(o->p->why));
-}
-
-static void get_accel(const struct opt_row *o, struct cell *c)
-{
-    set_word(c, o->p->accel);
-}
-
-static void get_system(const struct opt_row *o, struct cell *c)
-{
-    set_word(c, o->p->system);
-}
-
-static void get_stack(const struct opt_row *o, struct cell *c)
-{
-    set_word(c, o->p->stack);
 }
 
 static void get_buy(const struct opt_row *o, struct cell *c)
@@ -540,9 +533,9 @@ static void get_full(const struct opt_row *o, struct cell *c)
 static const struct size_col train_cols[] = {
     COL_GET("rank", NULL, get_rank),
     COL_GET("status", NULL, get_standing),
-    COL_GET("accelerator", "accelerator", get_accel),
-    COL_GET("system", "system", get_system),
-    COL_GET("stack", "stack", get_stack),
+    COL_WORD("accelerator", "accelerator", accel),
+    COL_WORD("system", "system", system),
+    COL_WORD("stack", "stack", stack),
     COL_COUNT("gpus", "gpus", gpus),
     COL_GET("buy", "buy", get_buy),
     COL_GET("offer", "offer", get_offer),
@@ -759,26 +752,6 @@ static void get_owned(const struct opt_row *o, struct cell *c)
     set_count(c, owned_of(o->p));
 }
 
-/* A replica's tp, pp and ep: none for disaggregated pools, whose
- * parallelism is each pool's own (the prefill_ and decode_ columns). */
-static void get_rep_tp(const struct opt_row *o, struct cell *c)
-{
-    if (!pooled(o->p))
-        set_count(c, o->p->layout.tp);
-}
-
-static void get_rep_pp(const struct opt_row *o, struct cell *c)
-{
-    if (!pooled(o->p))
-        set_count(c, o->p->layout.pp);
-}
-
-static void get_rep_ep(const struct opt_row *o, struct cell *c)
-{
-    if (!pooled(o->p))
-        set_count(c, o->p->layout.ep);
-}
-
 static void get_max_batch(const struct opt_row *o, struct cell *c)
 {
     if (o->p->max_batch)
@@ -792,9 +765,9 @@ static void get_max_batch(const struct opt_row *o, struct cell *c)
 static const struct size_col serve_cols[] = {
     COL_GET("rank", NULL, get_rank),
     COL_GET("status", NULL, get_standing),
-    COL_GET("accelerator", "accelerator", get_accel),
-    COL_GET("system", "system", get_system),
-    COL_GET("stack", "stack", get_stack),
+    COL_WORD("accelerator", "accelerator", accel),
+    COL_WORD("system", "system", system),
+    COL_WORD("stack", "stack", stack),
     COL_COUNT("gpus", "gpus", gpus),
     COL_GET("buy", "buy", get_serve_buy),
     COL_GET("offer", "offer", get_offer),
@@ -814,15 +787,15 @@ static const struct size_col serve_cols[] = {
     COL_NUM("utilization", "utilization", utilization),
     COL_NUM("facility_mw", "facility_mw", facility_mw),
     COL_NUM("rack_kw", "rack_kw", rack_kw),
-    COL_GET("tp", "replica.tp", get_rep_tp),
-    COL_GET("pp", "replica.pp", get_rep_pp),
+    COL_REPLICA("tp", "replica.tp", layout.tp),
+    COL_REPLICA("pp", "replica.pp", layout.pp),
     COL_GET("max_batch", "replica.max_batch", get_max_batch),
     COL_NUM("cash_usd", "cash_usd", cash),
     COL_COUNT("units", "units", units),
     COL_COUNT("unit_gpus", "unit_gpus", unit_gpus),
     COL_GET("capacity_gpus", "capacity_gpus", get_capacity),
     COL_GET("capacity_known", "capacity_known", get_capacity_known),
-    COL_GET("ep", "replica.ep", get_rep_ep),
+    COL_REPLICA("ep", "replica.ep", layout.ep),
     COL_POOL("prefill_gpus", "replica.prefill.gpus", prefill.gpus),
     COL_POOL("prefill_tp", "replica.prefill.tp", prefill.tp),
     COL_POOL("prefill_ep", "replica.prefill.ep", prefill.ep),

@@ -241,16 +241,25 @@ enum col {
 };
 
 static const struct table_col cols[C_COUNT] = {
-    {"#", 3, 1},     {"", 1, 0},     {"accelerator", 10, 0},
+    {"#", 3, 1},     {"", 1, 0},     {"accel", 10, 0},
     {"gpus", 6, 1},  {"buy", 30, 0}, {"days", 9, 1},
     {"cost", 15, 1}, {"cash", 8, 1}, {"MWh", 11, 1},
 };
 
 /* A serving plan's table: the same columns, a fleet's figures. */
 static const struct table_col serve_cols[C_COUNT] = {
-    {"#", 3, 1},        {"", 1, 0},     {"accelerator", 10, 0},
+    {"#", 3, 1},        {"", 1, 0},     {"accel", 10, 0},
     {"gpus", 6, 1},     {"buy", 30, 0}, {"e2e s", 6, 1},
     {"USD/day", 15, 1}, {"cash", 8, 1}, {"Wh/Mtok", 11, 1},
+};
+
+/* When the table is narrower than its columns (80 columns, or beside
+ * the chart), what gives way, as htop drops meters: the energy first,
+ * then the buy column narrows, then the GPU count, the time and the
+ * chart's letter; the row number, accelerator, what to buy, cost and
+ * cash always show whole (widget_table_fit). */
+static const int col_drop[C_COUNT] = {
+    [C_MWH] = 1, [C_GPUS] = 2, [C_DAYS] = 3, [C_MARK] = 4,
 };
 
 static const char *cell(void *ctx, size_t row, size_t c, char *buf, size_t n,
@@ -365,8 +374,9 @@ static void zv_draw(struct ui *ui, void *st, struct canvas *c, struct rect r)
     /* the chart on the left, the table on the right (stacked when narrow);
      * the columns as wide as their figures */
     cw = r.w >= 110 ? r.w * 2 / 5 : 0;
-    widget_table_fit(tc, v->res->serve ? serve_cols : cols, C_COUNT,
-                     v->res->nfront, cell, ui, cw ? r.w - cw - 1 : r.w - 2);
+    widget_table_fit(tc, v->res->serve ? serve_cols : cols, col_drop,
+                     C_COUNT, v->res->nfront, cell, ui,
+                     cw ? r.w - cw - 1 : r.w - 2);
     if (cw) {
         draw_chart(ui, v, c, (struct rect){r.x + 1, r.y, cw - 2, r.h});
         widget_scroll(v->sel, v->res->nfront, r.h - 1, &v->top);

@@ -1,6 +1,7 @@
 /*
  * widgets.c - pane headings, bars, charts, tables, the function bar.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -237,6 +238,8 @@ void widget_table_xs(struct rect r, const struct table_col *cols, size_t ncols,
 
     for (j = 0; j < ncols; j++) {
         xs[j] = x;
+        if (cols[j].width < 0)
+            continue; /* dropped by widget_table_fit */
         x += (cols[j].width > 0 ? cols[j].width : r.x + r.w - x) + 1;
         if (x > r.x + r.w + 1)
             x = r.x + r.w + 1;
@@ -244,9 +247,44 @@ void widget_table_xs(struct rect r, const struct table_col *cols, size_t ncols,
     xs[ncols] = x;
 }
 
+/* Drop (width -1) the shown column of the lowest drop level in [lo, hi],
+ * the rightmost first among equals; false when none is left. */
+static bool drop_one(struct table_col *out, const int *drop, size_t ncols,
+                     int lo, int hi, int *total)
+{
+    size_t j, k = ncols;
+
+    for (j = 0; j < ncols; j++)
+        if (out[j].width >= 0 && drop[j] >= lo && drop[j] <= hi &&
+            (k == ncols || drop[j] <= drop[k]))
+            k = j;
+    if (k == ncols)
+        return false;
+    *total -= out[k].width + 1;
+    out[k].width = -1;
+    return true;
+}
+
+/* Narrow the widest word column above floor by one; false when none. */
+static bool narrow_one(struct table_col *out, const struct table_col *cols,
+                       size_t ncols, int floor_w, int *total)
+{
+    size_t j, k = ncols;
+
+    for (j = 0; j < ncols; j++)
+        if (!cols[j].align && out[j].width > floor_w &&
+            (k == ncols || out[j].width > out[k].width))
+            k = j;
+    if (k == ncols)
+        return false;
+    out[k].width--;
+    (*total)--;
+    return true;
+}
+
 void widget_table_fit(struct table_col *out, const struct table_col *cols,
-                      size_t ncols, size_t nrows, table_cell_fn cell,
-                      void *ctx, int w)
+                      const int *drop, size_t ncols, size_t nrows,
+                      table_cell_fn cell, void *ctx, int w)
 {
     int cellw[64], total = 0;
     size_t i, j;
@@ -289,6 +327,32 @@ void widget_table_fit(struct table_col *out, const struct table_col *cols,
         out[k].width--;
         total--;
     }
+    if (!drop)
+        return;
+    /* then, as htop does, the columns of least value go (level 1), the
+     * words narrow to TABLE_WORD_MIN, and the other droppable columns
+     * go in their order: what is shown is never cut */
+    while (total > w && drop_one(out, drop, ncols, 1, 1, &total))
+        ;
+    while (total > w && narrow_one(out, cols, ncols, TABLE_WORD_MIN, &total))
+        ;
+    while (total > w && drop_one(out, drop, ncols, 2, INT_MAX, &total))
+        ;
+    /* the room a dropped column leaves goes back to the words */
+    while (total < w) {
+        size_t k = ncols;
+
+        for (j = 0; j < ncols; j++)
+            if (!cols[j].align && out[j].width >= 0 &&
+                out[j].width < cellw[j] &&
+                (k == ncols || cellw[j] - out[j].width >
+                                   cellw[k] - out[k].width))
+                k = j;
+        if (k == ncols)
+            break;
+        out[k].width++;
+        total++;
+    }
 }
 
 int widget_table(struct canvas *c, struct rect r, const struct table_col *cols,
@@ -307,6 +371,8 @@ int widget_table(struct canvas *c, struct rect r, const struct table_col *cols,
         int w = xs[j + 1] - xs[j] - 1;
         int el = (int)j == sort ? THEME_SORTED : THEME_TABLE_HEADER;
 
+        if (cols[j].width < 0)
+            continue;
         if (xs[j] >= r.x + r.w)
             break;
         if (xs[j] + w > r.x + r.w)
@@ -324,6 +390,8 @@ int widget_table(struct canvas *c, struct rect r, const struct table_col *cols,
             const char *t;
             int w = xs[j + 1] - xs[j] - 1;
 
+            if (cols[j].width < 0)
+                continue;
             if (xs[j] >= r.x + r.w)
                 break;
             if (xs[j] + w > r.x + r.w)

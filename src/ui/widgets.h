@@ -94,7 +94,7 @@ int widget_list_move(size_t *sel, size_t n, size_t page, enum action a);
 /* A table column. */
 struct table_col {
     const char *title;
-    int width; /* columns; the last may be 0: the rest */
+    int width; /* columns; the last may be 0: the rest; -1 dropped */
     int align; /* 0 left, 1 right */
 };
 
@@ -115,10 +115,16 @@ int widget_table(struct canvas *c, struct rect r, const struct table_col *cols,
  * (with a blank between columns) the titles give way first (abbreviated),
  * then the left-aligned (word) columns narrow down to their given width;
  * a right-aligned column (a number) keeps its widest cell, so no number
- * is cut by the fit.  The last column is never 0 wide in out. */
+ * is cut by the fit.  drop (NULL: none) gives each column a level, 0 kept
+ * always: when the table is still too wide, the columns of level 1 are
+ * dropped (width -1: widget_table skips them), then the words narrow to
+ * TABLE_WORD_MIN, then the columns of level 2, 3, ... go, the rightmost
+ * first among equals; the room they leave goes back to the words.  The
+ * last column is never 0 wide in out. */
+#define TABLE_WORD_MIN 12
 void widget_table_fit(struct table_col *out, const struct table_col *cols,
-                      size_t ncols, size_t nrows, table_cell_fn cell,
-                      void *ctx, int w);
+                      const int *drop, size_t ncols, size_t nrows,
+                      table_cell_fn cell, void *ctx, int w);
 
 /* The x positions of the columns of widget_table (for clicks): writes
  * ncols+1 starts. */

@@ -456,18 +456,58 @@ START_TEST(test_widget_table_fit)
         {"accelerators", 4, 1}, {"buy", 10, 0}, {"cost", 6, 1}};
     struct table_col out[3];
 
-    widget_table_fit(out, cols, 3, 2, fit_cell, NULL, 200);
+    widget_table_fit(out, cols, NULL, 3, 2, fit_cell, NULL, 200);
     ck_assert_int_eq(out[0].width, 12); /* the title fits */
     ck_assert_int_eq(out[1].width, 32);
     ck_assert_int_eq(out[2].width, 13);
-    widget_table_fit(out, cols, 3, 2, fit_cell, NULL, 40);
+    widget_table_fit(out, cols, NULL, 3, 2, fit_cell, NULL, 40);
     ck_assert_int_eq(out[0].width, 9); /* the title gives way */
     ck_assert_int_eq(out[1].width, 40 - 3 - 9 - 13);
     ck_assert_int_eq(out[2].width, 13);
-    widget_table_fit(out, cols, 3, 2, fit_cell, NULL, 10);
+    widget_table_fit(out, cols, NULL, 3, 2, fit_cell, NULL, 10);
     ck_assert_int_eq(out[0].width, 9); /* numbers whole, words to their floor */
     ck_assert_int_eq(out[1].width, 10);
     ck_assert_int_eq(out[2].width, 13);
+}
+END_TEST
+
+/* Issue 22 item 4: what does not fit is dropped whole, by its level, never
+ * cut (a cash column shown as "$7~"): level 1 first, then the words
+ * narrow to TABLE_WORD_MIN, then the other levels; level 0 stays. */
+START_TEST(test_widget_table_fit_drop)
+{
+    static const struct table_col cols[3] = {
+        {"accelerators", 4, 1}, {"buy", 20, 0}, {"cost", 6, 1}};
+    static const int drop[3] = {2, 0, 1};
+    struct table_col out[3];
+    int xs[4];
+
+    /* the words narrow to their given width: nothing goes */
+    widget_table_fit(out, cols, drop, 3, 2, fit_cell, NULL, 45);
+    ck_assert_int_eq(out[0].width, 9);
+    ck_assert_int_eq(out[1].width, 20);
+    ck_assert_int_eq(out[2].width, 13);
+    /* narrower: the level-1 number goes, whole (not "$2.7M-~"), and
+     * the words get its room back */
+    widget_table_fit(out, cols, drop, 3, 2, fit_cell, NULL, 40);
+    ck_assert_int_eq(out[0].width, 9);
+    ck_assert_int_eq(out[1].width, 40 - 1 - 9 - 1);
+    ck_assert_int_eq(out[2].width, -1);
+    /* narrower still: the words go to TABLE_WORD_MIN, then level 2 */
+    widget_table_fit(out, cols, drop, 3, 2, fit_cell, NULL,
+                     9 + 1 + TABLE_WORD_MIN + 1);
+    ck_assert_int_eq(out[0].width, 9);
+    ck_assert_int_eq(out[1].width, TABLE_WORD_MIN);
+    ck_assert_int_eq(out[2].width, -1);
+    widget_table_fit(out, cols, drop, 3, 2, fit_cell, NULL, 20);
+    ck_assert_int_eq(out[0].width, -1);
+    ck_assert_int_eq(out[1].width, 19);
+    ck_assert_int_eq(out[2].width, -1);
+    /* a dropped column takes no room */
+    widget_table_xs((struct rect){0, 0, 20, 1}, out, 3, xs);
+    ck_assert_int_eq(xs[0], 0);
+    ck_assert_int_eq(xs[1], 0);
+    ck_assert_int_eq(xs[2], 20);
 }
 END_TEST
 
@@ -494,6 +534,7 @@ Suite *suite_ui(void)
     tcase_add_test(inv, test_widget_chart_inside);
     tcase_add_test(core, test_widget_funcbar);
     tcase_add_test(core, test_widget_table_fit);
+    tcase_add_test(core, test_widget_table_fit_drop);
     tcase_add_test(errors, test_bind_errors);
     tcase_add_test(errors, test_theme_errors);
     suite_add_tcase(s, core);
