@@ -137,6 +137,15 @@ void catalog_rollback(struct catalog *cat)
         catalog_exec1(cat, "ROLLBACK");
 }
 
+enum cp_status catalog_end(struct catalog *cat, enum cp_status st,
+                           struct diag *d)
+{
+    if (!st)
+        return catalog_commit(cat, d);
+    catalog_rollback(cat);
+    return st;
+}
+
 void catalog_select_sql(const struct kind_def *kd, const char *tail,
                         struct strbuf *sb)
 {
@@ -261,12 +270,7 @@ static enum cp_status build(struct catalog *cat, struct diag *d)
     st = catalog_begin(cat, d);
     if (st)
         return st;
-    st = catalog_seed(cat, d);
-    if (st) {
-        catalog_rollback(cat);
-        return st;
-    }
-    return catalog_commit(cat, d);
+    return catalog_end(cat, catalog_seed(cat, d), d);
 }
 
 static void remove_sidecars(const char *db)

@@ -97,6 +97,10 @@ enum cp_status catalog_prepare(struct catalog *cat, const char *sql,
 enum cp_status catalog_begin(struct catalog *cat, struct diag *d);
 enum cp_status catalog_commit(struct catalog *cat, struct diag *d);
 void catalog_rollback(struct catalog *cat);
+/* The end of a transaction: COMMIT when st is CP_OK, else ROLLBACK and
+ * return st (its diag already set). */
+enum cp_status catalog_end(struct catalog *cat, enum cp_status st,
+                           struct diag *d);
 
 /* Format a stored column as text: numbers shortest round-trip in the C
  * locale, bools yes/no, NULL "".  buf must hold at least 64 bytes; text

@@ -63,11 +63,7 @@ static enum cp_status write1(struct catalog *cat, const char *sql,
             *changes = sqlite3_changes(cat->db);
     }
     sqlite3_finalize(st);
-    if (rc) {
-        catalog_rollback(cat);
-        return rc;
-    }
-    return catalog_commit(cat, d);
+    return catalog_end(cat, rc, d);
 }
 
 enum cp_status catalog_plan_save(struct catalog *cat, const char *name,
@@ -199,11 +195,7 @@ enum cp_status catalog_plan_rename(struct catalog *cat, const char *from,
             rc = diag_set(d, CP_ERR_NOT_FOUND, "plan", "'%s' not found", from);
     }
     sqlite3_finalize(st);
-    if (rc) {
-        catalog_rollback(cat);
-        return rc;
-    }
-    return catalog_commit(cat, d);
+    return catalog_end(cat, rc, d);
 }
 
 /* ---- settings ---------------------------------------------------------- */

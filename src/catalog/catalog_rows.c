@@ -80,6 +80,30 @@ enum cp_status catalog_row_put(struct catalog *cat, enum catalog_kind k,
     return catalog_put_rows(cat, k, kd->table, values, NULL, 1, 0, d);
 }
 
+/* Run the prepared DELETE st of row `id` of `table` (rc: how preparing
+ * it went) and end the transaction: CP_ERR_NOT_FOUND when no row had the
+ * id; CP_ERR_EXISTS when a system or cloud offer still points at it (the
+ * foreign keys are checked at COMMIT). */
+static enum cp_status delete_run(struct catalog *cat, sqlite3_stmt *st,
+                                 enum cp_status rc, const char *table,
+                                 const char *id, struct diag *d)
+{
+    if (!rc) {
+        if (catalog_step(st) != SQLITE_DONE)
+            rc = catalog_db_error(cat, d, NULL, "cannot delete");
+        else if (sqlite3_changes(cat->db) == 0)
+            rc = diag_set(d, CP_ERR_NOT_FOUND, table, "unknown id '%s'", id);
+    }
+    sqlite3_finalize(st);
+    if (rc)
+        return catalog_end(cat, rc, d);
+    rc = catalog_commit(cat, d);
+    if (rc == CP_ERR_EXISTS)
+        diag_set(d, rc, table, "'%s' is still used by a system or cloud offer",
+                 id);
+    return rc;
+}
+
 enum cp_status catalog_row_delete(struct catalog *cat, enum catalog_kind k,
                                   const char *id, struct diag *d)
 {
@@ -103,24 +127,9 @@ enum cp_status catalog_row_delete(struct catalog *cat, enum catalog_kind k,
     if (rc)
         return rc;
     rc = catalog_prepare(cat, sql[k], &st, d);
-    if (!rc) {
+    if (!rc)
         sqlite3_bind_text(st, 1, id ? id : "", -1, SQLITE_STATIC);
-        if (catalog_step(st) != SQLITE_DONE)
-            rc = catalog_db_error(cat, d, NULL, "cannot delete");
-        else if (sqlite3_changes(cat->db) == 0)
-            rc = diag_set(d, CP_ERR_NOT_FOUND, catalog_kind_name(k),
-                          "unknown id '%s'", id ? id : "");
-    }
-    sqlite3_finalize(st);
-    if (rc) {
-        catalog_rollback(cat);
-        return rc;
-    }
-    rc = catalog_commit(cat, d);
-    if (rc == CP_ERR_EXISTS)
-        diag_set(d, rc, catalog_kind_name(k),
-                 "'%s' is still used by a system or cloud offer", id);
-    return rc;
+    return delete_run(cat, st, rc, catalog_kind_name(k), id ? id : "", d);
 }
 
 /* BEGIN IMMEDIATE, waiting at most wait_ms for another writer, then
@@ -242,11 +251,7 @@ enum cp_status catalog_row_update(struct catalog *cat, enum catalog_kind k,
     for (i = 0; i < kd->ncols; i++)
         free(cells[i]);
     free(cells);
-    if (rc) {
-        catalog_rollback(cat);
-        return rc;
-    }
-    return catalog_commit(cat, d);
+    return catalog_end(cat, rc, d);
 }
 
 enum cp_status catalog_row_delete_key(struct catalog *cat, enum catalog_kind k,
@@ -268,24 +273,9 @@ enum cp_status catalog_row_delete_key(struct catalog *cat, enum catalog_kind k,
     strbuf_addf(&sql, "DELETE FROM %s %s", kd->table, key_where(kd));
     rc = catalog_prepare(cat, sql.buf, &st, d);
     strbuf_release(&sql);
-    if (!rc) {
+    if (!rc)
         bind_key(st, kd, key);
-        if (catalog_step(st) != SQLITE_DONE)
-            rc = catalog_db_error(cat, d, NULL, "cannot delete");
-        else if (sqlite3_changes(cat->db) == 0)
-            rc = diag_set(d, CP_ERR_NOT_FOUND, kd->table, "unknown id '%s'",
-                          key[0] ? key[0] : "");
-    }
-    sqlite3_finalize(st);
-    if (rc) {
-        catalog_rollback(cat);
-        return rc;
-    }
-    rc = catalog_commit(cat, d);
-    if (rc == CP_ERR_EXISTS)
-        diag_set(d, rc, kd->table,
-                 "'%s' is still used by a system or cloud offer", key[0]);
-    return rc;
+    return delete_run(cat, st, rc, kd->table, key[0] ? key[0] : "", d);
 }
 
 enum cp_status catalog_reset(struct catalog *cat, struct diag *d)
@@ -308,10 +298,5 @@ enum cp_status catalog_reset(struct catalog *cat, struct diag *d)
             return st;
         }
     }
-    st = catalog_seed(cat, d);
-    if (st) {
-        catalog_rollback(cat);
-        return st;
-    }
-    return catalog_commit(cat, d);
+    return catalog_end(cat, catalog_seed(cat, d), d);
 }

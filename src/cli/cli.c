@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -24,6 +25,31 @@
 int cli_error(enum cp_status st, const struct diag *d)
 {
     return report_error(st, d);
+}
+
+int cli_usage_error(const char *where, const char *what)
+{
+    struct diag d;
+
+    diag_set(&d, CP_ERR_USAGE, where, "%s", what);
+    return cli_error(CP_ERR_USAGE, &d);
+}
+
+void cli_today(char *buf, size_t n)
+{
+    const char *env = getenv("SOURCE_DATE_EPOCH");
+    time_t t = time(NULL);
+    struct tm tm;
+    char *end;
+
+    if (env && *env) {
+        long long v = strtoll(env, &end, 10);
+
+        if (!*end && v >= 0)
+            t = (time_t)v;
+    }
+    if (!gmtime_r(&t, &tm) || !strftime(buf, n, "%Y-%m-%d", &tm))
+        snprintf(buf, n, "unknown");
 }
 
 struct cli_cmd {

@@ -11,12 +11,18 @@
 #define LLMPLAN_CLI_CLI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "core/diag.h"
 #include "util/global.h"
 
 /* report_error (util/global.h) for the commands. */
 int cli_error(enum cp_status st, const struct diag *d);
+/* cli_error for a usage problem (exit 2): "llmplan: <where>: <what>". */
+int cli_usage_error(const char *where, const char *what);
+/* Today (UTC) as YYYY-MM-DD into buf, or the day of SOURCE_DATE_EPOCH
+ * when set (reproducible-builds.org), so tests and archives can pin it. */
+void cli_today(char *buf, size_t n);
 
 /* argv[0] is the command name. */
 int cmd_quote(const struct global_opts *g, int argc, char **argv);

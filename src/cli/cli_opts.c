@@ -412,6 +412,31 @@ enum cp_status cli_load_plan(struct catalog *cat, const char *arg,
     return st;
 }
 
+enum cp_status cli_one_plan(const struct global_opts *g, unsigned cmd,
+                            const char *name, const char *more, int argc,
+                            char **argv, struct cli_args *a,
+                            struct catalog **cat, struct plan *p,
+                            struct diag *d)
+{
+    enum cp_status st = cli_parse(cmd, argc, argv, a, d);
+
+    plan_init(p, NULL);
+    if (!st && a->help) {
+        cli_command_help(name);
+        return CP_OK;
+    }
+    if (!st && a->npos > 1)
+        st = diag_set(d, CP_ERR_USAGE, a->pos[1], "%s takes one plan%s", name,
+                      more);
+    if (!st)
+        st = cli_open_catalog_read(g, cat, d);
+    if (!st && a->npos == 1)
+        st = cli_load_plan(*cat, a->pos[0], p, d);
+    if (!st)
+        plan_merge(p, &a->overrides);
+    return st;
+}
+
 enum cp_status cli_out_open(struct cli_out *o, struct diag *d)
 {
     o->buf = NULL;
@@ -421,6 +446,15 @@ enum cp_status cli_out_open(struct cli_out *o, struct diag *d)
     if (!o->fp)
         return diag_set(d, CP_ERR_NOMEM, "output", "cannot buffer output");
     return CP_OK;
+}
+
+enum cp_status cli_out_end(struct cli_out *o, enum cp_status st,
+                           const char *path, struct diag *d)
+{
+    if (!st)
+        return cli_out_commit(o, path, d);
+    cli_out_discard(o);
+    return st;
 }
 
 void cli_out_discard(struct cli_out *o)

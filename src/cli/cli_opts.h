@@ -117,6 +117,18 @@ enum cp_status cli_open_catalog_read(const struct global_opts *g,
 enum cp_status cli_load_plan(struct catalog *cat, const char *arg,
                              struct plan *p, struct diag *d);
 
+/* The start of a command on at most one plan (quote, search, size): argv
+ * parsed into a (cmd, the command's name) with --help printed (then CP_OK
+ * and a->help set: the caller returns 0), one PLAN at most (`more` ends
+ * the error when there are several), the catalog opened for reading into
+ * *cat, and p, initialised in every case, loaded from PLAN (or the
+ * defaults) with the --set overrides merged. */
+enum cp_status cli_one_plan(const struct global_opts *g, unsigned cmd,
+                            const char *name, const char *more, int argc,
+                            char **argv, struct cli_args *a,
+                            struct catalog **cat /* OUT */, struct plan *p,
+                            struct diag *d);
+
 /* Output collected in memory and written only on success: to stdout, or
  * atomically to a file.  Set human for text meant for people (the table
  * formats): control characters from catalog or plan text are then shown
@@ -134,6 +146,10 @@ enum cp_status cli_out_commit(struct cli_out *o, const char *path,
                               struct diag *d);
 /* Drop the buffer. */
 void cli_out_discard(struct cli_out *o);
+/* The end of an output: written (cli_out_commit) when st is CP_OK, else
+ * dropped and st returned. */
+enum cp_status cli_out_end(struct cli_out *o, enum cp_status st,
+                           const char *path, struct diag *d);
 
 struct export_item;
 

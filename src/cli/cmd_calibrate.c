@@ -74,14 +74,6 @@ struct opts {
     bool dry_run, no_loo, json, help;
 };
 
-static int usage_error(const char *where, const char *what)
-{
-    struct diag d;
-
-    diag_set(&d, CP_ERR_USAGE, where, "%s", what);
-    return cli_error(CP_ERR_USAGE, &d);
-}
-
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
     int i;
@@ -109,7 +101,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         }
         if (a[0] != '-' || !a[1]) {
             if (o->file)
-                return usage_error(a, "calibrate takes one RUNS.csv");
+                return cli_usage_error(a, "calibrate takes one RUNS.csv");
             o->file = a;
             continue;
         }
@@ -117,13 +109,13 @@ static int parse_opts(int argc, char **argv, struct opts *o)
             if (strlen(valued[k]) == nl && !strncmp(a, valued[k], nl))
                 break;
         if (k == 4)
-            return usage_error(a, "unknown option (see calibrate --help)");
+            return cli_usage_error(a, "unknown option (see calibrate --help)");
         if (eq)
             val = eq + 1;
         else if (i + 1 < argc)
             val = argv[++i];
         if (!val || !val[0])
-            return usage_error(valued[k], "needs a value");
+            return cli_usage_error(valued[k], "needs a value");
         if (k == 0)
             o->stack = val;
         else if (k == 1)
@@ -133,11 +125,11 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         else if (!strcmp(val, "json"))
             o->json = true;
         else if (strcmp(val, "table") != 0)
-            return usage_error("--format", "must be table or json");
+            return cli_usage_error("--format", "must be table or json");
     }
     if (!o->help && !o->file)
-        return usage_error("calibrate", "needs RUNS.csv (see calibrate "
-                                        "--help)");
+        return cli_usage_error("calibrate", "needs RUNS.csv (see calibrate "
+                                            "--help)");
     return 0;
 }
 
@@ -449,23 +441,6 @@ static enum cp_status check_target(struct catalog *cat, const struct opts *o,
     return st;
 }
 
-static void today(char *buf, size_t n)
-{
-    const char *env = getenv("SOURCE_DATE_EPOCH");
-    time_t t = time(NULL);
-    struct tm tm;
-    char *end;
-
-    if (env && *env) {
-        long long v = strtoll(env, &end, 10);
-
-        if (!*end && v >= 0)
-            t = (time_t)v;
-    }
-    if (!gmtime_r(&t, &tm) || !strftime(buf, n, "%Y-%m-%d", &tm))
-        snprintf(buf, n, "unknown");
-}
-
 /* Read the measured runs of o->file into cs; none is an error. */
 static enum cp_status load_runs(const struct opts *o, struct calib_set *cs,
                                 struct diag *d)
@@ -513,7 +488,7 @@ static void fill_row(struct row *row, const struct calib_fit *fit,
     char buf[CP_TEXT_MAX], date[32];
     size_t k;
 
-    today(date, sizeof(date));
+    cli_today(date, sizeof(date));
     for (k = 0; k < CK_COUNT; k++) {
         rep->written[k] = fit->start[k];
         if (fit->why[k] == CALIB_FIT) {
@@ -657,10 +632,7 @@ static enum cp_status run(const struct global_opts *g, const struct opts *o,
         s = print_json(out.fp, &rep, d);
     else
         print_table(out.fp, &rep);
-    if (s)
-        cli_out_discard(&out);
-    else
-        s = cli_out_commit(&out, o->output, d);
+    s = cli_out_end(&out, s, o->output, d);
 out:
     free(rep.err_before);
     free(rep.err_after);

@@ -63,14 +63,6 @@ struct opts {
     int npos;
 };
 
-static int usage_error(const char *where, const char *what)
-{
-    struct diag d;
-
-    diag_set(&d, CP_ERR_USAGE, where, "%s", what);
-    return cli_error(CP_ERR_USAGE, &d);
-}
-
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
     int i;
@@ -82,7 +74,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 
         if (strcmp(a, "--hf") == 0 || strcmp(a, "--id") == 0) {
             if (i + 1 >= argc || !argv[i + 1][0])
-                return usage_error(a, "needs a value");
+                return cli_usage_error(a, "needs a value");
             if (a[2] == 'h')
                 o->hf = argv[++i];
             else
@@ -92,16 +84,16 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         if (strcmp(a, "--format") == 0 || strcmp(a, "--output") == 0 ||
             strcmp(a, "-o") == 0) {
             if (i + 1 >= argc)
-                return usage_error(a, "needs a value");
+                return cli_usage_error(a, "needs a value");
             val = argv[++i];
         } else if (strncmp(a, "--format=", 9) == 0 ||
                    strncmp(a, "--output=", 9) == 0) {
             val = a + 9;
         } else if (a[0] == '-' && a[1] != '\0') {
-            return usage_error(a, "unknown option");
+            return cli_usage_error(a, "unknown option");
         } else {
             if (o->npos >= 4)
-                return usage_error("catalog", "too many arguments");
+                return cli_usage_error("catalog", "too many arguments");
             o->pos[o->npos++] = a;
             continue;
         }
@@ -113,10 +105,11 @@ static int parse_opts(int argc, char **argv, struct opts *o)
             else if (strcmp(val, "json") == 0)
                 o->fmt = FMT_JSON;
             else
-                return usage_error("--format", "must be table, csv or json");
+                return cli_usage_error("--format",
+                                       "must be table, csv or json");
         } else {
             if (!*val)
-                return usage_error("--output", "needs a file name");
+                return cli_usage_error("--output", "needs a file name");
             o->output = val;
         }
     }
@@ -385,8 +378,8 @@ static int run_view(const struct global_opts *g, const struct opts *o, int show)
     int rc;
 
     if (o->npos != (show ? 3 : 2))
-        return usage_error("catalog", show ? "usage: catalog show KIND ID"
-                                           : "usage: catalog list KIND");
+        return cli_usage_error("catalog", show ? "usage: catalog show KIND ID"
+                                               : "usage: catalog list KIND");
     memset(&v, 0, sizeof(v));
     rc = parse_kind(o->pos[1], &v.k);
     if (!rc)
@@ -455,9 +448,9 @@ static int hf_default_id(const char *path, char *out, size_t n)
     if (len > 5 && strcmp(base + len - 5, ".json") == 0)
         len -= 5;
     if (len == 0 || len >= n || (len == 6 && strncmp(base, "config", 6) == 0))
-        return usage_error("--id",
-                           "needed: the file's name does not name the model "
-                           "(e.g. --id llama-3.1-8b)");
+        return cli_usage_error(
+            "--id", "needed: the file's name does not name the model "
+                    "(e.g. --id llama-3.1-8b)");
     for (i = 0; i < len; i++) {
         char c = base[i];
 
@@ -546,11 +539,11 @@ static int run_import_hf(const struct global_opts *g, const struct opts *o)
     int rc;
 
     if (o->npos != 2 || o->output || strcmp(o->pos[1], "models") != 0)
-        return usage_error("catalog", "usage: catalog import models --hf "
-                                      "config.json [--id ID]");
+        return cli_usage_error("catalog", "usage: catalog import models --hf "
+                                          "config.json [--id ID]");
     if (o->id) {
         if (strlen(o->id) >= sizeof(id))
-            return usage_error("--id", "longer than 47 characters");
+            return cli_usage_error("--id", "longer than 47 characters");
         snprintf(id, sizeof(id), "%s", o->id);
     } else {
         rc = hf_default_id(o->hf, id, sizeof(id));
@@ -594,10 +587,12 @@ static int run_import(const struct global_opts *g, const struct opts *o)
     if (o->hf)
         return run_import_hf(g, o);
     if (o->id)
-        return usage_error("--id", "an option of catalog import models --hf "
-                                   "only");
+        return cli_usage_error("--id",
+                               "an option of catalog import models --hf "
+                               "only");
     if (o->npos != 3 || o->output)
-        return usage_error("catalog", "usage: catalog import KIND FILE.csv");
+        return cli_usage_error("catalog",
+                               "usage: catalog import KIND FILE.csv");
     rc = parse_kind(o->pos[1], &k);
     if (!rc)
         rc = open_catalog(g, &cat, CATALOG_OPEN_DEFAULT);
@@ -623,7 +618,8 @@ static int run_export(const struct global_opts *g, const struct opts *o)
     int rc;
 
     if (o->npos < 2 || o->npos > 3 || (o->npos == 3 && o->output))
-        return usage_error("catalog", "usage: catalog export KIND [FILE.csv]");
+        return cli_usage_error("catalog",
+                               "usage: catalog export KIND [FILE.csv]");
     path = o->npos == 3 ? o->pos[2] : o->output;
     rc = parse_kind(o->pos[1], &k);
     if (!rc)
@@ -653,7 +649,7 @@ static int run_reset(const struct global_opts *g, const struct opts *o)
     int rc;
 
     if (o->npos != 1 || o->output)
-        return usage_error("catalog", "usage: catalog reset");
+        return cli_usage_error("catalog", "usage: catalog reset");
     rc = open_catalog(g, &cat, CATALOG_OPEN_DEFAULT);
     if (rc)
         return rc;
@@ -686,8 +682,8 @@ int cmd_catalog(const struct global_opts *g, int argc, char **argv)
         return 2;
     }
     if (strcmp(o.pos[0], "import") != 0 && (o.hf || o.id))
-        return usage_error(o.hf ? "--hf" : "--id",
-                           "an option of catalog import models only");
+        return cli_usage_error(o.hf ? "--hf" : "--id",
+                               "an option of catalog import models only");
     if (strcmp(o.pos[0], "list") == 0)
         return run_view(g, &o, 0);
     if (strcmp(o.pos[0], "show") == 0)
@@ -698,6 +694,6 @@ int cmd_catalog(const struct global_opts *g, int argc, char **argv)
         return run_export(g, &o);
     if (strcmp(o.pos[0], "reset") == 0)
         return run_reset(g, &o);
-    return usage_error(o.pos[0], "unknown catalog command (list, show, "
-                                 "import, export, reset)");
+    return cli_usage_error(o.pos[0], "unknown catalog command (list, show, "
+                                     "import, export, reset)");
 }

@@ -171,11 +171,7 @@ int cmd_plan(const struct global_opts *g, int argc, char **argv)
         st = catalog_plan_delete(cat, bare(a->pos[1]), &d);
     if (st == CP_ERR_NOT_FOUND && strcmp(sub, "delete") == 0)
         st = diag_set(&d, st, a->pos[1], "no saved plan of that name");
-    if (st) {
-        cli_out_discard(&o);
-        goto fail;
-    }
-    st = cli_out_commit(&o, NULL, &d);
+    st = cli_out_end(&o, st, NULL, &d);
     if (st)
         goto fail;
     rc = 0;

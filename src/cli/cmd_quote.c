@@ -3,31 +3,11 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "cli/cli_opts.h"
 #include "export/export.h"
 #include "plan/resolve.h"
 #include "util/xalloc.h"
-
-/* Today (UTC) as YYYY-MM-DD, or the day of SOURCE_DATE_EPOCH when set
- * (reproducible-builds.org), so tests and archives can pin it. */
-static void today(char *buf, size_t n)
-{
-    const char *env = getenv("SOURCE_DATE_EPOCH");
-    time_t t = time(NULL);
-    struct tm tm;
-    char *end;
-
-    if (env && *env) {
-        long long v = strtoll(env, &end, 10);
-
-        if (!*end && v >= 0)
-            t = (time_t)v;
-    }
-    if (!gmtime_r(&t, &tm) || !strftime(buf, n, "%Y-%m-%d", &tm))
-        snprintf(buf, n, "unknown");
-}
 
 int cli_emit_metrics(const struct cli_args *a, const struct export_item *items,
                      size_t n, bool compare)
@@ -54,7 +34,7 @@ int cli_emit_metrics(const struct cli_args *a, const struct export_item *items,
             st = export_csv_schedule_wide(o.fp, items, n, &d);
         } else if (a->schedule) {
             snprintf(by, sizeof(by), "llmplan %s", LLMPLAN_VERSION);
-            today(date, sizeof(date));
+            cli_today(date, sizeof(date));
             st = export_csv_finance(o.fp, items, n, by, date, &d);
         } else {
             st = export_csv_metrics(o.fp, items, n, &d);
@@ -66,11 +46,7 @@ int cli_emit_metrics(const struct cli_args *a, const struct export_item *items,
                                  a->explain ? EXPORT_EXPLAIN : 0, &d);
         break;
     }
-    if (st) {
-        cli_out_discard(&o);
-        return cli_error(st, &d);
-    }
-    st = cli_out_commit(&o, a->output, &d);
+    st = cli_out_end(&o, st, a->output, &d);
     return st ? cli_error(st, &d) : 0;
 }
 
@@ -86,21 +62,13 @@ int cmd_quote(const struct global_opts *g, int argc, char **argv)
     int rc;
 
     diag_clear(&d);
-    st = cli_parse(CMD_QUOTE, argc, argv, a, &d);
+    st = cli_one_plan(g, CMD_QUOTE, "quote", " (use compare for several)", argc,
+                      argv, a, &cat, p, &d);
     if (!st && a->help) {
-        rc = cli_command_help("quote");
+        rc = 0;
         goto out;
     }
-    if (!st && a->npos > 1)
-        st = diag_set(&d, CP_ERR_USAGE, a->pos[1],
-                      "quote takes one plan (use compare for several)");
-    if (!st)
-        st = cli_open_catalog_read(g, &cat, &d);
-    plan_init(p, NULL);
-    if (!st && a->npos == 1)
-        st = cli_load_plan(cat, a->pos[0], p, &d);
     if (!st) {
-        plan_merge(p, &a->overrides);
         if (a->nvary) {
             rc = cmd_vary(a, cat, p);
             goto out;

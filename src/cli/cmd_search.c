@@ -38,11 +38,7 @@ static int emit(const struct cli_args *a, const struct export_search *s,
         st = export_text_search(o.fp, s, items, n, &d);
         break;
     }
-    if (st) {
-        cli_out_discard(&o);
-        return cli_error(st, &d);
-    }
-    st = cli_out_commit(&o, a->output, &d);
+    st = cli_out_end(&o, st, a->output, &d);
     return st ? cli_error(st, &d) : 0;
 }
 
@@ -94,20 +90,11 @@ int cmd_search(const struct global_opts *g, int argc, char **argv)
     int rc;
 
     diag_clear(&d);
-    st = cli_parse(CMD_SEARCH, argc, argv, a, &d);
+    st = cli_one_plan(g, CMD_SEARCH, "search", "", argc, argv, a, &cat, p, &d);
     if (!st && a->help) {
-        rc = cli_command_help("search");
+        rc = 0;
         goto out;
     }
-    if (!st && a->npos > 1)
-        st = diag_set(&d, CP_ERR_USAGE, a->pos[1], "search takes one plan");
-    if (!st)
-        st = cli_open_catalog_read(g, &cat, &d);
-    plan_init(p, NULL);
-    if (!st && a->npos == 1)
-        st = cli_load_plan(cat, a->pos[0], p, &d);
-    if (!st)
-        plan_merge(p, &a->overrides);
     {
         struct progress pr = {0};
 

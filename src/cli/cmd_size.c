@@ -62,23 +62,15 @@ int cmd_size(const struct global_opts *g, int argc, char **argv)
 
     diag_clear(&d);
     memset(&o, 0, sizeof(o));
-    st = cli_parse(CMD_SIZE, argc, argv, a, &d);
+    /* size only reads: a team's read-only catalog will do */
+    st = cli_one_plan(g, CMD_SIZE, "size", "", argc, argv, a, &cat, p, &d);
     if (!st && a->help) {
-        rc = cli_command_help("size");
+        rc = 0;
         goto done;
     }
-    if (!st && a->npos > 1)
-        st = diag_set(&d, CP_ERR_USAGE, a->pos[1], "size takes one plan");
     if (!st && a->accels)
         st = parse_ids(a->accels, &o, &d);
-    if (!st)
-        /* size only reads: a team's read-only catalog will do */
-        st = cli_open_catalog_read(g, &cat, &d);
-    plan_init(p, NULL);
-    if (!st && a->npos == 1)
-        st = cli_load_plan(cat, a->pos[0], p, &d);
     if (!st) {
-        plan_merge(p, &a->overrides);
         /* A serving fleet is "the cheapest that meets the targets": cost
          * first unless asked otherwise (time is then its latency). */
         o.obj = a->objective_set ? a->objective
@@ -109,10 +101,7 @@ int cmd_size(const struct global_opts *g, int argc, char **argv)
             st = export_text_size(out.fp, r, &d);
             break;
         }
-        if (st)
-            cli_out_discard(&out);
-        else
-            st = cli_out_commit(&out, a->output, &d);
+        st = cli_out_end(&out, st, a->output, &d);
     }
     rc = st ? cli_error(st, &d) : 0;
 done:

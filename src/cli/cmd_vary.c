@@ -270,10 +270,7 @@ int cmd_vary(const struct cli_args *a, struct catalog *cat,
             st = emit(out.fp, a->format, rows, a->nvary, &base, &d);
             if (!st && ferror(out.fp))
                 st = diag_set(&d, CP_ERR_IO, "output", "cannot write output");
-            if (st)
-                cli_out_discard(&out);
-            else
-                st = cli_out_commit(&out, a->output, &d);
+            st = cli_out_end(&out, st, a->output, &d);
         }
     }
     rc = st ? cli_error(st, &d) : 0;

@@ -58,3 +58,14 @@ double comm_remote_copies(double n, double g, double k, bool forward)
     /* 1 - (1 - 1/D)^k, accurate for large D */
     return (D - 1) * -expm1(k * log1p(-1 / D));
 }
+
+double comm_all_to_all_tiers_s(double bytes, double n, double g, double k,
+                               bool forward, double beta_in, double beta_out)
+{
+    if (n <= 1 || bytes <= 0)
+        return 0;
+    if (k < 1)
+        k = 1;
+    return bytes * (g - 1) / n / beta_in +
+           bytes / k * comm_remote_copies(n, g, k, forward) / beta_out;
+}

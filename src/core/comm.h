@@ -60,4 +60,13 @@ double comm_p2p_s(double bytes, double beta, double alpha);
  * (D - 1)(1 - (1 - 1/D)^k) for D = n/g domains.  0 when D <= 1. */
 double comm_remote_copies(double n, double g, double k, bool forward);
 
+/* The bytes terms of an all-to-all of `bytes` per rank (k copies of each
+ * token, one per expert) over n ranks, g per scale-up domain: the share
+ * for the g - 1 peers of its domain at beta_in, the copies that leave the
+ * domain (comm_remote_copies) at beta_out.  The latency is the caller's:
+ * it depends on the dispatcher (NCCL's n - 1 steps, DeepEP's one per
+ * remote domain, a serving kernel's measured call). */
+double comm_all_to_all_tiers_s(double bytes, double n, double g, double k,
+                               bool forward, double beta_in, double beta_out);
+
 #endif

@@ -98,8 +98,8 @@ static double a2a_s(const struct serve_a2a *a, double tokens, bool per_node)
         return 0;
     el = tokens / a->tp * a->h * a->bytes_el; /* one copy of each token */
     alpha = a->ep > a->g ? a->alpha_out : a->alpha_in;
-    t = el * a->top_k * (a->g - 1) / a->ep / a->beta_in +
-        el * comm_remote_copies(a->ep, a->g, a->top_k, per_node) / a->beta_out +
+    t = comm_all_to_all_tiers_s(el * a->top_k, a->ep, a->g, a->top_k, per_node,
+                                a->beta_in, a->beta_out) +
         2 * alpha;
     return clamp_pos(a->layers * t * (1 - a->overlap));
 }

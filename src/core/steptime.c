@@ -209,16 +209,14 @@ static double group_reduce_scatter(const struct group *gr, double bytes)
 static double group_all_to_all(const struct group *gr, double bytes, double k,
                                bool forward)
 {
-    double n = gr->n, g = gr->g, D = n / g, out;
+    double n = gr->n, g = gr->g, D = n / g;
 
     if (n <= 1 || bytes <= 0)
         return 0;
     if (D <= 1)
         return comm_all_to_all_s(bytes, n, gr->in.beta, gr->in.alpha);
-    /* the share addressed outside the domain crosses the fabric */
-    out = forward && k > 1 ? bytes / k * comm_remote_copies(n, g, k, true)
-                           : bytes * (n - g) / n;
-    return bytes * (g - 1) / n / gr->in.beta + out / gr->out.beta +
+    return comm_all_to_all_tiers_s(bytes, n, g, k, forward && k > 1,
+                                   gr->in.beta, gr->out.beta) +
            (forward ? (D - 1) : (n - 1)) * gr->out.alpha;
 }
 

@@ -133,6 +133,11 @@ enum cp_status export_text_search(FILE *out, const struct export_search *s,
                                   const struct export_item *items, size_t n,
                                   struct diag *d);
 
+/* Whether some item's workload has metrics section `section`
+ * (metric_section_applies): the exports list a section only then. */
+bool export_any_applies(const char *section, const struct export_item *items,
+                        size_t n);
+
 /* Human number for tables: grouped integers from 1000 up ("1,024"),
  * 4 significant digits below ("0.4123").  Returns buf. */
 const char *export_human_number(double v, char *buf, size_t n);

@@ -158,18 +158,6 @@ static enum cp_status row(FILE *out, const char **cells, size_t n,
     return CP_OK;
 }
 
-/* A section some item's workload has. */
-static bool any_applies(const char *section, const struct export_item *items,
-                        size_t n)
-{
-    size_t i;
-
-    for (i = 0; i < n; i++)
-        if (metric_section_applies(section, items[i].r->workload))
-            return true;
-    return false;
-}
-
 static enum cp_status metrics_rows(FILE *out, const struct export_item *items,
                                    size_t n, const char *generated_by,
                                    const char *date, struct diag *d)
@@ -205,7 +193,7 @@ static enum cp_status metrics_rows(FILE *out, const struct export_item *items,
     }
     /* The resolved inputs. */
     for (s = 0; !st && plan_sections[s]; s++) {
-        if (!any_applies(plan_sections[s], items, n))
+        if (!export_any_applies(plan_sections[s], items, n))
             continue;
         snprintf(section, sizeof(section), "plan.%s", plan_sections[s]);
         for (k = 0; !st && k < PLAN_KEY_COUNT; k++) {
@@ -227,7 +215,7 @@ static enum cp_status metrics_rows(FILE *out, const struct export_item *items,
     }
     tab = metrics_table(&ntab);
     for (k = 0; !st && k < ntab; k++) {
-        if (!any_applies(tab[k].section, items, n))
+        if (!export_any_applies(tab[k].section, items, n))
             continue;
         cells[0] = tab[k].section;
         cells[1] = tab[k].key;
@@ -508,7 +496,7 @@ enum cp_status export_csv_search(FILE *out, const struct export_item *items,
     cells[0] = "rank";
     nc = 1;
     for (k = 0; k < ntab; k++) {
-        if (!any_applies(tab[k].section, items, n))
+        if (!export_any_applies(tab[k].section, items, n))
             continue;
         snprintf(bufs[k], CELL_MAX, "%s.%s", tab[k].section, tab[k].key);
         cells[nc++] = bufs[k];
@@ -519,7 +507,7 @@ enum cp_status export_csv_search(FILE *out, const struct export_item *items,
         cells[0] = rank;
         nc = 1;
         for (k = 0; k < ntab; k++)
-            if (any_applies(tab[k].section, items, n))
+            if (export_any_applies(tab[k].section, items, n))
                 cells[nc++] =
                     metric_cell(&tab[k], items[i].r, bufs[k], CELL_MAX);
         st = row(out, cells, nc, d);

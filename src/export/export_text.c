@@ -34,6 +34,17 @@ static void grouped(double v, char *buf, size_t n)
     buf[j] = '\0';
 }
 
+bool export_any_applies(const char *section, const struct export_item *items,
+                        size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (metric_section_applies(section, items[i].r->workload))
+            return true;
+    return false;
+}
+
 const char *export_human_number(double v, char *buf, size_t n)
 {
     double a = fabs(v);
@@ -99,18 +110,6 @@ static const char *echo_human(const struct export_item *it, enum plan_key k,
 
 /* Index of the best item for metric m, or -1 when there is no winner
  * (not comparable, or all equal). */
-/* A section some item's workload has. */
-static bool any_applies(const char *section, const struct export_item *items,
-                        size_t n)
-{
-    size_t i;
-
-    for (i = 0; i < n; i++)
-        if (metric_section_applies(section, items[i].r->workload))
-            return true;
-    return false;
-}
-
 static void mark_best(const struct metric *m, const struct export_item *items,
                       size_t n, int *best)
 {
@@ -244,7 +243,7 @@ enum cp_status export_text_metrics(FILE *out, const struct export_item *items,
         fprintf(out, "\n");
     }
     for (s = 0; plan_sections[s]; s++) {
-        if (!any_applies(plan_sections[s], items, n))
+        if (!export_any_applies(plan_sections[s], items, n))
             continue;
         fprintf(out, "\nplan.%s\n", plan_sections[s]);
         for (k = 0; k < PLAN_KEY_COUNT; k++) {
@@ -264,7 +263,7 @@ enum cp_status export_text_metrics(FILE *out, const struct export_item *items,
     for (k = 0; k < ntab; k++) {
         const struct metric *m = &tab[k];
 
-        if (!any_applies(m->section, items, n))
+        if (!export_any_applies(m->section, items, n))
             continue;
         if (strcmp(prev, m->section) != 0) {
             fprintf(out, "\n%s\n", m->section);
@@ -306,6 +305,28 @@ enum cp_status export_text_metrics(FILE *out, const struct export_item *items,
     return CP_OK;
 }
 
+/* The search's last lines: how many `what` it evaluated and how many
+ * `kept` (fit in memory, ...), its time, and the warnings of rank 1. */
+static enum cp_status search_tail(FILE *out, const struct export_search *s,
+                                  const char *what, const char *kept,
+                                  const struct export_item *items, size_t n,
+                                  struct diag *d)
+{
+    size_t i;
+
+    fprintf(out, "\n%llu %s evaluated, %llu %s %.2f s (objective: %s)\n",
+            (unsigned long long)s->evaluated, what,
+            (unsigned long long)s->feasible, kept, s->elapsed_s, s->objective);
+    if (n && items[0].r->nwarnings) {
+        fprintf(out, "\nwarnings (rank 1)\n");
+        for (i = 0; i < items[0].r->nwarnings && i < RESULT_MAX_WARNINGS; i++)
+            fprintf(out, "  - %s\n", items[0].r->warnings[i]);
+    }
+    if (ferror(out))
+        return diag_set(d, CP_ERR_IO, "output", "cannot write output");
+    return CP_OK;
+}
+
 /* Serving layouts: replica shape, batch, latency, throughput, price. */
 static enum cp_status search_serve(FILE *out, const struct export_search *s,
                                    const struct export_item *items, size_t n,
@@ -338,19 +359,8 @@ static enum cp_status search_serve(FILE *out, const struct export_search *s,
                 c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7],
                 v->fits ? "yes" : "no");
     }
-    fprintf(out,
-            "\n%llu replicas evaluated, %llu meet memory and the targets, "
-            "%.2f s (objective: %s)\n",
-            (unsigned long long)s->evaluated, (unsigned long long)s->feasible,
-            s->elapsed_s, s->objective);
-    if (items[0].r->nwarnings) {
-        fprintf(out, "\nwarnings (rank 1)\n");
-        for (i = 0; i < items[0].r->nwarnings && i < RESULT_MAX_WARNINGS; i++)
-            fprintf(out, "  - %s\n", items[0].r->warnings[i]);
-    }
-    if (ferror(out))
-        return diag_set(d, CP_ERR_IO, "output", "cannot write output");
-    return CP_OK;
+    return search_tail(out, s, "replicas", "meet memory and the targets,",
+                       items, n, d);
 }
 
 enum cp_status export_text_search(FILE *out, const struct export_search *s,
@@ -398,17 +408,5 @@ enum cp_status export_text_search(FILE *out, const struct export_search *s,
                 l->sequence_parallel ? "yes" : "no", l->zero, mem,
                 r->memory.fits ? "yes" : "no", step, mfu, days, usd);
     }
-    fprintf(out,
-            "\n%llu layouts evaluated, %llu fit in memory, %.2f s "
-            "(objective: %s)\n",
-            (unsigned long long)s->evaluated, (unsigned long long)s->feasible,
-            s->elapsed_s, s->objective);
-    if (n && items[0].r->nwarnings) {
-        fprintf(out, "\nwarnings (rank 1)\n");
-        for (i = 0; i < items[0].r->nwarnings && i < RESULT_MAX_WARNINGS; i++)
-            fprintf(out, "  - %s\n", items[0].r->warnings[i]);
-    }
-    if (ferror(out))
-        return diag_set(d, CP_ERR_IO, "output", "cannot write output");
-    return CP_OK;
+    return search_tail(out, s, "layouts", "fit in memory,", items, n, d);
 }

@@ -59,20 +59,24 @@ const char *size_why_name(enum size_why w)
  * runs predicted with knobs fitted without their source.  A stack without
  * published time measurements (deepspeed's only source checks memory, the
  * serving engines have no training runs) takes the overall figure. */
-static const struct {
-    const char *stack;
-    double mape;
-    int runs;
-} stack_errors[] = {SIZE_STACK_ERRORS};
+static const struct size_error_row stack_errors[] = {SIZE_STACK_ERRORS};
 
-double size_stack_error(const char *stack_id)
+double size_error_of(const struct size_error_row *tab, size_t n,
+                     const char *stack_id, double overall)
 {
     size_t i;
 
-    for (i = 0; i < sizeof(stack_errors) / sizeof(stack_errors[0]); i++)
-        if (strcmp(stack_errors[i].stack, stack_id) == 0)
-            return stack_errors[i].mape;
-    return SIZE_OVERALL_ERROR;
+    for (i = 0; i < n; i++)
+        if (strcmp(tab[i].stack, stack_id) == 0)
+            return tab[i].mape;
+    return overall;
+}
+
+double size_stack_error(const char *stack_id)
+{
+    return size_error_of(stack_errors,
+                         sizeof(stack_errors) / sizeof(stack_errors[0]),
+                         stack_id, SIZE_OVERALL_ERROR);
 }
 
 static double now_s(void)

@@ -51,6 +51,20 @@ enum cp_status size_check_ids(const struct size_opts *o,
 /* How many (offer, term) rows of rw are for accelerator accel. */
 size_t size_offers_for(const struct size_rows *rw, const char *accel);
 
+/* A measured error per software stack, as `make validate` writes it
+ * (stack_errors.h, serve_errors.h): the stack, its relative error, and
+ * how many runs or rows it is measured on. */
+struct size_error_row {
+    const char *stack;
+    double mape;
+    int rows;
+};
+
+/* The error of stack_id in tab (n rows), or `overall` for a stack
+ * without rows of its own. */
+double size_error_of(const struct size_error_row *tab, size_t n,
+                     const char *stack_id, double overall);
+
 /* The GPUs a system is bought in: system.unit_gpus, else a whole
  * scale-up domain for rack-scale systems (NVL72), else a node. */
 uint64_t size_unit_gpus(const struct system_spec *sy);

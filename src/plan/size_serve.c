@@ -37,20 +37,13 @@
  * FasterTransformer today) takes the figure over all of them.  The fleet
  * for a demand, and so its cost and energy, scale with 1 over the
  * throughput. */
-static const struct {
-    const char *stack;
-    double mape;
-    int rows;
-} serve_errors[] = {SIZE_SERVE_ERRORS};
+static const struct size_error_row serve_errors[] = {SIZE_SERVE_ERRORS};
 
 double size_serve_error(const char *stack_id)
 {
-    size_t i;
-
-    for (i = 0; i < sizeof(serve_errors) / sizeof(serve_errors[0]); i++)
-        if (strcmp(serve_errors[i].stack, stack_id) == 0)
-            return serve_errors[i].mape;
-    return SIZE_SERVE_ERROR;
+    return size_error_of(serve_errors,
+                         sizeof(serve_errors) / sizeof(serve_errors[0]),
+                         stack_id, SIZE_SERVE_ERROR);
 }
 
 struct s_offer {

@@ -362,12 +362,28 @@ static unsigned quit_done(struct ui *ui, int tag, const char *value, int idx)
     return UI_QUIT;
 }
 
+/* The actions that go to a view. */
+static const struct {
+    enum action a;
+    enum view_id v;
+} view_actions[] = {
+    {ACT_VIEW_PLAN, VIEW_PLAN},     {ACT_VIEW_COMPARE, VIEW_COMPARE},
+    {ACT_VIEW_SEARCH, VIEW_SEARCH}, {ACT_VIEW_SIZE, VIEW_SIZE},
+    {ACT_VIEW_CATALOG, VIEW_CATALOG},
+};
+
 unsigned ui_global_action(struct ui *ui, enum action a)
 {
     enum view_id v = ui_current(ui);
     char b[PLAN_NAME_MAX + 160];
     int i;
 
+    for (i = 0; i < (int)(sizeof(view_actions) / sizeof(view_actions[0]));
+         i++)
+        if (view_actions[i].a == a) {
+            ui_switch(ui, view_actions[i].v);
+            return UI_REDRAW;
+        }
     switch (a) {
     case ACT_HELP:
         if (v == VIEW_HELP) {
@@ -375,21 +391,6 @@ unsigned ui_global_action(struct ui *ui, enum action a)
             return UI_REDRAW;
         }
         ui_switch(ui, VIEW_HELP);
-        return UI_REDRAW;
-    case ACT_VIEW_PLAN:
-        ui_switch(ui, VIEW_PLAN);
-        return UI_REDRAW;
-    case ACT_VIEW_COMPARE:
-        ui_switch(ui, VIEW_COMPARE);
-        return UI_REDRAW;
-    case ACT_VIEW_SEARCH:
-        ui_switch(ui, VIEW_SEARCH);
-        return UI_REDRAW;
-    case ACT_VIEW_SIZE:
-        ui_switch(ui, VIEW_SIZE);
-        return UI_REDRAW;
-    case ACT_VIEW_CATALOG:
-        ui_switch(ui, VIEW_CATALOG);
         return UI_REDRAW;
     case ACT_QUIT:
         if (app_plan_modified(ui)) {

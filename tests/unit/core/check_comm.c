@@ -94,6 +94,26 @@ START_TEST(test_remote_copies)
 }
 END_TEST
 
+/* Two tiers: 8 MB per rank of k = 8 copies on 64 ranks, 8 per domain, at
+ * 100 GB/s inside and 10 GB/s across: 7/64 of the bytes inside; across,
+ * 7 copies of each token token by token (7/8 of the bytes), 4.75 when
+ * forwarded once per remote domain. */
+START_TEST(test_all_to_all_tiers)
+{
+    double in = 8e6 * 7 / 64 / 1e11;
+
+    ck_assert_rel(comm_all_to_all_tiers_s(8e6, 64, 8, 8, false, 1e11, 1e10),
+                  in + 8e6 * 7.0 / 8 / 1e10, 1e-12);
+    ck_assert_rel(comm_all_to_all_tiers_s(8e6, 64, 8, 8, true, 1e11, 1e10),
+                  in + 1e6 * 7 * (1 - pow(7.0 / 8, 8)) / 1e10, 1e-12);
+    /* one domain: the bytes term of a one-tier all-to-all */
+    ck_assert_rel(comm_all_to_all_tiers_s(8e6, 8, 8, 8, true, 1e11, 1e10),
+                  comm_all_to_all_s(8e6, 8, 1e11, 0), 1e-12);
+    ck_assert_double_eq(comm_all_to_all_tiers_s(0, 64, 8, 8, true, 1, 1), 0);
+    ck_assert_double_eq(comm_all_to_all_tiers_s(1e6, 1, 1, 8, true, 1, 1), 0);
+}
+END_TEST
+
 /* Invariants: times grow with the bytes and the latency, shrink with the
  * bandwidth; all-reduce is reduce-scatter plus all-gather in bytes. */
 START_TEST(test_invariants)
@@ -123,6 +143,7 @@ Suite *suite_comm(void)
     tcase_add_loop_test(tc, test_cases, 0,
                         (int)(sizeof(cases) / sizeof(cases[0])));
     tcase_add_test(tc, test_remote_copies);
+    tcase_add_test(tc, test_all_to_all_tiers);
     tcase_add_test(tc, test_invariants);
     suite_add_tcase(s, tc);
     return s;
