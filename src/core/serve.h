@@ -25,6 +25,11 @@
  * Continuous batching (Yu et al. 2022, Orca; Kwon et al. 2023, vLLM) with
  * chunked prefill (Agrawal et al. 2024, Sarathi-Serve): prompts share the
  * GPU with decode steps, stretching TPOT by 1 / (1 - prefill share).
+ * An iteration holds at most the stack's prefill_chunk tokens (vLLM
+ * max_num_batched_tokens, 512 in vLLM 0.6 with chunked prefill): decodes
+ * are scheduled first and prompt chunks fill what is left, so a load
+ * whose batch plus the prompt tokens arriving over one iteration exceed
+ * it is above capacity, and its queue grows.
  * TTFT = prefill + the wait for the running step + waiting for the
  * prefills ahead (M/M/1, conservative against M/D/1; Kingman); TPOT
  * varies over requests with the prompts that stall a request's decode

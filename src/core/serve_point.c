@@ -130,6 +130,19 @@ static void tpot_dist(const struct engine *e, double m, double b,
     d->p99 = m + Z99 * sd;
 }
 
+/* The iteration's token budget (the stack's prefill_chunk: vLLM
+ * max_num_batched_tokens, SGLang chunked_prefill_size, TensorRT-LLM
+ * max_num_tokens): decodes are scheduled first and prompt chunks fill
+ * what is left (vLLM chunked-prefill scheduler; Agrawal et al. 2024,
+ * Sarathi-Serve, 4.2), so the prompt tokens arriving over one iteration
+ * of `iter` seconds must fit beside the b q decode tokens, or the
+ * waiting queue grows. */
+static int within_budget(const struct engine *e, double lambda, double b,
+                         double iter)
+{
+    return b * e->q + lambda * e->in_new * iter <= e->chunk;
+}
+
 /* Open arrivals at lambda requests/s on one replica: Little's law fixed
  * point for the batch, chunked prefill stretching decode. */
 static void open_point(const struct engine *e, double lambda, double maxb,
@@ -173,7 +186,7 @@ static void open_point(const struct engine *e, double lambda, double maxb,
     dist_shift(&pt->ttft, pf1);
     tpot_dist(e, pt->tpot.mean, b, lambda, pfb, 1 / (1 - rho), 1, &pt->tpot);
     pt->batch = b;
-    pt->ok = b <= maxb;
+    pt->ok = b <= maxb && within_budget(e, lambda, b, pt->tpot.mean * e->tau);
     pt->pf_frac = rho;
     pt->rps = lambda;
 }

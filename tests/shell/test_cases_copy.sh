@@ -29,3 +29,28 @@ for x, y in zip(a, b):
         ok = False
 sys.exit(0 if ok else 1)
 PY
+
+# tests/data/serving_load_cases.csv: the shared load-test cases with the
+# engine release (software.stack) where a row's source text states it
+# (vLLM 0.6.x, chunked prefill on or off); nothing else differs.
+shared=../shared/calibration/serving_load_cases.csv
+if [ ! -f "$shared" ]; then
+    echo "ok serving load cases copy (no ../shared: skipped)"
+    exit 0
+fi
+check "serving load cases copy: the shared cases plus software.stack releases" \
+    python3 - "$shared" tests/data/serving_load_cases.csv <<'PY'
+import csv, sys
+a = list(csv.DictReader(open(sys.argv[1], newline='')))
+b = list(csv.DictReader(open(sys.argv[2], newline='')))
+ok = len(a) == len(b)
+for x, y in zip(a, b):
+    same = all(x[k] == y[k] for k in ('id', 'metric', 'expected', 'tol',
+                                      'source'))
+    strip = lambda s: [kv for kv in s.split()
+                       if not kv.startswith('software.stack=')]
+    if not same or strip(x['sets']) != strip(y['sets']):
+        print('differs: ' + y['id'], file=sys.stderr)
+        ok = False
+sys.exit(0 if ok else 1)
+PY

@@ -945,6 +945,56 @@ START_TEST(test_saturated_drain)
 }
 END_TEST
 
+/* The iteration's token budget (prefill_chunk: vLLM
+ * max_num_batched_tokens, 512 by default with chunked prefill in vLLM
+ * 0.5-0.6): decodes first, prompt chunks in what is left.  With a small
+ * budget the capacity is where the batch's decode tokens plus the prompt
+ * tokens arriving over one iteration fill it, b + lambda I (tau TPOT) =
+ * M (read back at capacity); a large budget leaves the capacity to the
+ * GPU time, and a small one never raises it. */
+START_TEST(test_token_budget)
+{
+    static const struct {
+        double budget;
+        const char *source;
+    } cases[] = {
+        {512, "vLLM 0.6 chunked prefill default (docs, performance.rst)"},
+        {1024, "twice that"},
+    };
+    struct scenario sc;
+    struct result wide, r;
+    size_t i;
+
+    serving(&sc, 4);
+    sc.serve.input_tokens = 200;
+    sc.serve.output_tokens = 200;
+    eval_ok(&sc, &wide);
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        const struct serve_result *v = &r.serve;
+        double fill;
+
+        sc.stack.prefill_chunk = cases[i].budget;
+        eval_ok(&sc, &r);
+        ck_assert(v->requests_per_s > 0 && v->latency_known);
+        ck_assert_msg(v->requests_per_s < wide.serve.requests_per_s, "%s",
+                      cases[i].source);
+        fill = v->batch + v->requests_per_s * 200 * v->tpot_ms / 1e3;
+        ck_assert_msg(fabs(fill - cases[i].budget) <= 1e-3 * cases[i].budget,
+                      "%s: %g tokens per iteration", cases[i].source, fill);
+        ck_assert(v->ttft_ms >= v->prefill_ms);
+        ck_assert(v->ttft_p99_ms >= v->ttft_p50_ms);
+    }
+    /* Offered twice that capacity over 10000 requests: it saturates and
+     * the queue beyond the batch grows. */
+    sc.serve.requests_per_s = 2 * r.serve.requests_per_s;
+    sc.serve.window_requests = 10000;
+    eval_ok(&sc, &wide);
+    ck_assert(wide.serve.saturated);
+    ck_assert_rel(wide.serve.requests_per_s, r.serve.requests_per_s, 1e-9);
+    ck_assert(wide.serve.ttft_ms > r.serve.ttft_ms);
+}
+END_TEST
+
 Suite *suite_serve(void); /* listed by the Makefile */
 
 Suite *suite_serve(void)
@@ -974,6 +1024,7 @@ Suite *suite_serve(void)
     tcase_add_test(core, test_harmonic);
     tcase_add_test(core, test_burst_drain);
     tcase_add_test(core, test_saturated_drain);
+    tcase_add_test(core, test_token_budget);
     tcase_add_loop_test(core, test_dtype_bytes, 0,
                         (int)(sizeof(dtypes) / sizeof(dtypes[0])));
     tcase_add_test(core, test_expert_weights);
