@@ -674,6 +674,9 @@ static enum cp_status validate_serve(const struct scenario *sc, struct diag *d)
                       "must be mean, p50, p90 or p99");
     if (!st)
         st = count_in(d, "serve.window_requests", v->window_requests, 0, 1e9);
+    /* new key: serve.output_cv (d22a) */
+    if (!st)
+        st = real_in(d, "serve.output_cv", v->output_cv, 0, 1);
     if (!st && (unsigned)v->weights >= SD_COUNT)
         st = diag_set(d, CP_ERR_RANGE, "serve.weights", "unknown precision");
     if (!st && (v->expert_weights < 0 || v->expert_weights > SD_COUNT))

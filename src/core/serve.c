@@ -84,6 +84,21 @@ double serve_tokens_per_step(double a, double g)
     return (1 - pow(a, g + 1)) / (1 - a);
 }
 
+double serve_harmonic(double n)
+{
+    double h = 0;
+    int i;
+
+    if (!(n >= 1))
+        return 0;
+    if (n <= 64) {
+        for (i = 1; i <= (int)n; i++)
+            h += 1.0 / i;
+        return h;
+    }
+    return log(n) + 0.57721566490153286 + 1 / (2 * n) - 1 / (12 * n * n);
+}
+
 double serve_experts_touched(double experts, double k, double b)
 {
     if (experts < 2 || !(k > 0))

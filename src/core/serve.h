@@ -25,6 +25,11 @@
  * Continuous batching (Yu et al. 2022, Orca; Kwon et al. 2023, vLLM) with
  * chunked prefill (Agrawal et al. 2024, Sarathi-Serve): prompts share the
  * GPU with decode steps, stretching TPOT by 1 / (1 - prefill share).
+ * An iteration holds at most the stack's prefill_chunk tokens (vLLM
+ * max_num_batched_tokens, 512 in vLLM 0.6 with chunked prefill): decodes
+ * are scheduled first and prompt chunks fill what is left, so a load
+ * whose batch plus the prompt tokens arriving over one iteration exceed
+ * it is above capacity, and its queue grows.
  * TTFT = prefill + the wait for the running step + waiting for the
  * prefills ahead (M/M/1, conservative against M/D/1; Kingman); TPOT
  * varies over requests with the prompts that stall a request's decode
@@ -33,7 +38,16 @@
  * serve.percentile.  Per replica, Little's law: arrivals = batch / (TTFT
  * + (O - 1) TPOT).  Offered above capacity, throughput saturates at
  * capacity and the queue grows over the load test's requests
- * (serve.window_requests; 0: without bound, no latency).
+ * (serve.window_requests; 0: without bound, no latency).  A finite load
+ * test (or an offline burst) of N requests whose output lengths spread
+ * (serve.output_cv) ends in a drain: once the queue is empty the batch
+ * shrinks while the longest requests finish, at the small-batch step
+ * time.  Lengths are a shifted exponential of mean O and standard
+ * deviation cv O; with j of the last batch left the next finishes after
+ * cv O / j steps (Renyi's representation of exponential order
+ * statistics), so the drain of n takes (1 - cv) O steps at batch n plus
+ * cv O sum_j step(j) / j, and the measured throughput is N over the
+ * makespan (vLLM benchmark_serving.py: completed requests / duration).
  * Speculative decoding accepts (1 - a^(g+1)) / (1 - a) tokens per step
  * (Leviathan et al. 2023) for g + 1 tokens of compute.
  *
@@ -67,6 +81,13 @@ double serve_kv_bytes_per_token_gpu(const struct model_shape *m,
 /* Expected tokens per decode step with g draft tokens accepted each with
  * probability a (Leviathan et al. 2023, eq. 1); 1 when g is 0. */
 double serve_tokens_per_step(double a, double g);
+
+/* The harmonic number H_n = 1 + 1/2 + ... + 1/n (n rounded down up to
+ * 64, where the sum is exact; the asymptotic series ln n + gamma + 1/2n - 1/12n^2
+ * beyond, within 1e-9): the expected maximum of n exponentials of mean 1
+ * (Renyi 1953), which sets how long a batch of requests with
+ * exponentially spread lengths takes to drain.  0 for n < 1. */
+double serve_harmonic(double n);
 
 /* Distinct experts a batch of b tokens touches in one MoE layer under
  * uniform top-k routing: E (1 - (1 - k/E)^b). */

@@ -131,6 +131,19 @@ static void tpot_dist(const struct engine *e, double m, double b,
     d->p99 = m + Z99 * sd;
 }
 
+/* The iteration's token budget (the stack's prefill_chunk: vLLM
+ * max_num_batched_tokens, SGLang chunked_prefill_size, TensorRT-LLM
+ * max_num_tokens): decodes are scheduled first and prompt chunks fill
+ * what is left (vLLM chunked-prefill scheduler; Agrawal et al. 2024,
+ * Sarathi-Serve, 4.2), so the prompt tokens arriving over one iteration
+ * of `iter` seconds must fit beside the b q decode tokens, or the
+ * waiting queue grows. */
+static int within_budget(const struct engine *e, double lambda, double b,
+                         double iter)
+{
+    return b * e->q + lambda * e->in_new * iter <= e->chunk;
+}
+
 /* Open arrivals at lambda requests/s on one replica: Little's law fixed
  * point for the batch, chunked prefill stretching decode. */
 static void open_point(const struct engine *e, double lambda, double maxb,
@@ -174,7 +187,7 @@ static void open_point(const struct engine *e, double lambda, double maxb,
     dist_shift(&pt->ttft, pf1);
     tpot_dist(e, pt->tpot.mean, b, lambda, pfb, 1 / (1 - rho), 1, &pt->tpot);
     pt->batch = b;
-    pt->ok = b <= maxb;
+    pt->ok = b <= maxb && within_budget(e, lambda, b, pt->tpot.mean * e->tau);
     pt->pf_frac = rho;
     pt->rps = lambda;
 }
@@ -304,6 +317,54 @@ static void saturate(double lambda, double cap, const struct point *at_cap,
     pt->ttft.p99 += w.p99;
     pt->e2e += w.mean;
     pt->ok = 1;
+}
+
+/* Decode steps one request takes on average. */
+static double decode_steps(const struct engine *e)
+{
+    return e->out > 1 ? (e->out - 1) / e->tau : 0;
+}
+
+/* The drain of a last batch of n requests once no more wait (serve.h):
+ * lengths a shifted exponential of mean S steps and standard deviation
+ * cv S, so all n run (1 - cv) S steps together, then with j left the next
+ * finishes after cv S / j steps at batch j.  The sum over j runs in
+ * geometric groups of ratio DRAIN_RATIO, each at its middle batch
+ * (weight H_hi - H_lo), so a batch of thousands costs ~40 steps. */
+#define DRAIN_RATIO 1.25
+static double drain_s(const struct engine *e, double n, double cv)
+{
+    double s = decode_steps(e), ctx = serve_mean_ctx(e), hi, t;
+
+    n = floor(n);
+    if (!(n >= 1) || !(s > 0))
+        return 0;
+    t = (1 - cv) * s * serve_decode_step_s(e, n, ctx);
+    for (hi = n; hi >= 1;) {
+        double lo = floor(hi / DRAIN_RATIO);
+        double w = serve_harmonic(hi) - serve_harmonic(lo);
+
+        t += cv * s * w * serve_decode_step_s(e, sqrt(hi * (lo + 1)), ctx);
+        hi = lo;
+    }
+    return t;
+}
+
+/* The makespan of a finite run of `n` requests on one replica whose
+ * engine, kept full, completes rps_full requests/s at batch `b`: all but
+ * the last batch leave at the full rate; the last min(n, b) are
+ * prefilled (batched into chunks when more than one) and drain
+ * (drain_s).  With cv = 0 and n >= b it is n / rps_full, the steady
+ * state of busy_point. */
+static double burst_s(const struct engine *e, double n, double b,
+                      double rps_full, double cv)
+{
+    double last = floor(n < b ? n : b);
+    double pf = last > 1 ? serve_prefill_bulk_s(e) : serve_prefill_one_s(e);
+
+    if (!(rps_full > 0) || !(last >= 1))
+        return 0;
+    return (n - last) / rps_full + last * pf + drain_s(e, last, cv);
 }
 
 /* Why a replica meets no target even at the lightest load. */
@@ -586,6 +647,15 @@ static void offered(const struct scenario *sc, const struct engine *e,
     s->fits = false;
     s->requests_per_s = cap * replicas;
     saturate(lambda, cap, &at_cap, (double)sc->serve.window_requests, pt);
+    /* Over a finite window the drain of spread lengths lowers what the
+     * load test measures below the capacity (never above). */
+    if (pt->ok && sc->serve.output_cv > 0) {
+        double n = (double)sc->serve.window_requests / replicas;
+        double t = burst_s(e, n, at_cap.batch, cap, sc->serve.output_cv);
+
+        if (t > 0 && n / t < cap)
+            s->requests_per_s = n / t * replicas;
+    }
     if (!pt->ok) {
         serve_miss(s, SERVE_MISS_CAPACITY,
                    "offered %.3g req/s exceeds the capacity of %.0f "
@@ -622,15 +692,27 @@ static void serve_offline(const struct serve_spec *sv, const struct engine *e,
 {
     struct point pt;
 
+    double rps;
+
     busy_point(e, s->max_batch, &pt);
     fill_point(&pt, s);
+    rps = pt.rps;
+    /* A burst of serve.window_requests with spread lengths ends in a
+     * drain (burst_s): the throughput is the burst over its makespan. */
+    if (sv->output_cv > 0 && sv->window_requests >= 1) {
+        double n = (double)sv->window_requests / (sv->gpus_auto ? 1 : replicas);
+        double t = burst_s(e, n, s->max_batch, pt.rps, sv->output_cv);
+
+        if (t > 0 && n / t < rps)
+            rps = n / t;
+    }
     s->replicas = replicas;
-    s->requests_per_s = pt.rps * replicas;
+    s->requests_per_s = rps * replicas;
     s->utilization = 1;
     if (demand > 0 && sv->gpus_auto) {
-        s->replicas = ceil(demand / pt.rps);
+        s->replicas = ceil(demand / rps);
         s->requests_per_s = demand;
-        s->utilization = demand / (s->replicas * pt.rps);
+        s->utilization = demand / (s->replicas * rps);
     }
 }
 

@@ -256,6 +256,9 @@ struct serve_spec {
     uint64_t window_requests;  /* requests of a load test above capacity
                                   (the queue grows over them); 0: steady
                                   state, unbounded */
+    /* new key: serve.output_cv (d22a) */
+    double output_cv; /* output lengths' standard deviation over their
+                         mean: 0 all alike, 1 exponential (ShareGPT) */
     enum serve_dtype weights;
     /* the routed experts' weights: 0 as weights, else 1 + enum serve_dtype
      * (experts-only quantization: gpt-oss MXFP4 experts, DeepSeek-R1

@@ -245,6 +245,13 @@ static const struct plan_key_info keys[PLAN_KEY_COUNT] = {
                                   OFF(serve.window_requests),
                                   "requests of a load test above capacity "
                                   "(0: steady state, TTFT unbounded)"},
+    /* new key: serve.output_cv (d22a) */
+    [PK_SERVE_OUTPUT_CV] = {"serve.output_cv", "serve", "output_cv", PT_NUMBER,
+                            0, 0, 1, NULL, NULL, 0, "0", PS_F64,
+                            OFF(serve.output_cv),
+                            "spread of the output lengths: standard deviation "
+                            "over the mean (0: all alike; 1: exponential, "
+                            "ShareGPT-like)"},
     [PK_SERVE_WEIGHTS] = {"serve.weights", "serve", "weights", PT_ENUM, 0, 0, 0,
                           "bf16|fp16|fp8|int8|int4|fp4|mxfp4", NULL, 0,
                           "bf16", PS_INT, OFF(serve.weights),

@@ -63,6 +63,8 @@
     X(SERVE_TPOT_MS, "serve.tpot_ms")                                          \
     X(SERVE_PERCENTILE, "serve.percentile")                                    \
     X(SERVE_WINDOW_REQUESTS, "serve.window_requests")                          \
+    /* new key: serve.output_cv (d22a) */                                      \
+    X(SERVE_OUTPUT_CV, "serve.output_cv")                                      \
     X(SERVE_WEIGHTS, "serve.weights")                                          \
     X(SERVE_KV_CACHE, "serve.kv_cache")                                        \
     X(SERVE_EXPERT_WEIGHTS, "serve.expert_weights")                            \

@@ -848,6 +848,153 @@ START_TEST(test_open_loop_ttft_table)
 }
 END_TEST
 
+/* H_n, the expected maximum of n exponentials of mean 1 (Renyi 1953):
+ * exact fractions summed (OEIS A001008 / A002805), and the asymptotic
+ * series beyond 64 within 1e-9 of the sum. */
+START_TEST(test_harmonic)
+{
+    static const struct {
+        double n, h;
+        const char *source;
+    } cases[] = {
+        {0, 0, "no requests: no drain"},
+        {1, 1, "H_1"},
+        {2, 1.5, "H_2 = 3/2"},
+        {10, 2.9289682539682538, "H_10 = 7381/2520"},
+        {64, 4.743890903705769, "H_64, the last exact sum"},
+        {65, 4.759275519090385, "H_65, the first from the series"},
+        {500, 6.792823429990524, "H_500 (a 500-request burst)"},
+        {1000, 7.485470860550345, "H_1000 (1000 prompts)"},
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+        ck_assert_msg(fabs(serve_harmonic(cases[i].n) - cases[i].h) <= 1e-9,
+                      "%s: %.12g", cases[i].source,
+                      serve_harmonic(cases[i].n));
+}
+END_TEST
+
+/* A finite burst whose output lengths spread (serve.output_cv) ends in a
+ * drain.  One request with cv = 1: its prefill alone, then its O - 1
+ * decode steps at batch 1 (H_1 = 1): read back from the same engine's
+ * prefill_ms and the batch-1 step of a one-user closed loop.  Invariants:
+ * cv = 0 keeps the steady state whatever the window; the drain never
+ * raises the throughput; more spread, lower; a longer burst amortises
+ * the drain, higher. */
+START_TEST(test_burst_drain)
+{
+    struct scenario sc;
+    struct result one, steady, r, half, longer, at1;
+    double want;
+
+    serving(&sc, 4);
+    sc.serve.mode = SERVE_OFFLINE;
+    eval_ok(&sc, &steady);
+    sc.serve.window_requests = 1;
+    eval_ok(&sc, &r);
+    ck_assert_rel(r.serve.requests_per_s, steady.serve.requests_per_s, 1e-12);
+    sc.serve.output_cv = 1;
+    eval_ok(&sc, &one);
+    serving(&sc, 4);
+    sc.serve.concurrency = 1;
+    eval_ok(&sc, &at1);
+    want = 1 / (one.serve.prefill_ms / 1e3 +
+                999 * at1.serve.decode_step_ms / 1e3);
+    ck_assert_rel(one.serve.requests_per_s, want, 1e-9);
+    /* 500 ShareGPT-like requests (vLLM blog 2024-09-05 burst). */
+    serving(&sc, 4);
+    sc.serve.mode = SERVE_OFFLINE;
+    sc.serve.window_requests = 500;
+    sc.serve.output_cv = 1;
+    eval_ok(&sc, &r);
+    sc.serve.output_cv = 0.5;
+    eval_ok(&sc, &half);
+    sc.serve.output_cv = 1;
+    sc.serve.window_requests = 5000;
+    eval_ok(&sc, &longer);
+    ck_assert(r.serve.requests_per_s < half.serve.requests_per_s);
+    ck_assert(half.serve.requests_per_s < steady.serve.requests_per_s);
+    ck_assert(longer.serve.requests_per_s > r.serve.requests_per_s);
+    ck_assert(longer.serve.requests_per_s < steady.serve.requests_per_s);
+    ck_assert_finite_nonneg(r.serve.output_tokens_per_s);
+}
+END_TEST
+
+/* Above capacity over a finite window, spread lengths drain after the
+ * last arrival: the load test measures less than the capacity, never
+ * more; TTFT is the queue's, as with fixed lengths. */
+START_TEST(test_saturated_drain)
+{
+    struct scenario sc;
+    struct result fixed, r;
+
+    serving(&sc, 4);
+    sc.serve.max_batch = 64;
+    sc.serve.requests_per_s = 100;
+    eval_ok(&sc, &fixed);
+    ck_assert(fixed.serve.saturated);
+    sc.serve.output_cv = 1;
+    eval_ok(&sc, &r);
+    ck_assert(r.serve.saturated && r.serve.latency_known);
+    ck_assert(r.serve.requests_per_s < r.serve.capacity_requests_per_s);
+    ck_assert_rel(r.serve.capacity_requests_per_s,
+                  fixed.serve.capacity_requests_per_s, 1e-12);
+    ck_assert_rel(r.serve.ttft_ms, fixed.serve.ttft_ms, 1e-12);
+    ck_assert(r.serve.ttft_p99_ms >= r.serve.ttft_p50_ms);
+}
+END_TEST
+
+/* The iteration's token budget (prefill_chunk: vLLM
+ * max_num_batched_tokens, 512 by default with chunked prefill in vLLM
+ * 0.5-0.6): decodes first, prompt chunks in what is left.  With a small
+ * budget the capacity is where the batch's decode tokens plus the prompt
+ * tokens arriving over one iteration fill it, b + lambda I (tau TPOT) =
+ * M (read back at capacity); a large budget leaves the capacity to the
+ * GPU time, and a small one never raises it. */
+START_TEST(test_token_budget)
+{
+    static const struct {
+        double budget;
+        const char *source;
+    } cases[] = {
+        {512, "vLLM 0.6 chunked prefill default (docs, performance.rst)"},
+        {1024, "twice that"},
+    };
+    struct scenario sc;
+    struct result wide, r;
+    size_t i;
+
+    serving(&sc, 4);
+    sc.serve.input_tokens = 200;
+    sc.serve.output_tokens = 200;
+    eval_ok(&sc, &wide);
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        const struct serve_result *v = &r.serve;
+        double fill;
+
+        sc.stack.prefill_chunk = cases[i].budget;
+        eval_ok(&sc, &r);
+        ck_assert(v->requests_per_s > 0 && v->latency_known);
+        ck_assert_msg(v->requests_per_s < wide.serve.requests_per_s, "%s",
+                      cases[i].source);
+        fill = v->batch + v->requests_per_s * 200 * v->tpot_ms / 1e3;
+        ck_assert_msg(fabs(fill - cases[i].budget) <= 1e-3 * cases[i].budget,
+                      "%s: %g tokens per iteration", cases[i].source, fill);
+        ck_assert(v->ttft_ms >= v->prefill_ms);
+        ck_assert(v->ttft_p99_ms >= v->ttft_p50_ms);
+    }
+    /* Offered twice that capacity over 10000 requests: it saturates and
+     * the queue beyond the batch grows. */
+    sc.serve.requests_per_s = 2 * r.serve.requests_per_s;
+    sc.serve.window_requests = 10000;
+    eval_ok(&sc, &wide);
+    ck_assert(wide.serve.saturated);
+    ck_assert_rel(wide.serve.requests_per_s, r.serve.requests_per_s, 1e-9);
+    ck_assert(wide.serve.ttft_ms > r.serve.ttft_ms);
+}
+END_TEST
+
 Suite *suite_serve(void); /* listed by the Makefile */
 
 Suite *suite_serve(void)
@@ -874,6 +1021,10 @@ Suite *suite_serve(void)
     tcase_add_test(core, test_batch_cap_raised);
     tcase_add_test(core, test_closed_loop_over_cap);
     tcase_add_test(core, test_open_loop_ttft_table);
+    tcase_add_test(core, test_harmonic);
+    tcase_add_test(core, test_burst_drain);
+    tcase_add_test(core, test_saturated_drain);
+    tcase_add_test(core, test_token_budget);
     tcase_add_loop_test(core, test_dtype_bytes, 0,
                         (int)(sizeof(dtypes) / sizeof(dtypes[0])));
     tcase_add_test(core, test_expert_weights);
