@@ -12,6 +12,7 @@
 #include "core/bounds.h"
 #include "core/cost.h"
 #include "core/energy.h"
+#include "core/fields.h"
 #include "core/load.h"
 #include "core/memory.h"
 #include "core/model.h"
@@ -23,13 +24,11 @@
 #include "core/steptime.h"
 #include "core/storage.h"
 
-/* Bounds on counts: generous enough for any real plan, small enough that
+/* Bounds on a stack's engine values (an input field's bounds are its row
+ * in core/fields.h): generous enough for any real plan, small enough that
  * every product in the model stays far from overflow in double. */
-#define MAX_GPUS B_GPUS_MAX
-#define MAX_LAYERS B_MODEL_LAYERS_MAX
 #define MAX_SEQ 1e9
 #define MAX_BATCH 1e9
-#define MAX_TOKENS 1e18
 
 /* The finance defaults' sources (reference/catalog.md section 8) and
  * the running costs left out until a plan states them. */
@@ -143,58 +142,74 @@ static enum cp_status count_in(struct diag *d, const char *key, uint64_t v,
     return CP_OK;
 }
 
-static enum cp_status real_in(struct diag *d, const char *key, double v,
-                              double lo, double hi)
+/* The fields ids[0..n) of the struct at base, which sits at base_off in
+ * struct scenario, against their rows in the field table, in order. */
+static enum cp_status check_fields(const void *base, size_t base_off,
+                                   const enum field_id *ids, size_t n,
+                                   struct diag *d)
 {
-    if (!isfinite(v) || v < lo || v > hi)
-        return diag_set(d, CP_ERR_RANGE, key, "%g is out of range [%g, %g]", v,
-                        lo, hi);
-    return CP_OK;
+    enum cp_status st = CP_OK;
+    size_t i;
+
+    for (i = 0; i < n && !st; i++) {
+        const struct field_info *fi = field_info(ids[i]);
+        const char *at = (const char *)base + (fi->offset - base_off);
+        uint64_t u;
+        double x;
+        int e;
+
+        assert(fi->offset >= base_off);
+        if (fi->store == PS_U64) {
+            memcpy(&u, at, sizeof(u));
+            st = field_check_count(ids[i], u, d);
+        } else if (fi->store == PS_F64) {
+            memcpy(&x, at, sizeof(x));
+            st = field_check_real(ids[i], x, d);
+        } else {
+            assert(fi->store == PS_INT);
+            memcpy(&e, at, sizeof(e));
+            st = field_check_real(ids[i], e, d);
+        }
+    }
+    return st;
 }
+
+#define NFIELDS(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Every count of the model (0: not given, from the shape or a default). */
+static const enum field_id model_fields[] = {
+    FLD_MODEL_PARAMS,
+    FLD_MODEL_LAYERS,
+    FLD_MODEL_HIDDEN,
+    FLD_MODEL_HEADS,
+    FLD_MODEL_KV_HEADS,
+    FLD_MODEL_FFN,
+    FLD_MODEL_VOCAB,
+    FLD_MODEL_EXPERTS,
+    FLD_MODEL_EXPERTS_ACTIVE,
+    FLD_MODEL_SHARED_EXPERTS,
+    FLD_MODEL_EXPERT_FFN,
+    FLD_MODEL_MOE_EVERY,
+    FLD_MODEL_FIRST_DENSE_LAYERS,
+    FLD_MODEL_HEAD_DIM,
+    FLD_MODEL_KV_LORA_RANK,
+    FLD_MODEL_Q_LORA_RANK,
+    FLD_MODEL_ROPE_HEAD_DIM,
+};
 
 static enum cp_status validate_model(const struct model_spec *m, struct diag *d)
 {
-    enum cp_status st = CP_OK;
+    enum cp_status st;
 
     if (!m->layers && !m->params)
         return diag_set(d, CP_ERR_RANGE, "model.layers",
                         "the model needs model.layers or model.params "
                         "(or a model.preset)");
-    if (m->params)
-        st = count_in(d, "model.params", m->params, 1e3, B_MODEL_PARAMS_MAX);
-    if (!st && m->layers)
-        st = count_in(d, "model.layers", m->layers, 1, B_MODEL_LAYERS_MAX);
-    if (!st && m->hidden)
-        st = count_in(d, "model.hidden", m->hidden, 1, B_MODEL_WIDTH_MAX);
-    if (!st && m->heads)
-        st = count_in(d, "model.heads", m->heads, 1, B_MODEL_HEADS_MAX);
-    if (!st && m->kv_heads)
-        st = count_in(d, "model.kv_heads", m->kv_heads, 1, B_MODEL_HEADS_MAX);
-    if (!st && m->ffn)
-        st = count_in(d, "model.ffn", m->ffn, 1, B_MODEL_FFN_MAX);
-    if (!st && m->vocab)
-        st = count_in(d, "model.vocab", m->vocab, 1, B_MODEL_VOCAB_MAX);
-    if (!st && m->experts)
-        st = count_in(d, "model.experts", m->experts, 1, 1e6);
-    if (!st && m->expert_ffn)
-        st = count_in(d, "model.expert_ffn", m->expert_ffn, 1, B_MODEL_FFN_MAX);
-    if (!st && m->moe_every)
-        st = count_in(d, "model.moe_every", m->moe_every, 1,
-                      B_MODEL_MOE_EVERY_MAX);
+    st = check_fields(m, offsetof(struct scenario, model), model_fields,
+                      NFIELDS(model_fields), d);
     if (!st && m->first_dense_layers && m->layers)
         st = count_in(d, "model.first_dense_layers", m->first_dense_layers, 0,
                       (double)m->layers - 1);
-    if (!st && m->head_dim)
-        st = count_in(d, "model.head_dim", m->head_dim, 1, B_MODEL_HEADS_MAX);
-    if (!st && m->kv_lora_rank)
-        st = count_in(d, "model.kv_lora_rank", m->kv_lora_rank, 1,
-                      B_MODEL_WIDTH_MAX);
-    if (!st && m->q_lora_rank)
-        st = count_in(d, "model.q_lora_rank", m->q_lora_rank, 1,
-                      B_MODEL_WIDTH_MAX);
-    if (!st && m->rope_head_dim)
-        st = count_in(d, "model.rope_head_dim", m->rope_head_dim, 1,
-                      B_MODEL_HEADS_MAX);
     if (st)
         return st;
     if (m->params && m->hidden) {
@@ -233,10 +248,6 @@ static enum cp_status validate_model(const struct model_spec *m, struct diag *d)
         return diag_set(d, CP_ERR_RANGE, "model.experts_active",
                         "must be between 1 and model.experts (%llu)",
                         (unsigned long long)m->experts);
-    if (m->shared_experts > 1024)
-        return diag_set(d, CP_ERR_RANGE, "model.shared_experts",
-                        "%llu is out of range [0, 1024]",
-                        (unsigned long long)m->shared_experts);
     return CP_OK;
 }
 
@@ -246,6 +257,11 @@ enum cp_status scenario_validate_model_spec(const struct model_spec *m,
     return validate_model(m, d);
 }
 
+static const enum field_id layout_fields[] = {
+    FLD_PAR_TP, FLD_PAR_PP,         FLD_PAR_DP,         FLD_PAR_CP,
+    FLD_PAR_EP, FLD_PAR_MICROBATCH, FLD_PAR_INTERLEAVE, FLD_PAR_ZERO,
+};
+
 /* The layout against the model and the GPU count (Megatron's rules). */
 static enum cp_status validate_layout(const struct scenario *sc, struct diag *d)
 {
@@ -254,22 +270,7 @@ static enum cp_status validate_layout(const struct scenario *sc, struct diag *d)
     enum cp_status st;
     double heads, kv, layers, experts;
 
-    st = count_in(d, "parallel.tp", lay->tp, 1, MAX_GPUS);
-    if (!st)
-        st = count_in(d, "parallel.pp", lay->pp, 1, MAX_GPUS);
-    if (!st)
-        st = count_in(d, "parallel.dp", lay->dp, 1, MAX_GPUS);
-    if (!st)
-        st = count_in(d, "parallel.cp", lay->cp, 1, MAX_GPUS);
-    if (!st)
-        st = count_in(d, "parallel.ep", lay->ep, 1, MAX_GPUS);
-    if (!st)
-        st = count_in(d, "parallel.microbatch", lay->microbatch, 1, MAX_BATCH);
-    if (!st)
-        st = count_in(d, "parallel.interleave", lay->interleave, 1, MAX_LAYERS);
-    if (!st && (lay->zero < 0 || lay->zero > 3))
-        st = diag_set(d, CP_ERR_RANGE, "parallel.zero",
-                      "%d is out of range [0, 3]", lay->zero);
+    st = check_fields(sc, 0, layout_fields, NFIELDS(layout_fields), d);
     if (!st && (unsigned)lay->recompute > RECOMPUTE_FULL)
         st = diag_set(d, CP_ERR_RANGE, "parallel.recompute", "unknown mode");
     if (st)
@@ -344,6 +345,12 @@ static enum cp_status validate_layout(const struct scenario *sc, struct diag *d)
     return CP_OK;
 }
 
+static const enum field_id hardware_fields[] = {
+    FLD_HW_GPUS,
+    FLD_HW_OVERSUBSCRIPTION,
+    FLD_HW_STORAGE_TB,
+};
+
 static enum cp_status validate_hardware(const struct scenario *sc,
                                         struct diag *d)
 {
@@ -353,10 +360,7 @@ static enum cp_status validate_hardware(const struct scenario *sc,
     enum cp_status st;
     int i;
 
-    st = count_in(d, "hardware.gpus", sc->gpus, 1, MAX_GPUS);
-    if (!st)
-        st = real_in(d, "hardware.oversubscription", sc->oversubscription,
-                     B_OVERSUBSCRIPTION_MIN, B_OVERSUBSCRIPTION_MAX);
+    st = check_fields(sc, 0, hardware_fields, NFIELDS(hardware_fields), d);
     if (st)
         return st;
     if (!(a->hbm_bytes > 0) || !(a->hbm_bps > 0))
@@ -387,7 +391,7 @@ static enum cp_status validate_hardware(const struct scenario *sc,
         return diag_set(d, CP_ERR_RANGE, "hardware.accelerator",
                         "'%s' has values out of range", a->id);
     if (s->gpus_per_node < 1 || s->gpus_per_node > 1e6 ||
-        s->scaleup_domain < 1 || s->scaleup_domain > MAX_GPUS ||
+        s->scaleup_domain < 1 || s->scaleup_domain > B_GPUS_MAX ||
         !(s->scaleup_frac > 0 && s->scaleup_frac <= 1) ||
         !isfinite(s->scaleup_bps) || s->scaleup_bps < 0 ||
         !isfinite(s->host_power_w) || s->host_power_w < 0 ||
@@ -520,6 +524,18 @@ static enum cp_status validate_pool(const struct scenario *sc,
     return CP_OK;
 }
 
+static const enum field_id pool_fields[] = {
+    FLD_SERVE_ATTENTION_DP,
+    FLD_SERVE_PREFILL_GPUS,
+    FLD_SERVE_PREFILL_TP,
+    FLD_SERVE_PREFILL_EP,
+    FLD_SERVE_PREFILL_ATTENTION_DP,
+    FLD_SERVE_DECODE_GPUS,
+    FLD_SERVE_DECODE_TP,
+    FLD_SERVE_DECODE_EP,
+    FLD_SERVE_DECODE_ATTENTION_DP,
+};
+
 /* serve.pool, serve.attention_dp and the disaggregated pools' keys. */
 static enum cp_status validate_pools(const struct scenario *sc,
                                      const struct model_shape *m,
@@ -533,23 +549,12 @@ static enum cp_status validate_pools(const struct scenario *sc,
 
     if ((unsigned)v->pool > POOL_DECODE)
         return diag_set(d, CP_ERR_RANGE, "serve.pool", "unknown pool");
-    st = count_in(d, "serve.attention_dp", v->attention_dp, 1, MAX_GPUS);
+    st = check_fields(sc, 0, pool_fields, NFIELDS(pool_fields), d);
     for (i = 0; i < 2 && !st; i++) {
         char key[40];
         bool any = ps[i]->gpus || ps[i]->tp || ps[i]->ep || ps[i]->attention_dp;
 
-        snprintf(key, sizeof(key), "serve.%s.gpus", names[i]);
-        st = count_in(d, key, ps[i]->gpus, 0, MAX_GPUS);
-        snprintf(key, sizeof(key), "serve.%s.tp", names[i]);
-        if (!st)
-            st = count_in(d, key, ps[i]->tp, 0, MAX_GPUS);
-        snprintf(key, sizeof(key), "serve.%s.ep", names[i]);
-        if (!st)
-            st = count_in(d, key, ps[i]->ep, 0, MAX_GPUS);
-        snprintf(key, sizeof(key), "serve.%s.attention_dp", names[i]);
-        if (!st)
-            st = count_in(d, key, ps[i]->attention_dp, 0, MAX_GPUS);
-        if (!st && any && v->disaggregated != DISAGG_YES) {
+        if (any && v->disaggregated != DISAGG_YES) {
             snprintf(key, sizeof(key), "serve.%s.%s", names[i],
                      ps[i]->gpus ? "gpus"
                      : ps[i]->tp ? "tp"
@@ -587,6 +592,12 @@ static enum cp_status validate_pools(const struct scenario *sc,
 }
 
 /* A serving replica (tp x pp GPUs) against the model and the fleet. */
+static const enum field_id serve_layout_fields[] = {
+    FLD_PAR_TP,
+    FLD_PAR_PP,
+    FLD_PAR_EP,
+};
+
 static enum cp_status validate_serve_layout(const struct scenario *sc,
                                             struct diag *d)
 {
@@ -595,11 +606,8 @@ static enum cp_status validate_serve_layout(const struct scenario *sc,
     enum cp_status st;
     double gpr;
 
-    st = count_in(d, "parallel.tp", lay->tp, 1, MAX_GPUS);
-    if (!st)
-        st = count_in(d, "parallel.pp", lay->pp, 1, MAX_GPUS);
-    if (!st)
-        st = count_in(d, "parallel.ep", lay->ep, 1, MAX_GPUS);
+    st = check_fields(sc, 0, serve_layout_fields, NFIELDS(serve_layout_fields),
+                      d);
     if (st)
         return st;
     model_shape_derive(&sc->model, 1, &m);
@@ -639,6 +647,16 @@ static enum cp_status validate_serve_layout(const struct scenario *sc,
     return CP_OK;
 }
 
+static const enum field_id serve_fields[] = {
+    FLD_SERVE_INPUT_TOKENS,    FLD_SERVE_OUTPUT_TOKENS,
+    FLD_SERVE_REQUESTS_PER_S,  FLD_SERVE_TOKENS_PER_DAY,
+    FLD_SERVE_PEAK_TO_AVG,     FLD_SERVE_CONCURRENCY,
+    FLD_SERVE_TTFT_MS,         FLD_SERVE_TPOT_MS,
+    FLD_SERVE_WINDOW_REQUESTS, FLD_SERVE_PREFIX_HIT,
+    FLD_SERVE_MAX_BATCH,       FLD_SERVE_OWNED_GPUS,
+    FLD_SERVE_SPEC_TOKENS,     FLD_SERVE_SPEC_ACCEPT,
+};
+
 /* Serving inputs and the engine's knobs. */
 static enum cp_status validate_serve(const struct scenario *sc, struct diag *d)
 {
@@ -648,26 +666,10 @@ static enum cp_status validate_serve(const struct scenario *sc, struct diag *d)
 
     if ((unsigned)v->mode > SERVE_OFFLINE)
         return diag_set(d, CP_ERR_RANGE, "serve.mode", "unknown mode");
-    st = count_in(d, "serve.input_tokens", v->input_tokens, 1, MAX_SEQ);
-    if (!st)
-        st = count_in(d, "serve.output_tokens", v->output_tokens, 1, MAX_SEQ);
-    if (!st)
-        st = real_in(d, "serve.requests_per_s", v->requests_per_s, 0, 1e9);
-    if (!st)
-        st = real_in(d, "serve.tokens_per_day", v->tokens_per_day, 0, 1e18);
-    if (!st)
-        st = real_in(d, "serve.peak_to_avg", v->peak_to_avg, 1, 100);
-    if (!st)
-        st = count_in(d, "serve.concurrency", v->concurrency, 0, MAX_BATCH);
-    if (!st)
-        st = real_in(d, "serve.ttft_ms", v->ttft_ms, 0, 1e9);
-    if (!st)
-        st = real_in(d, "serve.tpot_ms", v->tpot_ms, 0, 1e9);
+    st = check_fields(sc, 0, serve_fields, NFIELDS(serve_fields), d);
     if (!st && (unsigned)v->percentile > SERVE_PCT_P99)
         st = diag_set(d, CP_ERR_RANGE, "serve.percentile",
                       "must be mean, p50, p90 or p99");
-    if (!st)
-        st = count_in(d, "serve.window_requests", v->window_requests, 0, 1e9);
     if (!st && (unsigned)v->weights >= SD_COUNT)
         st = diag_set(d, CP_ERR_RANGE, "serve.weights", "unknown precision");
     if (!st && (v->expert_weights < 0 || v->expert_weights > SD_COUNT))
@@ -685,19 +687,8 @@ static enum cp_status validate_serve(const struct scenario *sc, struct diag *d)
         v->kv_cache != SD_FP8)
         st = diag_set(d, CP_ERR_RANGE, "serve.kv_cache",
                       "must be bf16, fp16 or fp8");
-    if (!st && !(v->prefix_hit_frac >= 0 && v->prefix_hit_frac < 1))
-        st = diag_set(d, CP_ERR_RANGE, "serve.prefix_hit",
-                      "%g is out of range [0, 1)", v->prefix_hit_frac);
     if (!st && (unsigned)v->disaggregated > DISAGG_AUTO)
         st = diag_set(d, CP_ERR_RANGE, "serve.disaggregated", "unknown mode");
-    if (!st)
-        st = count_in(d, "serve.max_batch", v->max_batch, 0, MAX_BATCH);
-    if (!st)
-        st = count_in(d, "serve.owned_gpus", v->owned_gpus, 0, MAX_GPUS);
-    if (!st)
-        st = count_in(d, "serve.spec_tokens", v->spec_tokens, 0, 64);
-    if (!st)
-        st = real_in(d, "serve.spec_accept", v->spec_accept, 0, 1);
     if (st)
         return st;
     if (v->gpus_auto && v->mode == SERVE_ONLINE && !(v->requests_per_s > 0) &&
@@ -717,19 +708,39 @@ static enum cp_status validate_serve(const struct scenario *sc, struct diag *d)
     return validate_serve_layout(sc, d);
 }
 
+static const enum field_id site_fields[] = {
+    FLD_SITE_PUE,
+    FLD_SITE_USD_PER_KWH,
+    FLD_SITE_KGCO2_PER_KWH,
+};
+
+static const enum field_id finance_fields[] = {
+    FLD_FIN_DEPRECIATION_YEARS,
+    FLD_FIN_COST_OF_CAPITAL,
+    FLD_FIN_UTILIZATION,
+    FLD_FIN_MAINTENANCE_FRAC,
+    FLD_FIN_FACILITY_YEARS,
+    FLD_FIN_RESIDUAL_FRAC,
+    FLD_FIN_SPARES_FRAC,
+    FLD_FIN_SUPPORT_FRAC,
+    FLD_FIN_INSURANCE_FRAC,
+    FLD_FIN_STAFF_USD_PER_MW_YEAR,
+    FLD_FIN_SOFTWARE_USD_PER_GPU_YEAR,
+    FLD_CLOUD_USD_PER_GPU_HOUR,
+};
+
+static const enum field_id reliability_fields[] = {
+    FLD_REL_NODE_MTBF_H,
+    FLD_REL_RESTART_MIN,
+};
+
 static enum cp_status validate_money(const struct scenario *sc, struct diag *d)
 {
     const struct site_spec *s = &sc->site;
     enum cp_status st;
     int i;
 
-    st = real_in(d, "site.pue", s->pue, B_PUE_MIN, B_PUE_MAX);
-    if (!st)
-        st = real_in(d, "site.usd_per_kwh", s->usd_per_kwh, 0,
-                     B_USD_PER_KWH_MAX);
-    if (!st)
-        st = real_in(d, "site.kgco2_per_kwh", s->kgco2_per_kwh, 0,
-                     B_KGCO2_PER_KWH_MAX);
+    st = check_fields(sc, 0, site_fields, NFIELDS(site_fields), d);
     if (!st &&
         (!isfinite(s->air_kw_per_rack) || s->air_kw_per_rack < 0 ||
          !isfinite(s->liquid_kw_per_rack) || s->liquid_kw_per_rack < 0 ||
@@ -742,81 +753,46 @@ static enum cp_status validate_money(const struct scenario *sc, struct diag *d)
         st = diag_set(d, CP_ERR_RANGE, "site.id",
                       "'%s' has values out of range", s->id);
     if (!st)
-        st = real_in(d, "finance.depreciation_years",
-                     sc->finance.depreciation_years, 0.01, 100);
-    if (!st)
-        st = real_in(d, "finance.cost_of_capital", sc->finance.cost_of_capital,
-                     0, 1);
-    if (!st && !(sc->finance.utilization > 0 && sc->finance.utilization <= 1))
-        st = diag_set(d, CP_ERR_RANGE, "finance.utilization",
-                      "%g is out of range (0, 1]", sc->finance.utilization);
-    if (!st)
-        st = real_in(d, "finance.maintenance_frac",
-                     sc->finance.maintenance_frac, 0, 1);
-    if (!st)
-        st = real_in(d, "finance.facility_years", sc->finance.facility_years, 0,
-                     100);
-    if (!st)
-        st = real_in(d, "finance.residual_frac", sc->finance.residual_frac, 0,
-                     1);
-    if (!st)
-        st = real_in(d, "finance.spares_frac", sc->finance.spares_frac, 0, 1);
-    if (!st)
-        st = real_in(d, "finance.support_frac", sc->finance.support_frac, 0, 1);
-    if (!st)
-        st = real_in(d, "finance.insurance_frac", sc->finance.insurance_frac, 0,
-                     1);
-    if (!st)
-        st = real_in(d, "finance.staff_usd_per_mw_year",
-                     sc->finance.staff_usd_per_mw_year, 0, 1e9);
-    if (!st)
-        st = real_in(d, "finance.software_usd_per_gpu_year",
-                     sc->finance.software_usd_per_gpu_year, 0, 1e6);
-    if (!st)
-        st = real_in(d, "cloud.usd_per_gpu_hour", sc->cloud_usd_per_gpu_hour, 0,
-                     B_USD_PER_GPU_HOUR_MAX);
+        st = check_fields(sc, 0, finance_fields, NFIELDS(finance_fields), d);
     for (i = 0; !st && i < TERM_COUNT; i++)
         if (!isfinite(sc->cloud.usd_per_gpu_hour[i]) ||
             sc->cloud.usd_per_gpu_hour[i] < 0)
             st = diag_set(d, CP_ERR_RANGE, "cloud.offer",
                           "'%s' has a negative price", sc->cloud.id);
     if (!st)
-        st = real_in(d, "reliability.node_mtbf_h", sc->reliability.node_mtbf_h,
-                     0, B_NODE_MTBF_H_MAX);
-    if (!st)
-        st = real_in(d, "reliability.restart_min", sc->reliability.restart_min,
-                     0, 1e6);
+        st = check_fields(sc, 0, reliability_fields,
+                          NFIELDS(reliability_fields), d);
     return st;
 }
 
 enum cp_status scenario_validate_model(const struct scenario *sc,
                                        struct diag *d)
 {
+    static const enum field_id seq_len = FLD_TRAIN_SEQ_LEN;
     enum cp_status st = validate_model(&sc->model, d);
 
     if (!st)
-        st = count_in(d, "train.seq_len", sc->train.seq_len, 1, MAX_SEQ);
+        st = check_fields(sc, 0, &seq_len, 1, d);
     return st;
 }
 
+static const enum field_id train_fields[] = {
+    FLD_TRAIN_TOKENS,  FLD_TRAIN_GPU_HOURS,    FLD_TRAIN_MOE_CAPACITY,
+    FLD_TRAIN_SEQ_LEN, FLD_TRAIN_GLOBAL_BATCH,
+};
+
 enum cp_status scenario_validate(const struct scenario *sc, struct diag *d)
 {
+    static const enum field_id efficiency = FLD_SOFTWARE_EFFICIENCY_SCALE;
     enum cp_status st;
 
     st = validate_model(&sc->model, d);
     if (!st)
-        st = real_in(d, "train.tokens", sc->train.tokens, 0, MAX_TOKENS);
-    if (!st)
-        st = real_in(d, "train.gpu_hours", sc->train.gpu_hours, 0, MAX_TOKENS);
+        st = check_fields(sc, 0, train_fields, NFIELDS(train_fields), d);
     if (!st && !(sc->train.moe_capacity == 0 ||
                  (sc->train.moe_capacity >= 1 && sc->train.moe_capacity <= 16)))
         st = diag_set(d, CP_ERR_RANGE, "train.moe_capacity",
                       "must be 0 (dropless) or a capacity factor from 1 to 16");
-    if (!st)
-        st = count_in(d, "train.seq_len", sc->train.seq_len, 1, MAX_SEQ);
-    if (!st)
-        st = count_in(d, "train.global_batch", sc->train.global_batch, 1,
-                      MAX_BATCH);
     if (!st && ((unsigned)sc->train.precision >= PREC_COUNT ||
                 sc->train.precision == PREC_INT8))
         st = diag_set(d, CP_ERR_RANGE, "train.precision",
@@ -824,9 +800,8 @@ enum cp_status scenario_validate(const struct scenario *sc, struct diag *d)
     if (!st)
         st = validate_stack(&sc->stack, d);
     /* 0 is "not set" (a scenario built without scenario_defaults): 1. */
-    if (!st && sc->efficiency_scale != 0)
-        st = real_in(d, "software.efficiency_scale", sc->efficiency_scale, 0.01,
-                     10);
+    if (!st)
+        st = check_fields(sc, 0, &efficiency, 1, d);
     if (!st && (unsigned)sc->recipe.a2a_overlap > RECIPE_NO)
         st = diag_set(d, CP_ERR_RANGE, "software.moe_a2a_overlap",
                       "must be stack, yes or no");
