@@ -28,7 +28,7 @@ static const int grad_dtype_values[] = {PREC_FP32, PREC_BF16, PREC_FP16};
 
 #define OFF(member) offsetof(struct scenario, member)
 
-static const struct field_info fields[FIELD_COUNT] = {
+static const struct field_info field_table[FIELD_COUNT] = {
 #define FIELD_ROW(id, sec, k, type, flags, lo, hi, unit, choices, values, ref, \
                   def, store, off, help)                                       \
     [FLD_##id] = {sec "." k, sec,    k,   type, flags, lo,  hi,  unit,         \
@@ -44,7 +44,7 @@ const char *const field_sections[] = {
 
 const struct field_info *field_info(enum field_id f)
 {
-    return (unsigned)f < FIELD_COUNT ? &fields[f] : NULL;
+    return (unsigned)f < FIELD_COUNT ? &field_table[f] : NULL;
 }
 
 enum cp_status field_find(const char *name, enum field_id *out)
@@ -52,7 +52,7 @@ enum cp_status field_find(const char *name, enum field_id *out)
     size_t i;
 
     for (i = 0; i < FIELD_COUNT; i++) {
-        if (strcmp(fields[i].name, name) == 0) {
+        if (strcmp(field_table[i].name, name) == 0) {
             *out = (enum field_id)i;
             return CP_OK;
         }
@@ -94,7 +94,7 @@ const char *field_enum_choice(const struct field_info *fi, size_t i, char *buf,
 
 enum cp_status field_check_count(enum field_id f, uint64_t v, struct diag *d)
 {
-    const struct field_info *fi = &fields[f];
+    const struct field_info *fi = &field_table[f];
 
     if (v == 0 && (fi->flags & PKF_ZERO_UNSET))
         return CP_OK;
@@ -107,7 +107,7 @@ enum cp_status field_check_count(enum field_id f, uint64_t v, struct diag *d)
 
 enum cp_status field_check_real(enum field_id f, double v, struct diag *d)
 {
-    const struct field_info *fi = &fields[f];
+    const struct field_info *fi = &field_table[f];
 
     if (v == 0 && (fi->flags & PKF_ZERO_UNSET))
         return CP_OK;

@@ -9,14 +9,16 @@
  *   plan/resolve.c    store() writes the value at `offset`; the default
  *                     catalog ids are the `def` of the ID fields
  *   core/scenario.c   scenario_validate() checks the resolved value
- *                     against the same [min, max] (field_check_*)
+ *                     against the same [min, max] (check_field, with the
+ *                     row's bounds as constants of that file)
  *   cli/cli_opts.c    --help and the man page's key list
  *   catalog           a column named like a field of the kind its section
  *                     overrides shares its bounds (the twins test in
  *                     tests/unit/app/check_plan.c); shared bounds are the
  *                     B_* constants of core/bounds.h
  *   tests/fuzz        set.dict and plan_ini.dict are `llmplan fields
- *                     --dict set|plan_ini` (tests/shell/test_fields.sh)
+ *                     --dict set|plan_ini`, llmplan.1's key list is
+ *                     `llmplan fields --man` (tests/shell/test_fields.sh)
  *
  * To add a field:
  *   1. add its member to the struct in core/spec.h and its default (if not
@@ -27,14 +29,28 @@
  *      min, max, unit, choices, enum values, catalog ref, default text,
  *      store, OFF(member), help.  A bound shared with a catalog column is
  *      a B_* constant of core/bounds.h, used by both;
- *   3. if scenario_validate() should check it, call field_check_count() or
- *      field_check_real() with its id where the section is validated;
- *   4. run `make golden-update` (the --help and echo goldens grow by the
- *      row), `llmplan fields --dict set > tests/fuzz/set.dict` (and
- *      plan_ini), and mention it in README "Plans" and llmplan.1.
- * Nothing else: the plan key enum (PK_<id>), parsing, storing, echo and
- * --help follow from the row; tests/unit/app/check_fields.c checks that
- * every row is parsed, stored, echoed and documented.
+ *   3. add its id to the X-list of the section core/scenario.c validates
+ *      (MODEL_FIELDS, SERVE_FIELDS, FINANCE_FIELDS, ...): scenario_validate
+ *      then checks it against the row's bounds (check_fields.c fails for
+ *      a numeric field it does not refuse beyond them);
+ *   4. run `make golden-update`: the --help and echo goldens grow by the
+ *      row, and it rewrites tests/fuzz/set.dict, plan_ini.dict and
+ *      llmplan.1's "Plan keys" block; say what the field means in README
+ *      "Plans" or the section it belongs to if it needs more than a line.
+ * Nothing else: the plan key enum (PK_<id>), parsing, storing, the INI
+ * writer, echo, --help and the man page's list follow from the row
+ * (an ENUM field also needs its name in plan/echo.c's enum_text).
+ * tests/unit/app/check_fields_row.c checks that every row is parsed,
+ * written, refused beyond its bounds and echoed; tests/shell/
+ * test_fields.sh that it is in --help, llmplan.1 and the dictionaries.
+ *
+ * Porting a key written the old way (a branch's `new key: NAME (BRANCH)`
+ * blocks in plan/plan_keys.h, plan/plan.c and core/scenario.c): its
+ * PLAN_KEY_LIST entry goes; its plan.c row becomes one X() row here with
+ * the name split into section and key, CATALOG_<KIND> as FIELD_REF_<KIND>,
+ * COUNT_MAX as B_COUNT_MAX and a unit added; its count_in/real_in call in
+ * scenario.c becomes its id in the section's X-list, with ONE bound in
+ * the row (if plan and core disagreed, say which was kept).
  *
  * Pure core: no catalog or plan includes.  An ID field names the catalog
  * kind it refers to through enum field_ref (plan maps it to the catalog's

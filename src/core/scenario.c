@@ -142,60 +142,80 @@ static enum cp_status count_in(struct diag *d, const char *key, uint64_t v,
     return CP_OK;
 }
 
-/* The fields ids[0..n) of the struct at base, which sits at base_off in
- * struct scenario, against their rows in the field table, in order. */
-static enum cp_status check_fields(const void *base, size_t base_off,
-                                   const enum field_id *ids, size_t n,
-                                   struct diag *d)
+/* The rows of core/fields.h this file checks, as constants of this file:
+ * check_field() with a constant id compiles to a load and two compares
+ * (the layout search validates every candidate). */
+#define OFF(member) offsetof(struct scenario, member)
+#define ROW_MIN(id, sec, k, type, flags, lo, ...) [FLD_##id] = lo,
+#define ROW_MAX(id, sec, k, type, flags, lo, hi, ...) [FLD_##id] = hi,
+#define ROW_FLAGS(id, sec, k, type, flags, ...) [FLD_##id] = flags,
+#define ROW_STORE(id, sec, k, type, flags, lo, hi, unit, choices, values, ref, \
+                  def, store, ...)                                             \
+    [FLD_##id] = store,
+#define ROW_OFF(id, sec, k, type, flags, lo, hi, unit, choices, values, ref,   \
+                def, store, off, ...)                                          \
+    [FLD_##id] = off,
+static const double row_min[FIELD_COUNT] = {FIELD_LIST(ROW_MIN)};
+static const double row_max[FIELD_COUNT] = {FIELD_LIST(ROW_MAX)};
+static const unsigned row_flags[FIELD_COUNT] = {FIELD_LIST(ROW_FLAGS)};
+static const enum field_store row_store[FIELD_COUNT] = {FIELD_LIST(ROW_STORE)};
+static const size_t row_off[FIELD_COUNT] = {FIELD_LIST(ROW_OFF)};
+
+/* Field f of the struct at base, which sits at base_off in struct
+ * scenario, against its row's bounds (field_check_* words the error). */
+static inline enum cp_status check_field(const void *base, size_t base_off,
+                                         enum field_id f, struct diag *d)
 {
-    enum cp_status st = CP_OK;
-    size_t i;
+    const char *at = (const char *)base + (row_off[f] - base_off);
+    uint64_t u = 0;
+    double x;
+    int e;
 
-    for (i = 0; i < n && !st; i++) {
-        const struct field_info *fi = field_info(ids[i]);
-        const char *at = (const char *)base + (fi->offset - base_off);
-        uint64_t u;
-        double x;
-        int e;
-
-        assert(fi->offset >= base_off);
-        if (fi->store == PS_U64) {
-            memcpy(&u, at, sizeof(u));
-            st = field_check_count(ids[i], u, d);
-        } else if (fi->store == PS_F64) {
-            memcpy(&x, at, sizeof(x));
-            st = field_check_real(ids[i], x, d);
-        } else {
-            assert(fi->store == PS_INT);
-            memcpy(&e, at, sizeof(e));
-            st = field_check_real(ids[i], e, d);
-        }
+    if (row_store[f] == PS_U64) {
+        memcpy(&u, at, sizeof(u));
+        x = (double)u;
+    } else if (row_store[f] == PS_F64) {
+        memcpy(&x, at, sizeof(x));
+    } else {
+        memcpy(&e, at, sizeof(e));
+        x = e;
     }
-    return st;
+    if (x == 0 && (row_flags[f] & PKF_ZERO_UNSET))
+        return CP_OK;
+    if (x >= row_min[f] && x <= row_max[f]) /* NaN fails */
+        return CP_OK;
+    return row_store[f] == PS_U64 ? field_check_count(f, u, d)
+                                  : field_check_real(f, x, d);
 }
 
-#define NFIELDS(a) (sizeof(a) / sizeof((a)[0]))
+/* st = the first field of a list out of range (X-lists of field ids;
+ * CHECK_SC for members of struct scenario, CHECK_MODEL for the model). */
+#define CHECK_SC(id)                                                           \
+    if (!st)                                                                   \
+        st = check_field(sc, 0, FLD_##id, d);
+#define CHECK_MODEL(id)                                                        \
+    if (!st)                                                                   \
+        st = check_field(m, OFF(model), FLD_##id, d);
 
 /* Every count of the model (0: not given, from the shape or a default). */
-static const enum field_id model_fields[] = {
-    FLD_MODEL_PARAMS,
-    FLD_MODEL_LAYERS,
-    FLD_MODEL_HIDDEN,
-    FLD_MODEL_HEADS,
-    FLD_MODEL_KV_HEADS,
-    FLD_MODEL_FFN,
-    FLD_MODEL_VOCAB,
-    FLD_MODEL_EXPERTS,
-    FLD_MODEL_EXPERTS_ACTIVE,
-    FLD_MODEL_SHARED_EXPERTS,
-    FLD_MODEL_EXPERT_FFN,
-    FLD_MODEL_MOE_EVERY,
-    FLD_MODEL_FIRST_DENSE_LAYERS,
-    FLD_MODEL_HEAD_DIM,
-    FLD_MODEL_KV_LORA_RANK,
-    FLD_MODEL_Q_LORA_RANK,
-    FLD_MODEL_ROPE_HEAD_DIM,
-};
+#define MODEL_FIELDS(X)                                                        \
+    X(MODEL_PARAMS)                                                            \
+    X(MODEL_LAYERS)                                                            \
+    X(MODEL_HIDDEN)                                                            \
+    X(MODEL_HEADS)                                                             \
+    X(MODEL_KV_HEADS)                                                          \
+    X(MODEL_FFN)                                                               \
+    X(MODEL_VOCAB)                                                             \
+    X(MODEL_EXPERTS)                                                           \
+    X(MODEL_EXPERTS_ACTIVE)                                                    \
+    X(MODEL_SHARED_EXPERTS)                                                    \
+    X(MODEL_EXPERT_FFN)                                                        \
+    X(MODEL_MOE_EVERY)                                                         \
+    X(MODEL_FIRST_DENSE_LAYERS)                                                \
+    X(MODEL_HEAD_DIM)                                                          \
+    X(MODEL_KV_LORA_RANK)                                                      \
+    X(MODEL_Q_LORA_RANK)                                                       \
+    X(MODEL_ROPE_HEAD_DIM)
 
 static enum cp_status validate_model(const struct model_spec *m, struct diag *d)
 {
@@ -205,8 +225,8 @@ static enum cp_status validate_model(const struct model_spec *m, struct diag *d)
         return diag_set(d, CP_ERR_RANGE, "model.layers",
                         "the model needs model.layers or model.params "
                         "(or a model.preset)");
-    st = check_fields(m, offsetof(struct scenario, model), model_fields,
-                      NFIELDS(model_fields), d);
+    st = CP_OK;
+    MODEL_FIELDS(CHECK_MODEL)
     if (!st && m->first_dense_layers && m->layers)
         st = count_in(d, "model.first_dense_layers", m->first_dense_layers, 0,
                       (double)m->layers - 1);
@@ -257,10 +277,15 @@ enum cp_status scenario_validate_model_spec(const struct model_spec *m,
     return validate_model(m, d);
 }
 
-static const enum field_id layout_fields[] = {
-    FLD_PAR_TP, FLD_PAR_PP,         FLD_PAR_DP,         FLD_PAR_CP,
-    FLD_PAR_EP, FLD_PAR_MICROBATCH, FLD_PAR_INTERLEAVE, FLD_PAR_ZERO,
-};
+#define LAYOUT_FIELDS(X)                                                       \
+    X(PAR_TP)                                                                  \
+    X(PAR_PP)                                                                  \
+    X(PAR_DP)                                                                  \
+    X(PAR_CP)                                                                  \
+    X(PAR_EP)                                                                  \
+    X(PAR_MICROBATCH)                                                          \
+    X(PAR_INTERLEAVE)                                                          \
+    X(PAR_ZERO)
 
 /* The layout against the model and the GPU count (Megatron's rules). */
 static enum cp_status validate_layout(const struct scenario *sc, struct diag *d)
@@ -270,7 +295,8 @@ static enum cp_status validate_layout(const struct scenario *sc, struct diag *d)
     enum cp_status st;
     double heads, kv, layers, experts;
 
-    st = check_fields(sc, 0, layout_fields, NFIELDS(layout_fields), d);
+    st = CP_OK;
+    LAYOUT_FIELDS(CHECK_SC)
     if (!st && (unsigned)lay->recompute > RECOMPUTE_FULL)
         st = diag_set(d, CP_ERR_RANGE, "parallel.recompute", "unknown mode");
     if (st)
@@ -345,11 +371,10 @@ static enum cp_status validate_layout(const struct scenario *sc, struct diag *d)
     return CP_OK;
 }
 
-static const enum field_id hardware_fields[] = {
-    FLD_HW_GPUS,
-    FLD_HW_OVERSUBSCRIPTION,
-    FLD_HW_STORAGE_TB,
-};
+#define HARDWARE_FIELDS(X)                                                     \
+    X(HW_GPUS)                                                                 \
+    X(HW_OVERSUBSCRIPTION)                                                     \
+    X(HW_STORAGE_TB)
 
 static enum cp_status validate_hardware(const struct scenario *sc,
                                         struct diag *d)
@@ -360,7 +385,8 @@ static enum cp_status validate_hardware(const struct scenario *sc,
     enum cp_status st;
     int i;
 
-    st = check_fields(sc, 0, hardware_fields, NFIELDS(hardware_fields), d);
+    st = CP_OK;
+    HARDWARE_FIELDS(CHECK_SC)
     if (st)
         return st;
     if (!(a->hbm_bytes > 0) || !(a->hbm_bps > 0))
@@ -524,17 +550,16 @@ static enum cp_status validate_pool(const struct scenario *sc,
     return CP_OK;
 }
 
-static const enum field_id pool_fields[] = {
-    FLD_SERVE_ATTENTION_DP,
-    FLD_SERVE_PREFILL_GPUS,
-    FLD_SERVE_PREFILL_TP,
-    FLD_SERVE_PREFILL_EP,
-    FLD_SERVE_PREFILL_ATTENTION_DP,
-    FLD_SERVE_DECODE_GPUS,
-    FLD_SERVE_DECODE_TP,
-    FLD_SERVE_DECODE_EP,
-    FLD_SERVE_DECODE_ATTENTION_DP,
-};
+#define POOL_FIELDS(X)                                                         \
+    X(SERVE_ATTENTION_DP)                                                      \
+    X(SERVE_PREFILL_GPUS)                                                      \
+    X(SERVE_PREFILL_TP)                                                        \
+    X(SERVE_PREFILL_EP)                                                        \
+    X(SERVE_PREFILL_ATTENTION_DP)                                              \
+    X(SERVE_DECODE_GPUS)                                                       \
+    X(SERVE_DECODE_TP)                                                         \
+    X(SERVE_DECODE_EP)                                                         \
+    X(SERVE_DECODE_ATTENTION_DP)
 
 /* serve.pool, serve.attention_dp and the disaggregated pools' keys. */
 static enum cp_status validate_pools(const struct scenario *sc,
@@ -549,7 +574,8 @@ static enum cp_status validate_pools(const struct scenario *sc,
 
     if ((unsigned)v->pool > POOL_DECODE)
         return diag_set(d, CP_ERR_RANGE, "serve.pool", "unknown pool");
-    st = check_fields(sc, 0, pool_fields, NFIELDS(pool_fields), d);
+    st = CP_OK;
+    POOL_FIELDS(CHECK_SC)
     for (i = 0; i < 2 && !st; i++) {
         char key[40];
         bool any = ps[i]->gpus || ps[i]->tp || ps[i]->ep || ps[i]->attention_dp;
@@ -592,11 +618,10 @@ static enum cp_status validate_pools(const struct scenario *sc,
 }
 
 /* A serving replica (tp x pp GPUs) against the model and the fleet. */
-static const enum field_id serve_layout_fields[] = {
-    FLD_PAR_TP,
-    FLD_PAR_PP,
-    FLD_PAR_EP,
-};
+#define SERVE_LAYOUT_FIELDS(X)                                                 \
+    X(PAR_TP)                                                                  \
+    X(PAR_PP)                                                                  \
+    X(PAR_EP)
 
 static enum cp_status validate_serve_layout(const struct scenario *sc,
                                             struct diag *d)
@@ -606,8 +631,8 @@ static enum cp_status validate_serve_layout(const struct scenario *sc,
     enum cp_status st;
     double gpr;
 
-    st = check_fields(sc, 0, serve_layout_fields, NFIELDS(serve_layout_fields),
-                      d);
+    st = CP_OK;
+    SERVE_LAYOUT_FIELDS(CHECK_SC)
     if (st)
         return st;
     model_shape_derive(&sc->model, 1, &m);
@@ -647,15 +672,21 @@ static enum cp_status validate_serve_layout(const struct scenario *sc,
     return CP_OK;
 }
 
-static const enum field_id serve_fields[] = {
-    FLD_SERVE_INPUT_TOKENS,    FLD_SERVE_OUTPUT_TOKENS,
-    FLD_SERVE_REQUESTS_PER_S,  FLD_SERVE_TOKENS_PER_DAY,
-    FLD_SERVE_PEAK_TO_AVG,     FLD_SERVE_CONCURRENCY,
-    FLD_SERVE_TTFT_MS,         FLD_SERVE_TPOT_MS,
-    FLD_SERVE_WINDOW_REQUESTS, FLD_SERVE_PREFIX_HIT,
-    FLD_SERVE_MAX_BATCH,       FLD_SERVE_OWNED_GPUS,
-    FLD_SERVE_SPEC_TOKENS,     FLD_SERVE_SPEC_ACCEPT,
-};
+#define SERVE_FIELDS(X)                                                        \
+    X(SERVE_INPUT_TOKENS)                                                      \
+    X(SERVE_OUTPUT_TOKENS)                                                     \
+    X(SERVE_REQUESTS_PER_S)                                                    \
+    X(SERVE_TOKENS_PER_DAY)                                                    \
+    X(SERVE_PEAK_TO_AVG)                                                       \
+    X(SERVE_CONCURRENCY)                                                       \
+    X(SERVE_TTFT_MS)                                                           \
+    X(SERVE_TPOT_MS)                                                           \
+    X(SERVE_WINDOW_REQUESTS)                                                   \
+    X(SERVE_PREFIX_HIT)                                                        \
+    X(SERVE_MAX_BATCH)                                                         \
+    X(SERVE_OWNED_GPUS)                                                        \
+    X(SERVE_SPEC_TOKENS)                                                       \
+    X(SERVE_SPEC_ACCEPT)
 
 /* Serving inputs and the engine's knobs. */
 static enum cp_status validate_serve(const struct scenario *sc, struct diag *d)
@@ -666,7 +697,8 @@ static enum cp_status validate_serve(const struct scenario *sc, struct diag *d)
 
     if ((unsigned)v->mode > SERVE_OFFLINE)
         return diag_set(d, CP_ERR_RANGE, "serve.mode", "unknown mode");
-    st = check_fields(sc, 0, serve_fields, NFIELDS(serve_fields), d);
+    st = CP_OK;
+    SERVE_FIELDS(CHECK_SC)
     if (!st && (unsigned)v->percentile > SERVE_PCT_P99)
         st = diag_set(d, CP_ERR_RANGE, "serve.percentile",
                       "must be mean, p50, p90 or p99");
@@ -708,31 +740,28 @@ static enum cp_status validate_serve(const struct scenario *sc, struct diag *d)
     return validate_serve_layout(sc, d);
 }
 
-static const enum field_id site_fields[] = {
-    FLD_SITE_PUE,
-    FLD_SITE_USD_PER_KWH,
-    FLD_SITE_KGCO2_PER_KWH,
-};
+#define SITE_FIELDS(X)                                                         \
+    X(SITE_PUE)                                                                \
+    X(SITE_USD_PER_KWH)                                                        \
+    X(SITE_KGCO2_PER_KWH)
 
-static const enum field_id finance_fields[] = {
-    FLD_FIN_DEPRECIATION_YEARS,
-    FLD_FIN_COST_OF_CAPITAL,
-    FLD_FIN_UTILIZATION,
-    FLD_FIN_MAINTENANCE_FRAC,
-    FLD_FIN_FACILITY_YEARS,
-    FLD_FIN_RESIDUAL_FRAC,
-    FLD_FIN_SPARES_FRAC,
-    FLD_FIN_SUPPORT_FRAC,
-    FLD_FIN_INSURANCE_FRAC,
-    FLD_FIN_STAFF_USD_PER_MW_YEAR,
-    FLD_FIN_SOFTWARE_USD_PER_GPU_YEAR,
-    FLD_CLOUD_USD_PER_GPU_HOUR,
-};
+#define FINANCE_FIELDS(X)                                                      \
+    X(FIN_DEPRECIATION_YEARS)                                                  \
+    X(FIN_COST_OF_CAPITAL)                                                     \
+    X(FIN_UTILIZATION)                                                         \
+    X(FIN_MAINTENANCE_FRAC)                                                    \
+    X(FIN_FACILITY_YEARS)                                                      \
+    X(FIN_RESIDUAL_FRAC)                                                       \
+    X(FIN_SPARES_FRAC)                                                         \
+    X(FIN_SUPPORT_FRAC)                                                        \
+    X(FIN_INSURANCE_FRAC)                                                      \
+    X(FIN_STAFF_USD_PER_MW_YEAR)                                               \
+    X(FIN_SOFTWARE_USD_PER_GPU_YEAR)                                           \
+    X(CLOUD_USD_PER_GPU_HOUR)
 
-static const enum field_id reliability_fields[] = {
-    FLD_REL_NODE_MTBF_H,
-    FLD_REL_RESTART_MIN,
-};
+#define RELIABILITY_FIELDS(X)                                                  \
+    X(REL_NODE_MTBF_H)                                                         \
+    X(REL_RESTART_MIN)
 
 static enum cp_status validate_money(const struct scenario *sc, struct diag *d)
 {
@@ -740,7 +769,8 @@ static enum cp_status validate_money(const struct scenario *sc, struct diag *d)
     enum cp_status st;
     int i;
 
-    st = check_fields(sc, 0, site_fields, NFIELDS(site_fields), d);
+    st = CP_OK;
+    SITE_FIELDS(CHECK_SC)
     if (!st &&
         (!isfinite(s->air_kw_per_rack) || s->air_kw_per_rack < 0 ||
          !isfinite(s->liquid_kw_per_rack) || s->liquid_kw_per_rack < 0 ||
@@ -752,43 +782,38 @@ static enum cp_status validate_money(const struct scenario *sc, struct diag *d)
          !isfinite(s->liquid_pue) || s->liquid_pue < 0 || s->liquid_pue > 5))
         st = diag_set(d, CP_ERR_RANGE, "site.id",
                       "'%s' has values out of range", s->id);
-    if (!st)
-        st = check_fields(sc, 0, finance_fields, NFIELDS(finance_fields), d);
+    FINANCE_FIELDS(CHECK_SC)
     for (i = 0; !st && i < TERM_COUNT; i++)
         if (!isfinite(sc->cloud.usd_per_gpu_hour[i]) ||
             sc->cloud.usd_per_gpu_hour[i] < 0)
             st = diag_set(d, CP_ERR_RANGE, "cloud.offer",
                           "'%s' has a negative price", sc->cloud.id);
-    if (!st)
-        st = check_fields(sc, 0, reliability_fields,
-                          NFIELDS(reliability_fields), d);
+    RELIABILITY_FIELDS(CHECK_SC)
     return st;
 }
 
 enum cp_status scenario_validate_model(const struct scenario *sc,
                                        struct diag *d)
 {
-    static const enum field_id seq_len = FLD_TRAIN_SEQ_LEN;
     enum cp_status st = validate_model(&sc->model, d);
 
-    if (!st)
-        st = check_fields(sc, 0, &seq_len, 1, d);
+    CHECK_SC(TRAIN_SEQ_LEN)
     return st;
 }
 
-static const enum field_id train_fields[] = {
-    FLD_TRAIN_TOKENS,  FLD_TRAIN_GPU_HOURS,    FLD_TRAIN_MOE_CAPACITY,
-    FLD_TRAIN_SEQ_LEN, FLD_TRAIN_GLOBAL_BATCH,
-};
+#define TRAIN_FIELDS(X)                                                        \
+    X(TRAIN_TOKENS)                                                            \
+    X(TRAIN_GPU_HOURS)                                                         \
+    X(TRAIN_MOE_CAPACITY)                                                      \
+    X(TRAIN_SEQ_LEN)                                                           \
+    X(TRAIN_GLOBAL_BATCH)
 
 enum cp_status scenario_validate(const struct scenario *sc, struct diag *d)
 {
-    static const enum field_id efficiency = FLD_SOFTWARE_EFFICIENCY_SCALE;
     enum cp_status st;
 
     st = validate_model(&sc->model, d);
-    if (!st)
-        st = check_fields(sc, 0, train_fields, NFIELDS(train_fields), d);
+    TRAIN_FIELDS(CHECK_SC)
     if (!st && !(sc->train.moe_capacity == 0 ||
                  (sc->train.moe_capacity >= 1 && sc->train.moe_capacity <= 16)))
         st = diag_set(d, CP_ERR_RANGE, "train.moe_capacity",
@@ -800,8 +825,7 @@ enum cp_status scenario_validate(const struct scenario *sc, struct diag *d)
     if (!st)
         st = validate_stack(&sc->stack, d);
     /* 0 is "not set" (a scenario built without scenario_defaults): 1. */
-    if (!st)
-        st = check_fields(sc, 0, &efficiency, 1, d);
+    CHECK_SC(SOFTWARE_EFFICIENCY_SCALE)
     if (!st && (unsigned)sc->recipe.a2a_overlap > RECIPE_NO)
         st = diag_set(d, CP_ERR_RANGE, "software.moe_a2a_overlap",
                       "must be stack, yes or no");
