@@ -1,6 +1,6 @@
 /*
- * plan.c - the plan key table, value parsing, INI reading and writing.
- * See plan.h.
+ * plan.c - plan keys (the rows of core/fields.h), value parsing, INI
+ * reading and writing.  See plan.h.
  */
 #include <assert.h>
 #include <errno.h>

@@ -1,6 +1,6 @@
 /*
  * plan.h - a plan: the user's inputs, as given, before the catalog fills
- * the gaps.  One table of keys (plan_keys.h + the rows in plan.c) drives
+ * the gaps.  One table of keys (the field table, core/fields.h) drives
  * INI parsing, --set, the shortcut options, validation messages, the INI
  * writer, the JSON "plan" echo, the CSV, --help and the TUI form.
  *
