@@ -307,13 +307,16 @@ START_TEST(test_check_helpers)
     ck_assert_str_eq(d.where, "site.pue");
     ck_assert_str_eq(d.msg, "5.5 is out of range [1, 5]");
     ck_assert_int_eq(field_check_real(FLD_SITE_PUE, 1.2, &d), CP_OK);
-    ck_assert_int_eq(field_check_real(FLD_SITE_PUE, NAN, &d), CP_ERR_RANGE);
+    ck_assert_int_eq(field_check_real(FLD_SITE_PUE, (double)NAN, &d),
+                     CP_ERR_RANGE);
     /* 0 is "not given" for a PKF_ZERO_UNSET field only */
     ck_assert_int_eq(field_check_count(FLD_MODEL_LAYERS, 0, &d), CP_OK);
     ck_assert_int_eq(field_check_count(FLD_HW_GPUS, 0, &d), CP_ERR_RANGE);
     ck_assert_str_eq(d.msg, "0 is out of range [1, 1.67772e+07]");
 }
 END_TEST
+
+Suite *suite_fields(void); /* listed by the Makefile */
 
 Suite *suite_fields(void)
 {
