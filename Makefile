@@ -211,6 +211,7 @@ golden-update: all
 	$(Q)BUILD=$(BUILD) GOLDEN_UPDATE=1 ONLY=golden sh tests/run_all.sh
 	$(Q)GOLDEN_UPDATE=1 sh tests/shell/test_tui_screens.sh | tail -n 1
 	$(Q)README_UPDATE=1 sh tests/shell/test_readme_screens.sh
+	$(Q)FIELDS_UPDATE=1 sh tests/shell/test_fields.sh | grep -v "^ok "; true
 
 asan:
 	$(Q)ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \

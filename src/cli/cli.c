@@ -82,6 +82,8 @@ static const struct cli_cmd commands[] = {
      0, "refit a training stack's knobs on your own measured runs"},
     /* run by main.c (ui_cmd_tui): listed here for the help only */
     {"tui", NULL, "[PLAN]", 0, "start the interactive TUI"},
+    /* no summary: not listed in --help (tests and fuzz dictionaries) */
+    {"fields", cmd_fields, "[--man | --dict set|plan_ini]", 0, NULL},
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -102,8 +104,10 @@ static void print_help(FILE *out)
             LLMPLAN_VERSION);
     fprintf(out, "\ncommands:\n");
     for (i = 0; i < NCOMMANDS; i++)
-        fprintf(out, "  %-9s %s\n  %-9s   %s %s\n", commands[i].name,
-                commands[i].summary, "", commands[i].name, commands[i].usage);
+        if (commands[i].summary)
+            fprintf(out, "  %-9s %s\n  %-9s   %s %s\n", commands[i].name,
+                    commands[i].summary, "", commands[i].name,
+                    commands[i].usage);
     fprintf(out, "  (none)    the TUI on a terminal, else this usage (exit "
                  "2)\n");
     fprintf(out,
@@ -144,8 +148,10 @@ int cli_command_help(const char *name)
     for (i = 0; i < NCOMMANDS; i++) {
         if (strcmp(commands[i].name, name) != 0)
             continue;
-        printf("usage: llmplan [GLOBAL] %s %s\n\n%s\n", commands[i].name,
-               commands[i].usage, commands[i].summary);
+        printf("usage: llmplan [GLOBAL] %s %s\n", commands[i].name,
+               commands[i].usage);
+        if (commands[i].summary)
+            printf("\n%s\n", commands[i].summary);
         if (commands[i].opts) {
             printf("\noptions:\n");
             cli_print_options(stdout, commands[i].opts);

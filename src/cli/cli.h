@@ -32,6 +32,8 @@ int cmd_compare(const struct global_opts *g, int argc, char **argv);
 int cmd_plan(const struct global_opts *g, int argc, char **argv);
 int cmd_catalog(const struct global_opts *g, int argc, char **argv);
 int cmd_calibrate(const struct global_opts *g, int argc, char **argv);
+/* Not in --help: the field table as text and the fuzz dictionaries. */
+int cmd_fields(const struct global_opts *g, int argc, char **argv);
 
 /* Process set-up (locale, signals) and the global options of argv as
  * main() got it, into *g; *cmd is the index of the command (argc: none).

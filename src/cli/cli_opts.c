@@ -312,7 +312,7 @@ void cli_print_options(FILE *out, unsigned cmd)
                      "the accelerators or systems to consider (default: "
                      "every system)");
         } else if (o->id == OPT_SHORTCUT) {
-            const struct plan_key_info *ki =
+            const struct field_info *ki =
                 plan_key_info((enum plan_key)o->key);
 
             snprintf(help, sizeof(help), "%s: %s", ki->name, ki->help);
@@ -327,7 +327,7 @@ void cli_print_options(FILE *out, unsigned cmd)
 }
 
 /* The values a key takes, for --help: "count|auto", "yes|no", "ID". */
-static void values_text(const struct plan_key_info *ki, char *buf, size_t n)
+static void values_text(const struct field_info *ki, char *buf, size_t n)
 {
     char word[32];
     size_t i, used = 0, count;
@@ -343,7 +343,8 @@ static void values_text(const struct plan_key_info *ki, char *buf, size_t n)
         snprintf(buf, n, "yes|no");
         break;
     case PT_ID:
-        snprintf(buf, n, "ID (catalog %s)", catalog_kind_name(ki->kind));
+        snprintf(buf, n, "ID (catalog %s)",
+                 catalog_kind_name(plan_key_kind(ki)));
         break;
     case PT_ENUM:
         buf[0] = '\0';
@@ -370,11 +371,42 @@ void cli_print_plan_keys(FILE *out)
     char values[96];
 
     for (k = 0; k < PLAN_KEY_COUNT; k++) {
-        const struct plan_key_info *ki = plan_key_info((enum plan_key)k);
+        const struct field_info *ki = plan_key_info((enum plan_key)k);
 
         values_text(ki, values, sizeof(values));
         fprintf(out, "  %s = %s\n      %s (default: %s)\n", ki->name, values,
                 ki->help, ki->def);
+    }
+}
+
+/* A troff line of text: a '.' or '\'' at its start would be a request,
+ * a backslash an escape. */
+static void troff_text(FILE *out, const char *s)
+{
+    if (*s == '.' || *s == '\'')
+        fputs("\\&", out);
+    for (; *s; s++) {
+        if (*s == '\\')
+            fputs("\\e", out);
+        else
+            fputc(*s, out);
+    }
+}
+
+void cli_print_plan_keys_man(FILE *out)
+{
+    size_t k;
+    char values[96];
+
+    for (k = 0; k < PLAN_KEY_COUNT; k++) {
+        const struct field_info *ki = plan_key_info((enum plan_key)k);
+
+        values_text(ki, values, sizeof(values));
+        fprintf(out, ".TP\n.B \"%s = %s\"\n", ki->name, values);
+        troff_text(out, ki->help);
+        fprintf(out, " (default: ");
+        troff_text(out, ki->def);
+        fprintf(out, ")\n");
     }
 }
 

@@ -103,6 +103,9 @@ void cli_print_options(FILE *out, unsigned cmd);
 
 /* Print the plan keys (name, values, default, help). */
 void cli_print_plan_keys(FILE *out);
+/* The same list as troff (.TP paragraphs) for llmplan.1's "Plan keys"
+ * (`llmplan fields --man`; tests/shell/test_fields.sh compares). */
+void cli_print_plan_keys_man(FILE *out);
 
 /* Open the catalog named by the global options. */
 enum cp_status cli_open_catalog(const struct global_opts *g,

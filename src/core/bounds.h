@@ -25,6 +25,9 @@
 /* model shape: wider than any published model by two orders, narrow
  * enough that every product in the model stays far from overflow.  A 0 in
  * a catalog row stands for "from the shape" where the column says so. */
+/* fewer than 1000 parameters describes no transformer the shape can be
+ * derived for */
+#define B_MODEL_PARAMS_MIN 1e3
 #define B_MODEL_PARAMS_MAX 1e15
 #define B_MODEL_LAYERS_MAX 1e5
 #define B_MODEL_WIDTH_MAX 1048576.0 /* hidden, MLA ranks */
@@ -35,6 +38,9 @@
 
 /* cluster: more accelerators than anyone has (2^24) */
 #define B_GPUS_MAX 16777216.0
+/* a count of GPUs, sequences, tokens of one request or users: 2^24, more
+ * than anyone has */
+#define B_COUNT_MAX 16777216.0
 
 /* reliability: a node's mean time between interruptions, hours (the
  * largest published figure is under 1e5) */

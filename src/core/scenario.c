@@ -12,6 +12,7 @@
 #include "core/bounds.h"
 #include "core/cost.h"
 #include "core/energy.h"
+#include "core/fields.h"
 #include "core/load.h"
 #include "core/memory.h"
 #include "core/model.h"
@@ -23,13 +24,11 @@
 #include "core/steptime.h"
 #include "core/storage.h"
 
-/* Bounds on counts: generous enough for any real plan, small enough that
+/* Bounds on a stack's engine values (an input field's bounds are its row
+ * in core/fields.h): generous enough for any real plan, small enough that
  * every product in the model stays far from overflow in double. */
-#define MAX_GPUS B_GPUS_MAX
-#define MAX_LAYERS B_MODEL_LAYERS_MAX
 #define MAX_SEQ 1e9
 #define MAX_BATCH 1e9
-#define MAX_TOKENS 1e18
 
 /* The finance defaults' sources (reference/catalog.md section 8) and
  * the running costs left out until a plan states them. */
@@ -143,58 +142,94 @@ static enum cp_status count_in(struct diag *d, const char *key, uint64_t v,
     return CP_OK;
 }
 
-static enum cp_status real_in(struct diag *d, const char *key, double v,
-                              double lo, double hi)
+/* The rows of core/fields.h this file checks, as constants of this file:
+ * check_field() with a constant id compiles to a load and two compares
+ * (the layout search validates every candidate). */
+#define OFF(member) offsetof(struct scenario, member)
+#define ROW_MIN(id, sec, k, type, flags, lo, ...) [FLD_##id] = lo,
+#define ROW_MAX(id, sec, k, type, flags, lo, hi, ...) [FLD_##id] = hi,
+#define ROW_FLAGS(id, sec, k, type, flags, ...) [FLD_##id] = flags,
+#define ROW_STORE(id, sec, k, type, flags, lo, hi, unit, choices, values, ref, \
+                  def, store, ...)                                             \
+    [FLD_##id] = store,
+#define ROW_OFF(id, sec, k, type, flags, lo, hi, unit, choices, values, ref,   \
+                def, store, off, ...)                                          \
+    [FLD_##id] = off,
+static const double row_min[FIELD_COUNT] = {FIELD_LIST(ROW_MIN)};
+static const double row_max[FIELD_COUNT] = {FIELD_LIST(ROW_MAX)};
+static const unsigned row_flags[FIELD_COUNT] = {FIELD_LIST(ROW_FLAGS)};
+static const enum field_store row_store[FIELD_COUNT] = {FIELD_LIST(ROW_STORE)};
+static const size_t row_off[FIELD_COUNT] = {FIELD_LIST(ROW_OFF)};
+
+/* Field f of the struct at base, which sits at base_off in struct
+ * scenario, against its row's bounds (field_check_* words the error). */
+static inline enum cp_status check_field(const void *base, size_t base_off,
+                                         enum field_id f, struct diag *d)
 {
-    if (!isfinite(v) || v < lo || v > hi)
-        return diag_set(d, CP_ERR_RANGE, key, "%g is out of range [%g, %g]", v,
-                        lo, hi);
-    return CP_OK;
+    const char *at = (const char *)base + (row_off[f] - base_off);
+    uint64_t u = 0;
+    double x;
+    int e;
+
+    if (row_store[f] == PS_U64) {
+        memcpy(&u, at, sizeof(u));
+        x = (double)u;
+    } else if (row_store[f] == PS_F64) {
+        memcpy(&x, at, sizeof(x));
+    } else {
+        memcpy(&e, at, sizeof(e));
+        x = e;
+    }
+    if (x == 0 && (row_flags[f] & PKF_ZERO_UNSET))
+        return CP_OK;
+    if (x >= row_min[f] && x <= row_max[f]) /* NaN fails */
+        return CP_OK;
+    return row_store[f] == PS_U64 ? field_check_count(f, u, d)
+                                  : field_check_real(f, x, d);
 }
+
+/* st = the first field of a list out of range (X-lists of field ids;
+ * CHECK_SC for members of struct scenario, CHECK_MODEL for the model). */
+#define CHECK_SC(id)                                                           \
+    if (!st)                                                                   \
+        st = check_field(sc, 0, FLD_##id, d);
+#define CHECK_MODEL(id)                                                        \
+    if (!st)                                                                   \
+        st = check_field(m, OFF(model), FLD_##id, d);
+
+/* Every count of the model (0: not given, from the shape or a default). */
+#define MODEL_FIELDS(X)                                                        \
+    X(MODEL_PARAMS)                                                            \
+    X(MODEL_LAYERS)                                                            \
+    X(MODEL_HIDDEN)                                                            \
+    X(MODEL_HEADS)                                                             \
+    X(MODEL_KV_HEADS)                                                          \
+    X(MODEL_FFN)                                                               \
+    X(MODEL_VOCAB)                                                             \
+    X(MODEL_EXPERTS)                                                           \
+    X(MODEL_EXPERTS_ACTIVE)                                                    \
+    X(MODEL_SHARED_EXPERTS)                                                    \
+    X(MODEL_EXPERT_FFN)                                                        \
+    X(MODEL_MOE_EVERY)                                                         \
+    X(MODEL_FIRST_DENSE_LAYERS)                                                \
+    X(MODEL_HEAD_DIM)                                                          \
+    X(MODEL_KV_LORA_RANK)                                                      \
+    X(MODEL_Q_LORA_RANK)                                                       \
+    X(MODEL_ROPE_HEAD_DIM)
 
 static enum cp_status validate_model(const struct model_spec *m, struct diag *d)
 {
-    enum cp_status st = CP_OK;
+    enum cp_status st;
 
     if (!m->layers && !m->params)
         return diag_set(d, CP_ERR_RANGE, "model.layers",
                         "the model needs model.layers or model.params "
                         "(or a model.preset)");
-    if (m->params)
-        st = count_in(d, "model.params", m->params, 1e3, B_MODEL_PARAMS_MAX);
-    if (!st && m->layers)
-        st = count_in(d, "model.layers", m->layers, 1, B_MODEL_LAYERS_MAX);
-    if (!st && m->hidden)
-        st = count_in(d, "model.hidden", m->hidden, 1, B_MODEL_WIDTH_MAX);
-    if (!st && m->heads)
-        st = count_in(d, "model.heads", m->heads, 1, B_MODEL_HEADS_MAX);
-    if (!st && m->kv_heads)
-        st = count_in(d, "model.kv_heads", m->kv_heads, 1, B_MODEL_HEADS_MAX);
-    if (!st && m->ffn)
-        st = count_in(d, "model.ffn", m->ffn, 1, B_MODEL_FFN_MAX);
-    if (!st && m->vocab)
-        st = count_in(d, "model.vocab", m->vocab, 1, B_MODEL_VOCAB_MAX);
-    if (!st && m->experts)
-        st = count_in(d, "model.experts", m->experts, 1, 1e6);
-    if (!st && m->expert_ffn)
-        st = count_in(d, "model.expert_ffn", m->expert_ffn, 1, B_MODEL_FFN_MAX);
-    if (!st && m->moe_every)
-        st = count_in(d, "model.moe_every", m->moe_every, 1,
-                      B_MODEL_MOE_EVERY_MAX);
+    st = CP_OK;
+    MODEL_FIELDS(CHECK_MODEL)
     if (!st && m->first_dense_layers && m->layers)
         st = count_in(d, "model.first_dense_layers", m->first_dense_layers, 0,
                       (double)m->layers - 1);
-    if (!st && m->head_dim)
-        st = count_in(d, "model.head_dim", m->head_dim, 1, B_MODEL_HEADS_MAX);
-    if (!st && m->kv_lora_rank)
-        st = count_in(d, "model.kv_lora_rank", m->kv_lora_rank, 1,
-                      B_MODEL_WIDTH_MAX);
-    if (!st && m->q_lora_rank)
-        st = count_in(d, "model.q_lora_rank", m->q_lora_rank, 1,
-                      B_MODEL_WIDTH_MAX);
-    if (!st && m->rope_head_dim)
-        st = count_in(d, "model.rope_head_dim", m->rope_head_dim, 1,
-                      B_MODEL_HEADS_MAX);
     if (st)
         return st;
     if (m->params && m->hidden) {
@@ -233,10 +268,6 @@ static enum cp_status validate_model(const struct model_spec *m, struct diag *d)
         return diag_set(d, CP_ERR_RANGE, "model.experts_active",
                         "must be between 1 and model.experts (%llu)",
                         (unsigned long long)m->experts);
-    if (m->shared_experts > 1024)
-        return diag_set(d, CP_ERR_RANGE, "model.shared_experts",
-                        "%llu is out of range [0, 1024]",
-                        (unsigned long long)m->shared_experts);
     return CP_OK;
 }
 
@@ -245,6 +276,16 @@ enum cp_status scenario_validate_model_spec(const struct model_spec *m,
 {
     return validate_model(m, d);
 }
+
+#define LAYOUT_FIELDS(X)                                                       \
+    X(PAR_TP)                                                                  \
+    X(PAR_PP)                                                                  \
+    X(PAR_DP)                                                                  \
+    X(PAR_CP)                                                                  \
+    X(PAR_EP)                                                                  \
+    X(PAR_MICROBATCH)                                                          \
+    X(PAR_INTERLEAVE)                                                          \
+    X(PAR_ZERO)
 
 /* The layout against the model and the GPU count (Megatron's rules);
  * shape is model_shape_derive of the model at train.seq_len, or NULL. */
@@ -257,22 +298,8 @@ static enum cp_status validate_layout(const struct scenario *sc,
     enum cp_status st;
     double heads, kv, layers, experts;
 
-    st = count_in(d, "parallel.tp", lay->tp, 1, MAX_GPUS);
-    if (!st)
-        st = count_in(d, "parallel.pp", lay->pp, 1, MAX_GPUS);
-    if (!st)
-        st = count_in(d, "parallel.dp", lay->dp, 1, MAX_GPUS);
-    if (!st)
-        st = count_in(d, "parallel.cp", lay->cp, 1, MAX_GPUS);
-    if (!st)
-        st = count_in(d, "parallel.ep", lay->ep, 1, MAX_GPUS);
-    if (!st)
-        st = count_in(d, "parallel.microbatch", lay->microbatch, 1, MAX_BATCH);
-    if (!st)
-        st = count_in(d, "parallel.interleave", lay->interleave, 1, MAX_LAYERS);
-    if (!st && (lay->zero < 0 || lay->zero > 3))
-        st = diag_set(d, CP_ERR_RANGE, "parallel.zero",
-                      "%d is out of range [0, 3]", lay->zero);
+    st = CP_OK;
+    LAYOUT_FIELDS(CHECK_SC)
     if (!st && (unsigned)lay->recompute > RECOMPUTE_FULL)
         st = diag_set(d, CP_ERR_RANGE, "parallel.recompute", "unknown mode");
     if (st)
@@ -350,6 +377,11 @@ static enum cp_status validate_layout(const struct scenario *sc,
     return CP_OK;
 }
 
+#define HARDWARE_FIELDS(X)                                                     \
+    X(HW_GPUS)                                                                 \
+    X(HW_OVERSUBSCRIPTION)                                                     \
+    X(HW_STORAGE_TB)
+
 static enum cp_status validate_hardware(const struct scenario *sc,
                                         struct diag *d)
 {
@@ -359,10 +391,8 @@ static enum cp_status validate_hardware(const struct scenario *sc,
     enum cp_status st;
     int i;
 
-    st = count_in(d, "hardware.gpus", sc->gpus, 1, MAX_GPUS);
-    if (!st)
-        st = real_in(d, "hardware.oversubscription", sc->oversubscription,
-                     B_OVERSUBSCRIPTION_MIN, B_OVERSUBSCRIPTION_MAX);
+    st = CP_OK;
+    HARDWARE_FIELDS(CHECK_SC)
     if (st)
         return st;
     if (!(a->hbm_bytes > 0) || !(a->hbm_bps > 0))
@@ -393,7 +423,7 @@ static enum cp_status validate_hardware(const struct scenario *sc,
         return diag_set(d, CP_ERR_RANGE, "hardware.accelerator",
                         "'%s' has values out of range", a->id);
     if (s->gpus_per_node < 1 || s->gpus_per_node > 1e6 ||
-        s->scaleup_domain < 1 || s->scaleup_domain > MAX_GPUS ||
+        s->scaleup_domain < 1 || s->scaleup_domain > B_GPUS_MAX ||
         !(s->scaleup_frac > 0 && s->scaleup_frac <= 1) ||
         !isfinite(s->scaleup_bps) || s->scaleup_bps < 0 ||
         !isfinite(s->host_power_w) || s->host_power_w < 0 ||
@@ -526,6 +556,17 @@ static enum cp_status validate_pool(const struct scenario *sc,
     return CP_OK;
 }
 
+#define POOL_FIELDS(X)                                                         \
+    X(SERVE_ATTENTION_DP)                                                      \
+    X(SERVE_PREFILL_GPUS)                                                      \
+    X(SERVE_PREFILL_TP)                                                        \
+    X(SERVE_PREFILL_EP)                                                        \
+    X(SERVE_PREFILL_ATTENTION_DP)                                              \
+    X(SERVE_DECODE_GPUS)                                                       \
+    X(SERVE_DECODE_TP)                                                         \
+    X(SERVE_DECODE_EP)                                                         \
+    X(SERVE_DECODE_ATTENTION_DP)
+
 /* serve.pool, serve.attention_dp and the disaggregated pools' keys. */
 static enum cp_status validate_pools(const struct scenario *sc,
                                      const struct model_shape *m,
@@ -539,23 +580,13 @@ static enum cp_status validate_pools(const struct scenario *sc,
 
     if ((unsigned)v->pool > POOL_DECODE)
         return diag_set(d, CP_ERR_RANGE, "serve.pool", "unknown pool");
-    st = count_in(d, "serve.attention_dp", v->attention_dp, 1, MAX_GPUS);
+    st = CP_OK;
+    POOL_FIELDS(CHECK_SC)
     for (i = 0; i < 2 && !st; i++) {
         char key[40];
         bool any = ps[i]->gpus || ps[i]->tp || ps[i]->ep || ps[i]->attention_dp;
 
-        snprintf(key, sizeof(key), "serve.%s.gpus", names[i]);
-        st = count_in(d, key, ps[i]->gpus, 0, MAX_GPUS);
-        snprintf(key, sizeof(key), "serve.%s.tp", names[i]);
-        if (!st)
-            st = count_in(d, key, ps[i]->tp, 0, MAX_GPUS);
-        snprintf(key, sizeof(key), "serve.%s.ep", names[i]);
-        if (!st)
-            st = count_in(d, key, ps[i]->ep, 0, MAX_GPUS);
-        snprintf(key, sizeof(key), "serve.%s.attention_dp", names[i]);
-        if (!st)
-            st = count_in(d, key, ps[i]->attention_dp, 0, MAX_GPUS);
-        if (!st && any && v->disaggregated != DISAGG_YES) {
+        if (any && v->disaggregated != DISAGG_YES) {
             snprintf(key, sizeof(key), "serve.%s.%s", names[i],
                      ps[i]->gpus ? "gpus"
                      : ps[i]->tp ? "tp"
@@ -593,6 +624,11 @@ static enum cp_status validate_pools(const struct scenario *sc,
 }
 
 /* A serving replica (tp x pp GPUs) against the model and the fleet. */
+#define SERVE_LAYOUT_FIELDS(X)                                                 \
+    X(PAR_TP)                                                                  \
+    X(PAR_PP)                                                                  \
+    X(PAR_EP)
+
 static enum cp_status validate_serve_layout(const struct scenario *sc,
                                             struct diag *d)
 {
@@ -601,11 +637,8 @@ static enum cp_status validate_serve_layout(const struct scenario *sc,
     enum cp_status st;
     double gpr;
 
-    st = count_in(d, "parallel.tp", lay->tp, 1, MAX_GPUS);
-    if (!st)
-        st = count_in(d, "parallel.pp", lay->pp, 1, MAX_GPUS);
-    if (!st)
-        st = count_in(d, "parallel.ep", lay->ep, 1, MAX_GPUS);
+    st = CP_OK;
+    SERVE_LAYOUT_FIELDS(CHECK_SC)
     if (st)
         return st;
     model_shape_derive(&sc->model, 1, &m);
@@ -645,6 +678,23 @@ static enum cp_status validate_serve_layout(const struct scenario *sc,
     return CP_OK;
 }
 
+#define SERVE_FIELDS(X)                                                        \
+    X(SERVE_INPUT_TOKENS)                                                      \
+    X(SERVE_OUTPUT_TOKENS)                                                     \
+    X(SERVE_REQUESTS_PER_S)                                                    \
+    X(SERVE_TOKENS_PER_DAY)                                                    \
+    X(SERVE_PEAK_TO_AVG)                                                       \
+    X(SERVE_CONCURRENCY)                                                       \
+    X(SERVE_TTFT_MS)                                                           \
+    X(SERVE_TPOT_MS)                                                           \
+    X(SERVE_WINDOW_REQUESTS)                                                   \
+    X(SERVE_OUTPUT_CV)                                                         \
+    X(SERVE_PREFIX_HIT)                                                        \
+    X(SERVE_MAX_BATCH)                                                         \
+    X(SERVE_OWNED_GPUS)                                                        \
+    X(SERVE_SPEC_TOKENS)                                                       \
+    X(SERVE_SPEC_ACCEPT)
+
 /* Serving inputs and the engine's knobs. */
 static enum cp_status validate_serve(const struct scenario *sc, struct diag *d)
 {
@@ -654,29 +704,11 @@ static enum cp_status validate_serve(const struct scenario *sc, struct diag *d)
 
     if ((unsigned)v->mode > SERVE_OFFLINE)
         return diag_set(d, CP_ERR_RANGE, "serve.mode", "unknown mode");
-    st = count_in(d, "serve.input_tokens", v->input_tokens, 1, MAX_SEQ);
-    if (!st)
-        st = count_in(d, "serve.output_tokens", v->output_tokens, 1, MAX_SEQ);
-    if (!st)
-        st = real_in(d, "serve.requests_per_s", v->requests_per_s, 0, 1e9);
-    if (!st)
-        st = real_in(d, "serve.tokens_per_day", v->tokens_per_day, 0, 1e18);
-    if (!st)
-        st = real_in(d, "serve.peak_to_avg", v->peak_to_avg, 1, 100);
-    if (!st)
-        st = count_in(d, "serve.concurrency", v->concurrency, 0, MAX_BATCH);
-    if (!st)
-        st = real_in(d, "serve.ttft_ms", v->ttft_ms, 0, 1e9);
-    if (!st)
-        st = real_in(d, "serve.tpot_ms", v->tpot_ms, 0, 1e9);
+    st = CP_OK;
+    SERVE_FIELDS(CHECK_SC)
     if (!st && (unsigned)v->percentile > SERVE_PCT_P99)
         st = diag_set(d, CP_ERR_RANGE, "serve.percentile",
                       "must be mean, p50, p90 or p99");
-    if (!st)
-        st = count_in(d, "serve.window_requests", v->window_requests, 0, 1e9);
-    /* new key: serve.output_cv (d22a) */
-    if (!st)
-        st = real_in(d, "serve.output_cv", v->output_cv, 0, 1);
     if (!st && (unsigned)v->weights >= SD_COUNT)
         st = diag_set(d, CP_ERR_RANGE, "serve.weights", "unknown precision");
     if (!st && (v->expert_weights < 0 || v->expert_weights > SD_COUNT))
@@ -694,19 +726,8 @@ static enum cp_status validate_serve(const struct scenario *sc, struct diag *d)
         v->kv_cache != SD_FP8)
         st = diag_set(d, CP_ERR_RANGE, "serve.kv_cache",
                       "must be bf16, fp16 or fp8");
-    if (!st && !(v->prefix_hit_frac >= 0 && v->prefix_hit_frac < 1))
-        st = diag_set(d, CP_ERR_RANGE, "serve.prefix_hit",
-                      "%g is out of range [0, 1)", v->prefix_hit_frac);
     if (!st && (unsigned)v->disaggregated > DISAGG_AUTO)
         st = diag_set(d, CP_ERR_RANGE, "serve.disaggregated", "unknown mode");
-    if (!st)
-        st = count_in(d, "serve.max_batch", v->max_batch, 0, MAX_BATCH);
-    if (!st)
-        st = count_in(d, "serve.owned_gpus", v->owned_gpus, 0, MAX_GPUS);
-    if (!st)
-        st = count_in(d, "serve.spec_tokens", v->spec_tokens, 0, 64);
-    if (!st)
-        st = real_in(d, "serve.spec_accept", v->spec_accept, 0, 1);
     if (st)
         return st;
     if (v->gpus_auto && v->mode == SERVE_ONLINE && !(v->requests_per_s > 0) &&
@@ -726,19 +747,37 @@ static enum cp_status validate_serve(const struct scenario *sc, struct diag *d)
     return validate_serve_layout(sc, d);
 }
 
+#define SITE_FIELDS(X)                                                         \
+    X(SITE_PUE)                                                                \
+    X(SITE_USD_PER_KWH)                                                        \
+    X(SITE_KGCO2_PER_KWH)
+
+#define FINANCE_FIELDS(X)                                                      \
+    X(FIN_DEPRECIATION_YEARS)                                                  \
+    X(FIN_COST_OF_CAPITAL)                                                     \
+    X(FIN_UTILIZATION)                                                         \
+    X(FIN_MAINTENANCE_FRAC)                                                    \
+    X(FIN_FACILITY_YEARS)                                                      \
+    X(FIN_RESIDUAL_FRAC)                                                       \
+    X(FIN_SPARES_FRAC)                                                         \
+    X(FIN_SUPPORT_FRAC)                                                        \
+    X(FIN_INSURANCE_FRAC)                                                      \
+    X(FIN_STAFF_USD_PER_MW_YEAR)                                               \
+    X(FIN_SOFTWARE_USD_PER_GPU_YEAR)                                           \
+    X(CLOUD_USD_PER_GPU_HOUR)
+
+#define RELIABILITY_FIELDS(X)                                                  \
+    X(REL_NODE_MTBF_H)                                                         \
+    X(REL_RESTART_MIN)
+
 static enum cp_status validate_money(const struct scenario *sc, struct diag *d)
 {
     const struct site_spec *s = &sc->site;
     enum cp_status st;
     int i;
 
-    st = real_in(d, "site.pue", s->pue, B_PUE_MIN, B_PUE_MAX);
-    if (!st)
-        st = real_in(d, "site.usd_per_kwh", s->usd_per_kwh, 0,
-                     B_USD_PER_KWH_MAX);
-    if (!st)
-        st = real_in(d, "site.kgco2_per_kwh", s->kgco2_per_kwh, 0,
-                     B_KGCO2_PER_KWH_MAX);
+    st = CP_OK;
+    SITE_FIELDS(CHECK_SC)
     if (!st &&
         (!isfinite(s->air_kw_per_rack) || s->air_kw_per_rack < 0 ||
          !isfinite(s->liquid_kw_per_rack) || s->liquid_kw_per_rack < 0 ||
@@ -750,51 +789,13 @@ static enum cp_status validate_money(const struct scenario *sc, struct diag *d)
          !isfinite(s->liquid_pue) || s->liquid_pue < 0 || s->liquid_pue > 5))
         st = diag_set(d, CP_ERR_RANGE, "site.id",
                       "'%s' has values out of range", s->id);
-    if (!st)
-        st = real_in(d, "finance.depreciation_years",
-                     sc->finance.depreciation_years, 0.01, 100);
-    if (!st)
-        st = real_in(d, "finance.cost_of_capital", sc->finance.cost_of_capital,
-                     0, 1);
-    if (!st && !(sc->finance.utilization > 0 && sc->finance.utilization <= 1))
-        st = diag_set(d, CP_ERR_RANGE, "finance.utilization",
-                      "%g is out of range (0, 1]", sc->finance.utilization);
-    if (!st)
-        st = real_in(d, "finance.maintenance_frac",
-                     sc->finance.maintenance_frac, 0, 1);
-    if (!st)
-        st = real_in(d, "finance.facility_years", sc->finance.facility_years, 0,
-                     100);
-    if (!st)
-        st = real_in(d, "finance.residual_frac", sc->finance.residual_frac, 0,
-                     1);
-    if (!st)
-        st = real_in(d, "finance.spares_frac", sc->finance.spares_frac, 0, 1);
-    if (!st)
-        st = real_in(d, "finance.support_frac", sc->finance.support_frac, 0, 1);
-    if (!st)
-        st = real_in(d, "finance.insurance_frac", sc->finance.insurance_frac, 0,
-                     1);
-    if (!st)
-        st = real_in(d, "finance.staff_usd_per_mw_year",
-                     sc->finance.staff_usd_per_mw_year, 0, 1e9);
-    if (!st)
-        st = real_in(d, "finance.software_usd_per_gpu_year",
-                     sc->finance.software_usd_per_gpu_year, 0, 1e6);
-    if (!st)
-        st = real_in(d, "cloud.usd_per_gpu_hour", sc->cloud_usd_per_gpu_hour, 0,
-                     B_USD_PER_GPU_HOUR_MAX);
+    FINANCE_FIELDS(CHECK_SC)
     for (i = 0; !st && i < TERM_COUNT; i++)
         if (!isfinite(sc->cloud.usd_per_gpu_hour[i]) ||
             sc->cloud.usd_per_gpu_hour[i] < 0)
             st = diag_set(d, CP_ERR_RANGE, "cloud.offer",
                           "'%s' has a negative price", sc->cloud.id);
-    if (!st)
-        st = real_in(d, "reliability.node_mtbf_h", sc->reliability.node_mtbf_h,
-                     0, B_NODE_MTBF_H_MAX);
-    if (!st)
-        st = real_in(d, "reliability.restart_min", sc->reliability.restart_min,
-                     0, 1e6);
+    RELIABILITY_FIELDS(CHECK_SC)
     return st;
 }
 
@@ -803,10 +804,16 @@ enum cp_status scenario_validate_model(const struct scenario *sc,
 {
     enum cp_status st = validate_model(&sc->model, d);
 
-    if (!st)
-        st = count_in(d, "train.seq_len", sc->train.seq_len, 1, MAX_SEQ);
+    CHECK_SC(TRAIN_SEQ_LEN)
     return st;
 }
+
+#define TRAIN_FIELDS(X)                                                        \
+    X(TRAIN_TOKENS)                                                            \
+    X(TRAIN_GPU_HOURS)                                                         \
+    X(TRAIN_MOE_CAPACITY)                                                      \
+    X(TRAIN_SEQ_LEN)                                                           \
+    X(TRAIN_GLOBAL_BATCH)
 
 /* scenario_validate; without the training layout (layout false) for
  * scenario_validate_inputs; with the model's shape already derived (shape
@@ -818,19 +825,11 @@ static enum cp_status validate(const struct scenario *sc,
     enum cp_status st;
 
     st = validate_model(&sc->model, d);
-    if (!st)
-        st = real_in(d, "train.tokens", sc->train.tokens, 0, MAX_TOKENS);
-    if (!st)
-        st = real_in(d, "train.gpu_hours", sc->train.gpu_hours, 0, MAX_TOKENS);
+    TRAIN_FIELDS(CHECK_SC)
     if (!st && !(sc->train.moe_capacity == 0 ||
                  (sc->train.moe_capacity >= 1 && sc->train.moe_capacity <= 16)))
         st = diag_set(d, CP_ERR_RANGE, "train.moe_capacity",
                       "must be 0 (dropless) or a capacity factor from 1 to 16");
-    if (!st)
-        st = count_in(d, "train.seq_len", sc->train.seq_len, 1, MAX_SEQ);
-    if (!st)
-        st = count_in(d, "train.global_batch", sc->train.global_batch, 1,
-                      MAX_BATCH);
     if (!st && ((unsigned)sc->train.precision >= PREC_COUNT ||
                 sc->train.precision == PREC_INT8))
         st = diag_set(d, CP_ERR_RANGE, "train.precision",
@@ -838,9 +837,7 @@ static enum cp_status validate(const struct scenario *sc,
     if (!st)
         st = validate_stack(&sc->stack, d);
     /* 0 is "not set" (a scenario built without scenario_defaults): 1. */
-    if (!st && sc->efficiency_scale != 0)
-        st = real_in(d, "software.efficiency_scale", sc->efficiency_scale, 0.01,
-                     10);
+    CHECK_SC(SOFTWARE_EFFICIENCY_SCALE)
     if (!st && (unsigned)sc->recipe.a2a_overlap > RECIPE_NO)
         st = diag_set(d, CP_ERR_RANGE, "software.moe_a2a_overlap",
                       "must be stack, yes or no");

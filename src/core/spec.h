@@ -11,12 +11,12 @@
  *
  * Invariants after scenario_validate() returns CP_OK: every count is >= 1
  * where the model divides by it, every double is finite and within the
- * bounds of the plan key table, tp*pp*dp*cp == gpus, and the layout
- * divides the model (see layout.h).
+ * bounds of its row in the field table (fields.h), tp*pp*dp*cp == gpus,
+ * and the layout divides the model (see layout.h).
  *
- * CHECKLIST: a field added here needs a plan key (plan/plan_keys.h), a
- * validation bound (scenario.c) and, for catalog-backed structs, a catalog
- * column (catalog/catalog_kinds.c).
+ * CHECKLIST: an input field added here needs its row in core/fields.h
+ * (see the recipe there: it is its plan key, bounds and help) and, for
+ * catalog-backed structs, a catalog column (catalog/catalog_kinds.c).
  */
 #ifndef LLMPLAN_CORE_SPEC_H
 #define LLMPLAN_CORE_SPEC_H
@@ -256,7 +256,6 @@ struct serve_spec {
     uint64_t window_requests;  /* requests of a load test above capacity
                                   (the queue grows over them); 0: steady
                                   state, unbounded */
-    /* new key: serve.output_cv (d22a) */
     double output_cv; /* output lengths' standard deviation over their
                          mean: 0 all alike, 1 exponential (ShareGPT) */
     enum serve_dtype weights;

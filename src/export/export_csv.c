@@ -68,7 +68,7 @@ static const char *metric_unit(const struct metric *m)
 }
 
 /* The unit of a plan key's row, from its type and its name. */
-static const char *plan_unit(const struct plan_key_info *ki)
+static const char *plan_unit(const struct field_info *ki)
 {
     static const struct {
         const char *suffix, *unit;
@@ -197,7 +197,7 @@ static enum cp_status metrics_rows(FILE *out, const struct export_item *items,
             continue;
         snprintf(section, sizeof(section), "plan.%s", plan_sections[s]);
         for (k = 0; !st && k < PLAN_KEY_COUNT; k++) {
-            const struct plan_key_info *ki = plan_key_info((enum plan_key)k);
+            const struct field_info *ki = plan_key_info((enum plan_key)k);
 
             if (strcmp(ki->section, plan_sections[s]) != 0)
                 continue;
@@ -334,7 +334,7 @@ enum cp_status export_csv_finance(FILE *out, const struct export_item *items,
     st = metrics_rows(out, items, n, generated_by, date, d);
     /* Where every catalog row (and so every price) came from. */
     for (k = 0; !st && k < PLAN_KEY_COUNT; k++) {
-        const struct plan_key_info *ki = plan_key_info((enum plan_key)k);
+        const struct field_info *ki = plan_key_info((enum plan_key)k);
         bool any = false;
 
         if (ki->type != PT_ID)
@@ -364,7 +364,7 @@ enum cp_status export_csv_finance(FILE *out, const struct export_item *items,
     /* Where each finance input comes from: the default's source (or why a
      * running cost is left out), or the plan's own value. */
     for (k = 0; !st && k < PLAN_KEY_COUNT; k++) {
-        const struct plan_key_info *ki = plan_key_info((enum plan_key)k);
+        const struct field_info *ki = plan_key_info((enum plan_key)k);
         const char *why = scenario_finance_source(ki->name);
         struct scenario def;
 

@@ -80,7 +80,7 @@ static int add_plan(json_t *root, const struct export_item *it)
         if (!sec || json_object_set_new(plan, plan_sections[s], sec) != 0)
             return -1;
         for (k = 0; k < PLAN_KEY_COUNT; k++) {
-            const struct plan_key_info *ki = plan_key_info((enum plan_key)k);
+            const struct field_info *ki = plan_key_info((enum plan_key)k);
             struct plan_echo e;
             json_t *v = NULL;
 

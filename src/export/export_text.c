@@ -247,7 +247,7 @@ enum cp_status export_text_metrics(FILE *out, const struct export_item *items,
             continue;
         fprintf(out, "\nplan.%s\n", plan_sections[s]);
         for (k = 0; k < PLAN_KEY_COUNT; k++) {
-            const struct plan_key_info *ki = plan_key_info((enum plan_key)k);
+            const struct field_info *ki = plan_key_info((enum plan_key)k);
 
             if (strcmp(ki->section, plan_sections[s]) != 0)
                 continue;

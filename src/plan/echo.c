@@ -61,7 +61,7 @@ static const char *enum_text(enum plan_key k, int value)
 void plan_echo_value(const struct scenario *sc, const struct result *r,
                      enum plan_key k, struct plan_echo *out)
 {
-    const struct plan_key_info *ki = plan_key_info(k);
+    const struct field_info *ki = plan_key_info(k);
     const char *field = (const char *)sc + ki->offset;
     uint64_t u = 0;
     double x = 0;

@@ -1,6 +1,6 @@
 /*
  * plan.h - a plan: the user's inputs, as given, before the catalog fills
- * the gaps.  One table of keys (plan_keys.h + the rows in plan.c) drives
+ * the gaps.  One table of keys (the field table, core/fields.h) drives
  * INI parsing, --set, the shortcut options, validation messages, the INI
  * writer, the JSON "plan" echo, the CSV, --help and the TUI form.
  *
@@ -21,55 +21,26 @@
 
 #include "catalog/catalog.h"
 #include "core/diag.h"
+#include "core/fields.h"
 #include "core/spec.h"
 #include "plan/plan_keys.h"
 #include "util/strbuf.h"
 
-enum plan_type {
-    PT_COUNT,  /* whole number >= 0, K/M/G/T suffixes ("15T") */
-    PT_NUMBER, /* finite decimal number */
-    PT_BOOL,   /* yes/no (also true/false, on/off, 1/0) */
-    PT_ENUM,   /* one word of `choices` */
-    PT_ID,     /* a catalog id of `kind` */
-};
-
-enum plan_key_flags {
-    PKF_AUTO = 1 << 0, /* accepts "auto": the layout search decides */
-};
-
-/* Where a value lands in struct scenario (plan_resolve applies it). */
-enum plan_store {
-    PS_NONE, /* catalog ids and keys resolve_plan handles by hand */
-    PS_U64,  /* uint64_t */
-    PS_F64,  /* double */
-    PS_BOOL, /* bool */
-    PS_INT,  /* int, or an enum through enum_values */
-};
-
-struct plan_key_info {
-    const char *name;    /* "parallel.tp" */
-    const char *section; /* "parallel" */
-    const char *key;     /* "tp" */
-    enum plan_type type;
-    unsigned flags;         /* enum plan_key_flags */
-    double min, max;        /* COUNT/NUMBER bounds, inclusive */
-    const char *choices;    /* ENUM: "none|selective|full" */
-    const int *enum_values; /* ENUM: the C value of each choice; NULL: index */
-    enum catalog_kind kind; /* ID */
-    const char *def;        /* default as shown in --help ("auto", "4096") */
-    enum plan_store store;
-    size_t offset;    /* offsetof(struct scenario, ...) */
-    const char *help; /* one line */
-};
+/* A plan key's row is a field of core/fields.h: its type, bounds,
+ * choices, default, help and where it lands in struct scenario. */
 
 /* The row of key k; never NULL for k < PLAN_KEY_COUNT. */
-const struct plan_key_info *plan_key_info(enum plan_key k);
+const struct field_info *plan_key_info(enum plan_key k);
 
 /* Look a key up by "section.key".  CP_ERR_NOT_FOUND when unknown. */
 enum cp_status plan_key_find(const char *name, enum plan_key *out /* OUT */);
 
-/* Sections in schema order, NULL-terminated ("model", "train", ...). */
-extern const char *const plan_sections[];
+/* Sections in schema order, NULL-terminated ("model", "train", ...):
+ * core's field_sections. */
+extern const char *const *const plan_sections;
+
+/* The catalog kind an ID key names (CATALOG_KIND_COUNT for other keys). */
+enum catalog_kind plan_key_kind(const struct field_info *ki);
 
 struct plan_value {
     bool set;
@@ -143,8 +114,8 @@ enum cp_status plan_write_ini(const struct plan *p, struct strbuf *out);
 bool plan_equal(const struct plan *a, const struct plan *b);
 
 /* The number of choices of an ENUM key, and the i-th choice into buf. */
-size_t plan_enum_count(const struct plan_key_info *ki);
-const char *plan_enum_choice(const struct plan_key_info *ki, size_t i,
+size_t plan_enum_count(const struct field_info *ki);
+const char *plan_enum_choice(const struct field_info *ki, size_t i,
                              char *buf, size_t n);
 
 #endif

@@ -11,10 +11,17 @@
 
 #include "core/model.h"
 
-#define DEFAULT_STORAGE "parallel-fs"
+/* When the catalog names no default stack for the accelerator's vendor
+ * (software.stack's help in core/fields.h says which it names). */
 #define DEFAULT_STACK "megatron-core"
 #define DEFAULT_SERVE_STACK "vllm"
-#define DEFAULT_SITE "us-average"
+
+/* The id key k names: the plan's, else the default its row shows in
+ * --help (hardware.storage, site.id). */
+static const char *id_or_default(const struct plan *p, enum plan_key k)
+{
+    return p->v[k].set ? p->v[k].id : plan_key_info(k)->def;
+}
 
 static const char *where_of(const struct plan *p, enum plan_key k)
 {
@@ -29,7 +36,7 @@ static enum cp_status lookup_failed(enum cp_status st, const struct plan *p,
                                     enum plan_key k, const char *id,
                                     struct diag *d)
 {
-    const struct plan_key_info *ki = plan_key_info(k);
+    const struct field_info *ki = plan_key_info(k);
 
     static const char *const singular[CATALOG_KIND_COUNT] = {
         [CATALOG_ACCELERATORS] = "accelerator",
@@ -46,7 +53,8 @@ static enum cp_status lookup_failed(enum cp_status st, const struct plan *p,
         return st;
     return diag_set(d, CP_ERR_NOT_FOUND, where_of(p, k),
                     "unknown %s '%s' (see 'llmplan catalog list %s')",
-                    singular[ki->kind], id, catalog_kind_name(ki->kind));
+                    singular[plan_key_kind(ki)], id,
+                    catalog_kind_name(plan_key_kind(ki)));
 }
 
 static void add_source(struct plan_resolved *out, enum plan_key k,
@@ -57,7 +65,7 @@ static void add_source(struct plan_resolved *out, enum plan_key k,
     if (out->nsources >= PLAN_SOURCES_MAX)
         return;
     s = &out->sources[out->nsources++];
-    s->kind = plan_key_info(k)->kind;
+    s->kind = plan_key_kind(plan_key_info(k));
     s->key = plan_key_info(k)->name;
     snprintf(s->id, sizeof(s->id), "%s", id);
     s->meta = *meta;
@@ -81,7 +89,7 @@ static void add_note(struct plan_resolved *out, const char *fmt, ...)
 static void store(struct scenario *sc, enum plan_key k,
                   const struct plan_value *v)
 {
-    const struct plan_key_info *ki = plan_key_info(k);
+    const struct field_info *ki = plan_key_info(k);
     char *field = (char *)sc + ki->offset;
     uint64_t u = v->u;
     double x = ki->type == PT_NUMBER ? v->d : (double)v->u;
@@ -353,16 +361,13 @@ static enum cp_status resolve_site_rows(const struct plan *p,
         return lookup_failed(st, p, PK_HW_FABRIC, id, d);
     add_source(out, PK_HW_FABRIC, id, &meta);
 
-    snprintf(id, sizeof(id), "%s",
-             p->v[PK_HW_STORAGE].set ? p->v[PK_HW_STORAGE].id
-                                     : DEFAULT_STORAGE);
+    snprintf(id, sizeof(id), "%s", id_or_default(p, PK_HW_STORAGE));
     st = catalog_get_storage(cat, id, &sc->storage, &meta, d);
     if (st)
         return lookup_failed(st, p, PK_HW_STORAGE, id, d);
     add_source(out, PK_HW_STORAGE, id, &meta);
 
-    snprintf(id, sizeof(id), "%s",
-             p->v[PK_SITE_ID].set ? p->v[PK_SITE_ID].id : DEFAULT_SITE);
+    snprintf(id, sizeof(id), "%s", id_or_default(p, PK_SITE_ID));
     st = catalog_get_site(cat, id, &sc->site, &meta, d);
     if (st)
         return lookup_failed(st, p, PK_SITE_ID, id, d);

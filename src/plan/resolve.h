@@ -140,7 +140,7 @@ void plan_eval_hit(const struct plan_resolved *res,
  * evaluation used, with auto replaced by the chosen value and catalog
  * defaults filled in. */
 struct plan_echo {
-    enum plan_type type;
+    enum field_type type;
     uint64_t u;    /* COUNT, BOOL */
     double d;      /* NUMBER */
     const char *s; /* ENUM and ID (static or inside sc) */

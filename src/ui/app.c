@@ -200,7 +200,7 @@ unsigned app_layout_auto(struct ui *ui)
     /* The layout only: hardware.gpus (auto sizes a serving fleet, and a
      * training plan refuses it) and serve.max_batch are not layout keys. */
     for (k = 0; k < PLAN_KEY_COUNT; k++) {
-        const struct plan_key_info *ki = plan_key_info((enum plan_key)k);
+        const struct field_info *ki = plan_key_info((enum plan_key)k);
 
         if ((ki->flags & PKF_AUTO) && strcmp(ki->section, "parallel") == 0)
             plan_set_key(&ui->plan, (enum plan_key)k, "auto", NULL, NULL);

@@ -404,8 +404,8 @@ static void open_variants(struct ui *ui)
     struct ui_item *items;
     char(*text)[96];
     size_t n = 0, i, cap, nterm = 0, nprec = 0;
-    const struct plan_key_info *term = plan_key_info(PK_CLOUD_TERM);
-    const struct plan_key_info *prec = plan_key_info(PK_TRAIN_PRECISION);
+    const struct field_info *term = plan_key_info(PK_CLOUD_TERM);
+    const struct field_info *prec = plan_key_info(PK_TRAIN_PRECISION);
     int name_col = app_catalog_col(CATALOG_ACCELERATORS, "name");
 
     if (app_catalog_rows(ui, CATALOG_ACCELERATORS, &rows, NULL))

@@ -162,7 +162,7 @@ static const char *count_text(uint64_t u, char *buf, size_t n)
 static const char *value_text(struct ui *ui, enum plan_key k, char *buf,
                               size_t n, int *el)
 {
-    const struct plan_key_info *ki = plan_key_info(k);
+    const struct field_info *ki = plan_key_info(k);
     const struct plan_value *v = &ui->plan.v[k];
     char raw[64];
 
@@ -1036,18 +1036,18 @@ static unsigned find_change(struct ui *ui, int tag, const char *value)
 
 static void edit_id(struct ui *ui, enum plan_key k)
 {
-    const struct plan_key_info *ki = plan_key_info(k);
+    enum catalog_kind kind = plan_key_kind(plan_key_info(k));
     struct ui_rows rows;
     struct ui_item *items;
     struct diag d;
     size_t i, n = 0, sel = 0;
-    int name_col = app_catalog_col(ki->kind, "name");
-    int inst_col = app_catalog_col(ki->kind, "instance");
+    int name_col = app_catalog_col(kind, "name");
+    int inst_col = app_catalog_col(kind, "instance");
     char title[96];
 
     diag_clear(&d);
-    if (app_catalog_rows(ui, ki->kind, &rows, &d)) {
-        ui_status(ui, true, "%s: %s", catalog_kind_name(ki->kind), d.msg);
+    if (app_catalog_rows(ui, kind, &rows, &d)) {
+        ui_status(ui, true, "%s: %s", catalog_kind_name(kind), d.msg);
         return;
     }
     items = xcalloc(rows.n + 1, sizeof(*items));
@@ -1067,7 +1067,8 @@ static void edit_id(struct ui *ui, enum plan_key k)
             sel = n;
         n++;
     }
-    snprintf(title, sizeof(title), "%s (type to filter)", ki->name);
+    snprintf(title, sizeof(title), "%s (type to filter)",
+             plan_key_info(k)->name);
     ui_picker(ui, (int)k, title, items, n, sel, edit_done);
     free(items);
     ui_rows_release(&rows);
@@ -1075,7 +1076,7 @@ static void edit_id(struct ui *ui, enum plan_key k)
 
 static void edit_choice(struct ui *ui, enum plan_key k)
 {
-    const struct plan_key_info *ki = plan_key_info(k);
+    const struct field_info *ki = plan_key_info(k);
     struct ui_item items[16];
     char choices[16][32];
     size_t i, n = 0, sel = 0;
@@ -1110,7 +1111,7 @@ static void edit_choice(struct ui *ui, enum plan_key k)
 
 static unsigned edit(struct ui *ui, enum plan_key k, const char *initial)
 {
-    const struct plan_key_info *ki = plan_key_info(k);
+    const struct field_info *ki = plan_key_info(k);
     char cur[64];
     char title[128];
 

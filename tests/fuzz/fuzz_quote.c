@@ -69,7 +69,7 @@ static const char *pick_id(struct fuzz_bytes *b, enum catalog_kind k)
 }
 
 /* A value for a COUNT or NUMBER key as text. */
-static void number_value(struct fuzz_bytes *b, const struct plan_key_info *ki,
+static void number_value(struct fuzz_bytes *b, const struct field_info *ki,
                          char *buf, size_t n)
 {
     unsigned mode = fuzz_byte(b) % 8;
@@ -133,7 +133,7 @@ static void build_plan(struct fuzz_bytes *b, struct plan *p)
     set(p, PK_HW_GPUS, buf);
     set(p, PK_TRAIN_TOKENS, "1T");
     for (k = 0; k < PLAN_KEY_COUNT && b->n; k++) {
-        const struct plan_key_info *ki = plan_key_info((enum plan_key)k);
+        const struct field_info *ki = plan_key_info((enum plan_key)k);
         unsigned what = fuzz_byte(b);
 
         if (what < 208)
@@ -155,7 +155,7 @@ static void build_plan(struct fuzz_bytes *b, struct plan *p)
                              sizeof(buf));
             break;
         case PT_ID:
-            snprintf(buf, sizeof(buf), "%s", pick_id(b, ki->kind));
+            snprintf(buf, sizeof(buf), "%s", pick_id(b, plan_key_kind(ki)));
             break;
         }
         set(p, (enum plan_key)k, buf);

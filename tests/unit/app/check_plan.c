@@ -36,8 +36,8 @@ static void free_argv(char **argv, int argc)
 }
 
 static const char *const key_names[] = {
-#define KEY_NAME(id, name) name,
-    PLAN_KEY_LIST(KEY_NAME)
+#define KEY_NAME(id, sec, key, ...) sec "." key,
+    FIELD_LIST(KEY_NAME)
 #undef KEY_NAME
 };
 
@@ -47,7 +47,7 @@ START_TEST(test_table_complete)
     char name[96];
 
     for (k = 0; k < PLAN_KEY_COUNT; k++) {
-        const struct plan_key_info *ki = plan_key_info((enum plan_key)k);
+        const struct field_info *ki = plan_key_info((enum plan_key)k);
 
         ck_assert_ptr_nonnull(ki->name);
         ck_assert_str_eq(ki->name, key_names[k]);
@@ -415,7 +415,7 @@ START_TEST(test_bounds_agree)
 
     for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
         const struct catalog_column *cols = catalog_columns(pairs[i].kind, &n);
-        const struct plan_key_info *ki;
+        const struct field_info *ki;
         enum plan_key k;
 
         ck_assert_int_eq(plan_key_find(pairs[i].key, &k), CP_OK);
@@ -461,7 +461,7 @@ START_TEST(test_bounds_twins)
     char diff[4096] = "";
 
     for (i = 0; i < PLAN_KEY_COUNT; i++) {
-        const struct plan_key_info *ki = plan_key_info((enum plan_key)i);
+        const struct field_info *ki = plan_key_info((enum plan_key)i);
 
         for (t = 0; t < sizeof(twins) / sizeof(twins[0]); t++) {
             const struct catalog_column *cols;
@@ -482,9 +482,10 @@ START_TEST(test_bounds_twins)
                              catalog_kind_name(twins[t].kind), cols[j].name);
                 continue;
             }
-            /* a catalog 0 may stand for "not given" (from the shape) */
+            /* a catalog 0 may stand for "not given" (from the shape)
+             * where the field says so */
             if ((ki->min != cols[j].min &&
-                 !(cols[j].min == 0 && ki->min == 1 && ki->type == PT_COUNT)) ||
+                 !(cols[j].min == 0 && (ki->flags & PKF_ZERO_UNSET))) ||
                 ki->max != cols[j].max)
                 snprintf(diff + strlen(diff), sizeof(diff) - strlen(diff),
                          " %s [%g, %g] vs %s.%s [%g, %g];", ki->name, ki->min,
