@@ -265,6 +265,12 @@ static const struct plan_key_info keys[PLAN_KEY_COUNT] = {
                             OFF(serve.attention),
                             "attention math precision (auto: fp8 with an "
                             "fp8 KV cache and 8-bit weights)"},
+    /* new key: serve.comm (d22b) */
+    [PK_SERVE_COMM] = {"serve.comm", "serve", "comm", PT_ENUM, 0, 0, 0,
+                       "auto|bf16|fp8", NULL, 0, "auto", PS_INT,
+                       OFF(serve.comm),
+                       "MoE dispatch precision (auto: fp8 with 8-bit or "
+                       "4-bit weights; combine stays 16 bits)"},
     [PK_SERVE_PREFIX_HIT] = {"serve.prefix_hit", "serve", "prefix_hit",
                              PT_NUMBER, 0, 0, 0.999, NULL, NULL, 0, "0", PS_F64,
                              OFF(serve.prefix_hit_frac),

@@ -67,6 +67,8 @@
     X(SERVE_KV_CACHE, "serve.kv_cache")                                        \
     X(SERVE_EXPERT_WEIGHTS, "serve.expert_weights")                            \
     X(SERVE_ATTENTION, "serve.attention")                                      \
+    /* new key: serve.comm (d22b) */                                           \
+    X(SERVE_COMM, "serve.comm")                                                \
     X(SERVE_PREFIX_HIT, "serve.prefix_hit")                                    \
     X(SERVE_DISAGGREGATED, "serve.disaggregated")                              \
     X(SERVE_MAX_BATCH, "serve.max_batch")                                      \
