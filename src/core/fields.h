@@ -181,6 +181,7 @@ struct field_info {
     X(SERVE_KV_CACHE, "serve", "kv_cache", PT_ENUM, 0, 0, 0, "", "bf16|fp16|fp8", NULL, FIELD_REF_NONE, "bf16", PS_INT, OFF(serve.kv_cache), "KV-cache precision") \
     X(SERVE_EXPERT_WEIGHTS, "serve", "expert_weights", PT_ENUM, 0, 0, 0, "", "same|bf16|fp16|fp8|int8|int4|fp4|mxfp4", NULL, FIELD_REF_NONE, "same", PS_INT, OFF(serve.expert_weights), "routed experts' weight precision (same: serve.weights)") \
     X(SERVE_ATTENTION, "serve", "attention", PT_ENUM, 0, 0, 0, "", "auto|bf16|fp8", NULL, FIELD_REF_NONE, "auto", PS_INT, OFF(serve.attention), "attention math precision (auto: fp8 with an fp8 KV cache and 8-bit weights)") \
+    X(SERVE_COMM, "serve", "comm", PT_ENUM, 0, 0, 0, "", "auto|bf16|fp8", NULL, FIELD_REF_NONE, "auto", PS_INT, OFF(serve.comm), "MoE dispatch precision (auto: fp8 with 8-bit or 4-bit weights; combine stays 16 bits)") \
     X(SERVE_PREFIX_HIT, "serve", "prefix_hit", PT_NUMBER, 0, 0, 0.999, "fraction", NULL, NULL, FIELD_REF_NONE, "0", PS_F64, OFF(serve.prefix_hit_frac), "share of prompt tokens from the prefix cache") \
     X(SERVE_DISAGGREGATED, "serve", "disaggregated", PT_ENUM, 0, 0, 0, "", "no|yes|auto", NULL, FIELD_REF_NONE, "no", PS_INT, OFF(serve.disaggregated), "separate prefill and decode pools") \
     X(SERVE_MAX_BATCH, "serve", "max_batch", PT_COUNT, PKF_AUTO | PKF_ZERO_UNSET, 1, B_COUNT_MAX, "sequences", NULL, NULL, FIELD_REF_NONE, "auto (memory and engine)", PS_U64, OFF(serve.max_batch), "running sequences per replica: the engine's cap (--max-num-seqs), above or below the stack's") \

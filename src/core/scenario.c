@@ -722,6 +722,12 @@ static enum cp_status validate_serve(const struct scenario *sc, struct diag *d)
                       "fp8 attention needs fp8 tensor cores, which '%s' "
                       "has not",
                       sc->accel.id);
+    if (!st && (unsigned)v->comm > SCOMM_FP8)
+        st = diag_set(d, CP_ERR_RANGE, "serve.comm", "unknown precision");
+    if (!st && v->comm == SCOMM_FP8 && !(sc->accel.peak_flops[PREC_FP8] > 0))
+        st = diag_set(d, CP_ERR_RANGE, "serve.comm",
+                      "fp8 dispatch needs fp8 support, which '%s' has not",
+                      sc->accel.id);
     if (!st && v->kv_cache != SD_BF16 && v->kv_cache != SD_FP16 &&
         v->kv_cache != SD_FP8)
         st = diag_set(d, CP_ERR_RANGE, "serve.kv_cache",

@@ -43,6 +43,23 @@ void serve_pool_layout_of(const struct scenario *sc, enum serve_pool phase,
         out->gpus = 0; /* sized, or the rest of hardware.gpus */
 }
 
+bool serve_dispatch_fp8(enum serve_comm_prec comm, enum serve_dtype weights)
+{
+    if (comm == SCOMM_FP8)
+        return true;
+    if (comm == SCOMM_BF16)
+        return false;
+    return weights == SD_FP8 || weights == SD_FP4 || weights == SD_INT4;
+}
+
+double serve_a2a_bytes_el(bool fp8)
+{
+    /* dispatch: fp8 e4m3 with one fp32 scale per 128 elements (DeepEP
+     * dispatch, DeepSeek-V3 tech report 3.3.2: 1 + 4 / 128 bytes), else
+     * bf16; combine: bf16 */
+    return (fp8 ? 1 + 4.0 / 128 : 2) + 2;
+}
+
 void serve_a2a_init(const struct scenario *sc, const struct model_shape *m,
                     double tp, double ep, struct serve_a2a *a)
 {
@@ -52,7 +69,7 @@ void serve_a2a_init(const struct scenario *sc, const struct model_shape *m,
                                            : sc->accel.scaleup_bps;
     double frac = sc->system.scaleup_frac > 0 ? sc->system.scaleup_frac : 1;
     double domain = (double)sc->system.scaleup_domain;
-    bool low = w == SD_FP8 || w == SD_FP4 || w == SD_INT4;
+    bool low = serve_dispatch_fp8(sc->serve.comm, w);
 
     memset(a, 0, sizeof(*a));
     if (m->experts < 2 || !(ep > 1))
@@ -62,9 +79,7 @@ void serve_a2a_init(const struct scenario *sc, const struct model_shape *m,
     a->top_k = m->top_k;
     a->h = m->h;
     a->layers = m->moe_layers;
-    /* dispatch fp8 with one scale per 128 (DeepEP) or 16 bits; combine
-     * in 16 bits */
-    a->bytes_el = (low ? 1 + 4.0 / 128 : 2) + 2;
+    a->bytes_el = serve_a2a_bytes_el(low);
     if (!(domain >= 1))
         domain = sc->system.gpus_per_node >= 1
                      ? (double)sc->system.gpus_per_node

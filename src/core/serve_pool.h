@@ -20,7 +20,9 @@
  *   bytes = T/tp x k x h x (dispatch + combine bytes per element),
  *
  * dispatch in fp8 with 1/128 scales when the weights are fp8 or 4-bit
- * (DeepEP low-latency and normal kernels), else 16 bits; combine 16 bits.
+ * (DeepEP low-latency and normal kernels), else 16 bits, or as
+ * serve.comm says (bf16 | fp8: communication precision set apart from
+ * the weights, issue 22 item 3); combine 16 bits.
  * The share addressed inside the scale-up domain (g ranks of ep) rides
  * NVLink, the rest the scale-out NIC:
  *
@@ -87,6 +89,11 @@ struct serve_a2a {
 
 void serve_a2a_init(const struct scenario *sc, const struct model_shape *m,
                     double tp, double ep, struct serve_a2a *a /* OUT */);
+
+/* Whether the dispatch goes in fp8 (serve.comm; auto: with fp8, fp4 or
+ * int4 weights), and the dispatch + combine bytes per element. */
+bool serve_dispatch_fp8(enum serve_comm_prec comm, enum serve_dtype weights);
+double serve_a2a_bytes_el(bool fp8);
 
 /* Exposed dispatch + combine time of all MoE layers for `tokens` tokens
  * of one attention rank; 0 without expert parallelism. */

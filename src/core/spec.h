@@ -243,6 +243,13 @@ struct serve_pool_spec {
  * bits. */
 enum serve_attn_prec { SATTN_AUTO, SATTN_BF16, SATTN_FP8 };
 
+/* The precision of the MoE dispatch all-to-all (issue 22 item 3): auto
+ * sends fp8 with one fp32 scale per 128 when the weights are 8 bits or
+ * fewer (DeepEP low-latency and normal dispatch, SGLang and TensorRT-LLM
+ * with fp8/fp4 checkpoints), else 16 bits; the combine is 16 bits either
+ * way (DeepEP combines in bf16). */
+enum serve_comm_prec { SCOMM_AUTO, SCOMM_BF16, SCOMM_FP8 };
+
 struct serve_spec {
     enum serve_mode mode;
     uint64_t input_tokens;     /* mean prompt length */
@@ -265,6 +272,7 @@ struct serve_spec {
     int expert_weights;
     enum serve_dtype kv_cache;
     enum serve_attn_prec attention; /* attention math precision */
+    enum serve_comm_prec comm;      /* MoE dispatch precision (d22b) */
     double prefix_hit_frac; /* prompt share served from the prefix cache */
     enum serve_disagg disaggregated;
     uint64_t max_batch;    /* running sequences per replica; 0: auto */

@@ -53,6 +53,10 @@ static const char *enum_text(enum plan_key k, int value)
         return value == SATTN_FP8    ? "fp8"
                : value == SATTN_BF16 ? "bf16"
                                      : "auto";
+    case PK_SERVE_COMM:
+        return value == SCOMM_FP8    ? "fp8"
+               : value == SCOMM_BF16 ? "bf16"
+                                     : "auto";
     default:
         return NULL;
     }

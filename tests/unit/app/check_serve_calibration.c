@@ -69,15 +69,16 @@ END_TEST
 /* Held out (README, Serving): the rows of the same TensorRT-LLM table the
  * fit never saw - other lengths, GPUs and fp4 on B200.  They say how
  * well the model generalises; the bounds are today's with a margin, so a
- * change that makes it worse fails here. */
+ * change that makes it worse fails here.  The B200 fp4 rows have their
+ * own bound: within 10% (AIConfigurator's 7.5% on the same rows). */
 START_TEST(test_held_out)
 {
     static const char *const path = "tests/data/serving_published.csv";
     static struct cal_set cs;
     struct catalog *cat = NULL;
     struct diag d;
-    double sum = 0, worst = 0, err;
-    size_t i;
+    double sum = 0, worst = 0, err, fp4_sum = 0;
+    size_t i, fp4_n = 0;
 
     cal_load(&cs, &path, 1, 20);
     ck_assert_int_eq(catalog_open(":memory:", 0, &cat, &d), CP_OK);
@@ -85,11 +86,22 @@ START_TEST(test_held_out)
         err = fabs(run_case(cat, &cs.c[i]));
         sum += err;
         worst = fmax(worst, err);
+        /* NVFP4 on B200: the GEMMs at B200's own measured 4-bit ceiling
+         * (data/accelerators.csv fp4_gemm_frac), issue 22 item 3 */
+        if (strstr(cs.c[i].sets, "hardware.accelerator=b200 ") &&
+            strstr(cs.c[i].sets, "serve.weights=fp4")) {
+            fp4_sum += err;
+            fp4_n++;
+        }
     }
     catalog_close(cat);
-    ck_assert_msg(sum / (double)cs.n <= 0.15, "held-out MAPE %.1f%% > 15%%",
+    ck_assert_msg(sum / (double)cs.n <= 0.13, "held-out MAPE %.1f%% > 13%%",
                   100 * sum / (double)cs.n);
-    ck_assert_msg(worst <= 0.45, "held-out worst %.1f%% > 45%%", 100 * worst);
+    ck_assert_msg(worst <= 0.30, "held-out worst %.1f%% > 30%%", 100 * worst);
+    ck_assert_uint_ge(fp4_n, 5);
+    ck_assert_msg(fp4_sum / (double)fp4_n <= 0.10,
+                  "B200 fp4 held-out MAPE %.1f%% > 10%%",
+                  100 * fp4_sum / (double)fp4_n);
 }
 END_TEST
 

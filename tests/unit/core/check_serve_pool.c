@@ -119,6 +119,62 @@ START_TEST(test_a2a_by_hand)
 }
 END_TEST
 
+/* serve.comm (issue 22 item 3): the dispatch precision set apart from the
+ * weights.  Case table {comm, weights, fp8 dispatch, bytes per element},
+ * source: DeepEP (deepseek-ai/DeepEP README: dispatch fp8 or bf16,
+ * combine bf16) and DeepSeek-V3 tech report 3.3.2 (fp8 activations with
+ * one fp32 scale per 1x128 tile). */
+START_TEST(test_comm_precision)
+{
+    static const struct {
+        enum serve_comm_prec comm;
+        enum serve_dtype weights;
+        bool fp8;
+        double bytes_el;
+    } cases[] = {
+        {SCOMM_AUTO, SD_FP8, true, 1 + 4.0 / 128 + 2},
+        {SCOMM_AUTO, SD_FP4, true, 1 + 4.0 / 128 + 2},
+        {SCOMM_AUTO, SD_BF16, false, 2 + 2},
+        {SCOMM_BF16, SD_FP8, false, 2 + 2},
+        {SCOMM_FP8, SD_BF16, true, 1 + 4.0 / 128 + 2},
+    };
+    struct scenario sc;
+    struct model_shape m;
+    struct serve_a2a a;
+    struct diag d;
+    double t_auto, t_bf16, wire;
+    size_t i;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        bool fp8 = serve_dispatch_fp8(cases[i].comm, cases[i].weights);
+
+        ck_assert_msg(fp8 == cases[i].fp8, "case %zu", i);
+        ck_assert_double_eq_tol(serve_a2a_bytes_el(fp8), cases[i].bytes_el,
+                                1e-12);
+    }
+    /* invariant: the same EP 32 all-to-all in bf16 moves 4 / 3.03 of the
+     * bytes of fp8 (the latencies alike), never less time */
+    wide_ep(&sc);
+    model_shape_derive(&sc.model, 1, &m);
+    serve_a2a_init(&sc, &m, 1, 32, &a);
+    t_auto = serve_a2a_s(&a, 256);
+    sc.serve.comm = SCOMM_BF16;
+    ck_assert_int_eq(check(&sc, &d), CP_OK);
+    serve_a2a_init(&sc, &m, 1, 32, &a);
+    t_bf16 = serve_a2a_s(&a, 256);
+    wire = t_auto - 61 * 2 * 10e-6;
+    ck_assert_double_eq_tol(t_bf16 - 61 * 2 * 10e-6,
+                            wire * 4 / (3 + 4.0 / 128), wire * 1e-9);
+    /* fp8 on a chip without fp8: refused naming the key */
+    wide_ep(&sc);
+    sc.accel.peak_flops[PREC_FP8] = 0;
+    sc.serve.weights = SD_BF16;
+    sc.serve.comm = SCOMM_FP8;
+    ck_assert_int_ne(check(&sc, &d), CP_OK);
+    ck_assert_str_eq(d.where, "serve.comm");
+}
+END_TEST
+
 /* Wide EP spreads the experts: EP 32 over 32 attention ranks holds 8 of
  * the 256 experts per GPU; EP 144 holds ceil(256 / 144) = 2 slots (the
  * spare ones redundant experts, DeepSeek EPLB).  The dense part stays
@@ -391,6 +447,7 @@ Suite *suite_serve_pool(void)
     TCase *core = tcase_create("core");
 
     tcase_add_test(core, test_a2a_by_hand);
+    tcase_add_test(core, test_comm_precision);
     tcase_add_test(core, test_expert_weights_spread);
     tcase_add_test(core, test_pool_alone);
     tcase_add_test(core, test_deepseek_ep32_ep144);
