@@ -162,6 +162,14 @@ static const struct plan_key_info keys[PLAN_KEY_COUNT] = {
                                     "stack (alltoall)", PS_INT,
                                     OFF(recipe.dispatcher),
                                     "MoE token dispatcher"},
+    /* new key: software.moe_force_balance (d19b) */
+    [PK_SOFTWARE_MOE_FORCE_BALANCE] = {"software.moe_force_balance",
+                                       "software", "moe_force_balance",
+                                       PT_ENUM, 0, 0, 0, "stack|yes|no", NULL,
+                                       0, "stack (no)", PS_INT,
+                                       OFF(recipe.force_balance),
+                                       "MoE router forced to an even split "
+                                       "(benchmark runs)"},
     [PK_TRAIN_TOKENS] = {"train.tokens", "train", "tokens", PT_COUNT, 0, 1,
                          9e15, NULL, NULL, 0, "0 (run totals 0)", PS_F64,
                          OFF(train.tokens), "training tokens (15T)"},

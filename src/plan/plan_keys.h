@@ -43,6 +43,8 @@
     X(SOFTWARE_TP_COMM_OVERLAP, "software.tp_comm_overlap")                              \
     X(SOFTWARE_CUDA_GRAPHS, "software.cuda_graphs")                            \
     X(SOFTWARE_MOE_DISPATCHER, "software.moe_dispatcher")                      \
+    /* new key: software.moe_force_balance (d19b) */                           \
+    X(SOFTWARE_MOE_FORCE_BALANCE, "software.moe_force_balance")                \
     X(TRAIN_TOKENS, "train.tokens")                                            \
     X(TRAIN_SEQ_LEN, "train.seq_len")                                          \
     X(TRAIN_GLOBAL_BATCH, "train.global_batch")                                \
