@@ -399,7 +399,10 @@
     C(stack_spec, "default_on", CATCOL_TEXT, 0, 0, 0, NULL, FT_STR,            \
       default_on, 1, 0, DF, "vendors whose accelerators default to it")        \
     C(stack_spec, "runs_on_source", CATCOL_TEXT, 0, 0, 0, NULL, FT_NONE, id,   \
-      1, 0, 0, "where runs_on and default_on are published")
+      1, 0, 0, "where runs_on and default_on are published")                   \
+    C(stack_spec, "moe_gemm_per_expert", CATCOL_REAL, 0, 0, 1, NULL, FT_DBL,   \
+      moe_gemm_per_expert, 1, 0, DF,                                           \
+      "MoE: 1 = one GEMM launch per local expert, 0 = one grouped kernel")
 
 #define PUBLIC_COL(T, name, type, flags, min, max, choices, ft, member, scale, \
                    dflt, pf, help)                                             \

@@ -252,7 +252,9 @@ static const char *why_text(enum calib_skip w)
     case CALIB_NO_MEMORY:
         return "no run measures total_gib";
     case CALIB_FEW_MOE:
-        return "fewer than 3 MoE runs";
+        return "fewer than 3 dropless MoE runs";
+    case CALIB_DEFINED:
+        return "the stack's by definition";
     }
     return "";
 }
@@ -491,7 +493,7 @@ static void fill_row(struct row *row, const struct calib_fit *fit,
     cli_today(date, sizeof(date));
     for (k = 0; k < CK_COUNT; k++) {
         rep->written[k] = fit->start[k];
-        if (fit->why[k] == CALIB_FIT) {
+        if (fit->why[k] == CALIB_FIT || fit->why[k] == CALIB_DEFINED) {
             rep->written[k] = stored3(fit->knobs[k]);
             snprintf(buf, sizeof(buf), "%.3g", fit->knobs[k]);
             row_set(row, calib_knob_info(k)->name, buf);

@@ -55,9 +55,10 @@ double memory_layer_activation_bytes(const struct scenario *sc,
         /* the busiest expert-parallel rank holds its load factor times the
          * even share of the routed copies (dropless imbalance, or the
          * padding of token drop) */
-        double load =
-            spec_moe_load(sc->train.moe_capacity, sc->stack.moe_imbalance,
-                          m->experts, m->top_k, (double)sc->layout.ep);
+        double load = spec_moe_load(
+            sc->train.moe_capacity,
+            spec_routing_imbalance(&sc->recipe, sc->stack.moe_imbalance),
+            m->experts, m->top_k, (double)sc->layout.ep);
 
         ffn_width = (load * m->top_k + m->shared) * m->f_expert;
         /* k routed copies of the token before and after the experts */

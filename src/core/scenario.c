@@ -478,6 +478,7 @@ static enum cp_status validate_stack(const struct stack_spec *s, struct diag *d)
         /* 0: not set (a scenario built without scenario_defaults) */
         {"moe_imbalance", s->moe_imbalance == 0 ? 1 : s->moe_imbalance, 1, 16,
          false},
+        {"moe_gemm_per_expert", s->moe_gemm_per_expert, 0, 1, false},
     };
     size_t i;
 
@@ -856,6 +857,9 @@ static enum cp_status validate(const struct scenario *sc,
     if (!st && (unsigned)sc->recipe.dispatcher > DISPATCH_HYBRIDEP)
         st = diag_set(d, CP_ERR_RANGE, "software.moe_dispatcher",
                       "must be stack, alltoall, deepep or hybridep");
+    if (!st && (unsigned)sc->recipe.force_balance > RECIPE_NO)
+        st = diag_set(d, CP_ERR_RANGE, "software.moe_force_balance",
+                      "must be stack, yes or no");
     if (!st && (unsigned)sc->train.optimizer >= OPT_COUNT)
         st = diag_set(d, CP_ERR_RANGE, "train.optimizer", "unknown optimizer");
     if (!st && sc->train.grad_dtype != PREC_FP32 &&

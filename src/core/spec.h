@@ -181,6 +181,12 @@ struct stack_spec {
                                  of what Megatron's keeps (1: Megatron) */
     double moe_imbalance;     /* dropless MoE: routed tokens of the busiest
                                  expert-parallel rank over the even share */
+    /* 1: the grouped expert GEMM
+     * is issued as one GEMM per local expert, each paying its own
+     * dispatch (Transformer Engine GroupedLinear: nvte_multi_stream_
+     * cublas_gemm loops cuBLAS over the experts on 4 streams); 0: one
+     * grouped kernel (torch._grouped_mm, CUTLASS grouped GEMM). */
+    double moe_gemm_per_expert;
     /* Serving engines (0 on training rows; serve.c).  Fitted once on the
      * published serving results (README, Calibration). */
     double mbu;            /* decode: share of the measured HBM ceiling */
@@ -469,7 +475,22 @@ struct recipe {
     enum recipe_switch tp_overlap;  /* TP communication overlap */
     enum cuda_graphs graphs;        /* what CUDA graphs capture */
     enum moe_dispatcher dispatcher; /* MoE token dispatcher */
+    /* yes: the router hands
+     * every expert its even share (Megatron-Core --moe-router-force-load-
+     * balancing, which benchmark recipes set), so dropless routing leaves
+     * no rank busier than its share; stack and no: the stack's
+     * moe_imbalance. */
+    enum recipe_switch force_balance;
 };
+
+/* The busiest expert-parallel rank's share of routed tokens over the even
+ * share before any capacity: 1 when the recipe forces an even split, else
+ * the stack's dropless imbalance. */
+static inline double spec_routing_imbalance(const struct recipe *r,
+                                            double stack_imbalance)
+{
+    return r->force_balance == RECIPE_YES ? 1 : stack_imbalance;
+}
 
 struct scenario {
     enum workload_kind workload;

@@ -340,6 +340,19 @@ static void attention_core(const struct scenario *sc,
     }
 }
 
+/* Kernel launches a grouped expert GEMM (one of fc1 or fc2, one
+ * direction) makes beyond its first: none for one grouped kernel; one per
+ * further local expert for a stack that issues a GEMM per expert
+ * (moe_gemm_per_expert: Transformer Engine GroupedLinear loops cuBLAS over
+ * the experts, nvte_multi_stream_cublas_gemm).  Forward runs fc1 and fc2,
+ * backward their data and weight gradients: 2 and 4 grouped GEMMs.  Each
+ * launch pays the dispatch of the scope it runs in (a full-layer CUDA
+ * graph replays them at launch cost). */
+static double expert_gemm_launches(const struct scenario *sc, double local)
+{
+    return local > 1 ? sc->stack.moe_gemm_per_expert * (local - 1) : 0;
+}
+
 /* The routed (and shared) experts of a mixture-of-experts layer: compute
  * into lt and the column-parallel sums, the all-to-all into lt->ep_f/ep_b;
  * returns the element-wise bytes of the forward pass. */
@@ -362,8 +375,10 @@ static double moe_ffn_time(const struct scenario *sc,
      * stack's imbalance times the even share, token drop pads every
      * expert to its capacity (Megatron-Core --moe-expert-capacity-
      * factor with --moe-pad-expert-input-to-capacity) */
-    double load = spec_moe_load(sc->train.moe_capacity, sc->stack.moe_imbalance,
-                                m->experts, m->top_k, e);
+    double load = spec_moe_load(
+        sc->train.moe_capacity,
+        spec_routing_imbalance(&sc->recipe, sc->stack.moe_imbalance),
+        m->experts, m->top_k, e);
     double per_expert = load * T_moe * m->top_k * e / m->experts;
     double shared_up = (m->gated ? 2 : 1) * m->f_expert * m->shared / t;
 
@@ -400,6 +415,8 @@ static double moe_ffn_time(const struct scenario *sc,
     lt->ep_b = lt->ep_f;
     lt->f += MOE_KERNELS_FWD * rt->kernel;
     lt->b += 2 * MOE_KERNELS_FWD * rt->kernel;
+    lt->f += 2 * expert_gemm_launches(sc, local) * hw->kernel;
+    lt->b += 4 * expert_gemm_launches(sc, local) * hw->kernel;
     return ew_f;
 }
 

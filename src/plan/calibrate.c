@@ -195,6 +195,15 @@ static enum cp_status on_row(void *ctx, size_t line, const char *const *f,
     }
     setting(r->sets, "model.experts", buf, sizeof(buf));
     r->moe = buf[0] && strtod(buf, NULL) > 1;
+    /* only dropless routing left to the router tells the imbalance: not
+     * token drop (train.moe_capacity pads every expert), not a router
+     * forced to an even split (software.moe_force_balance=yes) */
+    setting(r->sets, "train.moe_capacity", buf, sizeof(buf));
+    if (buf[0] && strtod(buf, NULL) > 0)
+        r->moe = false;
+    setting(r->sets, "software.moe_force_balance", buf, sizeof(buf));
+    if (!strcmp(buf, "yes"))
+        r->moe = false;
     setting(r->sets, "software.stack", r->stack, sizeof(r->stack));
     cs->n++;
     return CP_OK;
@@ -441,6 +450,22 @@ double calib_score(const struct calib_set *cs, const size_t *sel, size_t nsel,
     return x;
 }
 
+/* A knob the stack has by definition, never fitted: selective_keep
+ * measures selective recomputation against Megatron's set (the attention
+ * core: Korthikanti et al. 2022; Megatron-Core --recompute-modules default
+ * core_attn), so the Megatron stacks keep 1.  DEFINED in
+ * tests/calibration/fit_stacks.py is the same rule. */
+static bool calib_knob_defined(const struct stack_spec *st, size_t k,
+                               double *value)
+{
+    if (k == CK_SELECTIVE_KEEP && (!strcmp(st->id, "megatron-core") ||
+                                   !strcmp(st->id, "megatron-lm"))) {
+        *value = 1;
+        return true;
+    }
+    return false;
+}
+
 void calib_fit(const struct calib_set *cs, const size_t *sel, size_t nsel,
                const struct stack_spec *st, struct calib_fit *out)
 {
@@ -453,8 +478,10 @@ void calib_fit(const struct calib_set *cs, const size_t *sel, size_t nsel,
 
     memset(out, 0, sizeof(*out));
     calib_knobs_of(st, knobs);
-    for (k = 0; k < CK_COUNT; k++)
+    for (k = 0; k < CK_COUNT; k++) {
         knobs[k] = fmin(fmax(knobs[k], knob_info[k].low), knob_info[k].high);
+        calib_knob_defined(st, k, &knobs[k]);
+    }
     memcpy(out->start, knobs, sizeof(knobs));
     for (j = 0; j < s.nsel; j++) {
         const struct calib_run *r = &cs->runs[sel ? sel[j] : j];
@@ -476,6 +503,10 @@ void calib_fit(const struct calib_set *cs, const size_t *sel, size_t nsel,
         }
         if (k == CK_MOE_IMBALANCE && out->moe_runs < CALIB_MOE_RUNS_MIN) {
             out->why[k] = CALIB_FEW_MOE;
+            continue;
+        }
+        if (calib_knob_defined(st, k, &trial[k])) {
+            out->why[k] = CALIB_DEFINED;
             continue;
         }
         memcpy(trial, knobs, sizeof(knobs));

@@ -82,7 +82,8 @@ struct calib_run {
     char source[CP_TEXT_MAX]; /* the whole source cell */
     double expected;
     char *sets;                /* owned */
-    bool moe;                  /* model.experts > 1 */
+    bool moe; /* model.experts > 1, dropless and the router not forced
+                 even: a run that tells moe_imbalance */
     char stack[CP_ID_MAX];     /* software.stack it names, "" when none */
     struct plan_resolved *res; /* after calib_resolve; owned */
 };
@@ -150,6 +151,8 @@ enum calib_skip {
     CALIB_NO_EFFECT, /* moving it over its range does not change the runs */
     CALIB_NO_MEMORY, /* mem_reserve_gib: no run measures total_gib */
     CALIB_FEW_MOE,   /* moe_imbalance: fewer than CALIB_MOE_RUNS_MIN */
+    CALIB_DEFINED,   /* the stack has it by definition (selective_keep of
+                        the Megatron stacks: 1) */
 };
 
 struct calib_fit {

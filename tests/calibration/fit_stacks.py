@@ -50,12 +50,26 @@ KNOBS = {
 # Fewest MoE runs of a stack that may tell its dropless routing imbalance.
 MOE_RUNS_MIN = 3
 
+# Knobs a stack has by definition, never fitted: selective_keep measures a
+# framework's selective recomputation against Megatron's set (the attention
+# core: Korthikanti et al. 2022; Megatron-Core --recompute-modules default
+# core_attn), so the Megatron stacks keep 1.  The same rule is in
+# src/plan/calibrate.c (calib_knob_defined).
+DEFINED = {
+    'megatron-core': {'selective_keep': 1.0},
+    'megatron-lm': {'selective_keep': 1.0},
+}
+
 
 def is_moe(case):
-    for kv in case['sets'].split():
-        if kv.startswith('model.experts='):
-            return int(kv.split('=', 1)[1]) > 1
-    return False
+    """A run that tells moe_imbalance: MoE, dropless (no token drop) and
+    the router left to route (not software.moe_force_balance=yes)."""
+    kv = dict(s.split('=', 1) for s in case['sets'].split() if '=' in s)
+    if int(kv.get('model.experts', '0')) <= 1:
+        return False
+    if float(kv.get('train.moe_capacity', '0')) > 0:
+        return False
+    return kv.get('software.moe_force_balance', 'stack') != 'yes'
 
 
 def load_validate(shared):
@@ -137,6 +151,7 @@ def score(errs):
 def fit_stack(run, sid, cases, start):
     """Coordinate descent with a golden-section search per knob."""
     knobs = {k: min(max(x, KNOBS[k][0]), KNOBS[k][1]) for k, x in start.items()}
+    knobs.update(DEFINED.get(sid, {}))
     best = score(errors(cases, run.predict(cases, sid, knobs)))
     active = []
     measured_memory = any(c['metric'] == 'total_gib' for c in cases)
@@ -146,6 +161,8 @@ def fit_stack(run, sid, cases, start):
             continue  # only a measured peak can tell the reserve
         if k == 'moe_imbalance' and moe_runs < MOE_RUNS_MIN:
             continue  # one or two MoE runs would make it a per-case fit
+        if k in DEFINED.get(sid, {}):
+            continue  # the stack has it by definition
         trial = dict(knobs)
         trial[k] = lo if abs(knobs[k] - lo) > abs(knobs[k] - hi) else hi
         if score(errors(cases, run.predict(cases, sid, trial))) != best:
@@ -186,7 +203,9 @@ def typical_knobs(run, sid):
 
 def start_knobs(run, sid):
     row = run.row(sid)
-    return {k: float(row[k]) if row.get(k, '') != '' else d for k, (_, _, d) in KNOBS.items()}
+    out = {k: float(row[k]) if row.get(k, '') != '' else d for k, (_, _, d) in KNOBS.items()}
+    out.update(DEFINED.get(sid, {}))
+    return out
 
 
 def main():
@@ -252,7 +271,7 @@ def main():
                 e = 1.0 if p is None else (p - float(c['expected'])) / float(c['expected'])
                 print('    %-44s %10.4g %10.4g %+7.1f%%' % (c['id'], p or 0, float(c['expected']), 100 * e))
         row = run.row(sid)
-        for k in active:
+        for k in active + list(DEFINED.get(sid, {})):
             row[k] = '%.3g' % knobs[k]
     if a.write:
         with open(a.stacks, 'w', newline='') as f:

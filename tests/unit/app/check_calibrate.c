@@ -211,6 +211,36 @@ static void read_fails(const char *text, const char *want_where,
     calib_set_free(cs);
 }
 
+/* selective_keep measures selective recomputation against Megatron's set:
+ * a Megatron stack keeps 1 by definition and the fitter never moves it
+ * (fit_stacks.py DEFINED is the same rule); any other stack's is fitted
+ * or left as it is. */
+START_TEST(test_megatron_selective_defined)
+{
+    struct catalog *cat = NULL;
+    struct stack_spec st, mc;
+    struct calib_set *cs;
+    struct calib_fit fit;
+    struct diag d;
+
+    ck_assert_int_eq(catalog_open(":memory:", 0, &cat, &d), CP_OK);
+    cs = load(runs_csv, cat, &st);
+    mc = st;
+    snprintf(mc.id, sizeof(mc.id), "%s", "megatron-core");
+    mc.selective_keep = 0.4;
+    calib_fit(cs, NULL, 0, &mc, &fit);
+    ck_assert_int_eq(fit.why[CK_SELECTIVE_KEEP], CALIB_DEFINED);
+    ck_assert_double_eq(fit.start[CK_SELECTIVE_KEEP], 1);
+    ck_assert_double_eq(fit.knobs[CK_SELECTIVE_KEEP], 1);
+    st.selective_keep = 0.4;
+    calib_fit(cs, NULL, 0, &st, &fit);
+    ck_assert_int_ne(fit.why[CK_SELECTIVE_KEEP], CALIB_DEFINED);
+    ck_assert_double_eq_tol(fit.start[CK_SELECTIVE_KEEP], 0.4, 1e-12);
+    calib_set_free(cs);
+    catalog_close(cat);
+}
+END_TEST
+
 START_TEST(test_read_errors)
 {
     read_fails("id,metric,expected,source\n", "runs.csv", "'sets'");
@@ -235,6 +265,7 @@ Suite *suite_calibrate(void)
     tcase_add_test(tc, test_predict_is_quote);
     tcase_add_test(tc, test_pin_layout);
     tcase_add_test(tc, test_read_errors);
+    tcase_add_test(tc, test_megatron_selective_defined);
     suite_add_tcase(s, tc);
     return s;
 }

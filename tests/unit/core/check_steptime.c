@@ -248,6 +248,120 @@ START_TEST(test_moe_load)
 }
 END_TEST
 
+/* A stack that issues its grouped expert GEMM one GEMM per local expert
+ * (Transformer Engine GroupedLinear: moe_gemm_per_expert 1) pays a
+ * dispatch for each further expert of fc1 and fc2, forward (2) and
+ * backward (data and weight gradients, 4): with 8 local experts, 6 x 7
+ * kernels more per MoE layer per microbatch than one grouped kernel; none
+ * with one expert per rank; a full-layer CUDA graph replays them at
+ * launch cost.  The model FLOPs stay. */
+START_TEST(test_moe_gemm_per_expert)
+{
+    struct scenario sc;
+    struct result one, each;
+    struct diag d;
+    double kern, launch, mbs = 8, layers = 16;
+
+    fixture_scenario(&sc, "h100-sxm");
+    fixture_gpt(&sc, 16, 4096, 32, 32000);
+    sc.model.experts = 64;
+    sc.model.experts_active = 8;
+    sc.model.expert_ffn = 1024;
+    sc.layout.tp = 1;
+    sc.layout.dp = 8;
+    sc.layout.ep = 8;
+    sc.layout.microbatch = 1;
+    sc.train.global_batch = 64;
+    sc.stack.kernel_s = 20e-6;
+    ck_assert_msg(scenario_validate(&sc, &d) == CP_OK, "%s: %s", d.where,
+                  d.msg);
+    launch = sc.accel.kernel_s;
+    kern = launch + sc.stack.kernel_s;
+    sc.stack.moe_gemm_per_expert = 0;
+    scenario_eval(&sc, &one);
+    sc.stack.moe_gemm_per_expert = 1;
+    scenario_eval(&sc, &each);
+    ck_assert_rel(each.time.compute_s - one.time.compute_s,
+                  mbs * layers * 6 * 7 * kern, 1e-6);
+    ck_assert_rel(each.model.flops_per_token, one.model.flops_per_token,
+                  1e-12);
+    ck_assert(each.time.mfu < one.time.mfu);
+
+    sc.recipe.graphs = GRAPHS_FULL;
+    sc.stack.moe_gemm_per_expert = 0;
+    scenario_eval(&sc, &one);
+    sc.stack.moe_gemm_per_expert = 1;
+    scenario_eval(&sc, &each);
+    ck_assert_rel(each.time.compute_s - one.time.compute_s,
+                  mbs * layers * 6 * 7 * launch, 1e-6);
+
+    sc.recipe.graphs = GRAPHS_STACK;
+    sc.layout.ep = 64 / 8 * 8; /* 64: one expert per rank */
+    sc.layout.dp = 64;
+    sc.gpus = 64;
+    sc.train.global_batch = 512;
+    ck_assert_msg(scenario_validate(&sc, &d) == CP_OK, "%s: %s", d.where,
+                  d.msg);
+    sc.stack.moe_gemm_per_expert = 0;
+    scenario_eval(&sc, &one);
+    sc.stack.moe_gemm_per_expert = 1;
+    scenario_eval(&sc, &each);
+    ck_assert_rel(each.time.step_s, one.time.step_s, 1e-12);
+
+    sc.stack.moe_gemm_per_expert = 2;
+    ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_RANGE);
+    ck_assert_ptr_nonnull(strstr(d.msg, "moe_gemm_per_expert"));
+}
+END_TEST
+
+/* software.moe_force_balance=yes (Megatron-Core --moe-router-force-load-
+ * balancing, set by benchmark recipes): dropless routing then leaves no
+ * rank busier than its even share, whatever the stack's imbalance: the
+ * step and the activations are those of an even split; stack and no keep
+ * the stack's imbalance; token drop pads to its capacity either way. */
+START_TEST(test_moe_force_balance)
+{
+    struct scenario sc;
+    struct result even, forced, natural, no;
+    struct diag d;
+
+    fixture_scenario(&sc, "h100-sxm");
+    fixture_gpt(&sc, 16, 4096, 32, 32000);
+    sc.model.experts = 64;
+    sc.model.experts_active = 8;
+    sc.model.expert_ffn = 1024;
+    sc.layout.tp = 1;
+    sc.layout.dp = 8;
+    sc.layout.ep = 8;
+    sc.layout.microbatch = 1;
+    sc.train.global_batch = 64;
+    sc.stack.moe_imbalance = 1;
+    ck_assert_msg(scenario_validate(&sc, &d) == CP_OK, "%s: %s", d.where,
+                  d.msg);
+    scenario_eval(&sc, &even);
+    sc.stack.moe_imbalance = 1.5;
+    scenario_eval(&sc, &natural);
+    sc.recipe.force_balance = RECIPE_YES;
+    scenario_eval(&sc, &forced);
+    sc.recipe.force_balance = RECIPE_NO;
+    scenario_eval(&sc, &no);
+    ck_assert_rel(forced.time.step_s, even.time.step_s, 1e-12);
+    ck_assert_rel(forced.memory.activations_bytes,
+                  even.memory.activations_bytes, 1e-12);
+    ck_assert_rel(no.time.step_s, natural.time.step_s, 1e-12);
+    ck_assert(natural.time.step_s > forced.time.step_s * 1.05);
+    /* token drop: the capacity sets the load, forced or not */
+    sc.train.moe_capacity = 1.5;
+    scenario_eval(&sc, &no);
+    sc.recipe.force_balance = RECIPE_YES;
+    scenario_eval(&sc, &forced);
+    ck_assert_rel(forced.time.step_s, no.time.step_s, 1e-12);
+    sc.recipe.force_balance = (enum recipe_switch)3;
+    ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_RANGE);
+    ck_assert_str_eq(d.where, "software.moe_force_balance");
+}
+END_TEST
+
 /* Recipe facts (software.*): each "stack" value is the stack's own fitted
  * behaviour; yes/no turn the effect on or off whole; CUDA graphs take host
  * dispatch off the kernels of their scope; a forwarding dispatcher (DeepEP)
@@ -362,6 +476,8 @@ Suite *suite_steptime(void)
     tcase_add_test(tc, test_recompute_order);
     tcase_add_test(tc, test_overlap_not_free);
     tcase_add_test(tc, test_moe_load);
+    tcase_add_test(tc, test_moe_gemm_per_expert);
+    tcase_add_test(tc, test_moe_force_balance);
     tcase_add_test(tc, test_recipe_facts);
     tcase_add_test(tc, test_fp4_ceiling);
     suite_add_tcase(s, tc);
