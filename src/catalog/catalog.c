@@ -48,6 +48,7 @@ static const struct {
     {"src/catalog/schema/0007_quant.sql", "PRAGMA user_version = 7"},
     {"src/catalog/schema/0008_capacity.sql", "PRAGMA user_version = 8"},
     {"src/catalog/schema/0009_stack_runs_on.sql", "PRAGMA user_version = 9"},
+    {"src/catalog/schema/0010_dp_flat.sql", "PRAGMA user_version = 10"},
 };
 #define SCHEMA_VERSION ((int)(sizeof(migrations) / sizeof(migrations[0])))
 

@@ -399,7 +399,10 @@
     C(stack_spec, "default_on", CATCOL_TEXT, 0, 0, 0, NULL, FT_STR,            \
       default_on, 1, 0, DF, "vendors whose accelerators default to it")        \
     C(stack_spec, "runs_on_source", CATCOL_TEXT, 0, 0, 0, NULL, FT_NONE, id,   \
-      1, 0, 0, "where runs_on and default_on are published")
+      1, 0, 0, "where runs_on and default_on are published")                   \
+    /* new key: dp_flat (d19a) */                                              \
+    STACK_FRAC(C, "dp_flat", dp_flat, 0,                                       \
+               "DP/ZeRO collectives: 1 one flat ring, 0 hierarchical")
 
 #define PUBLIC_COL(T, name, type, flags, min, max, choices, ft, member, scale, \
                    dflt, pf, help)                                             \
