@@ -402,7 +402,9 @@
       1, 0, 0, "where runs_on and default_on are published")                   \
     C(stack_spec, "moe_gemm_per_expert", CATCOL_REAL, 0, 0, 1, NULL, FT_DBL,   \
       moe_gemm_per_expert, 1, 0, DF,                                           \
-      "MoE: 1 = one GEMM launch per local expert, 0 = one grouped kernel")
+      "MoE: 1 = one GEMM launch per local expert, 0 = one grouped kernel")  \
+    STACK_FRAC(C, "dp_flat", dp_flat, 0,                                       \
+               "DP/ZeRO collectives: 1 one flat ring, 0 hierarchical")
 
 #define PUBLIC_COL(T, name, type, flags, min, max, choices, ft, member, scale, \
                    dflt, pf, help)                                             \

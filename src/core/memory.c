@@ -86,6 +86,7 @@ double memory_layer_activation_bytes(const struct scenario *sc,
 /* Per-accelerator state of one pipeline stage. */
 struct stage_mem {
     double weights, gradients, optimizer, activations, overhead;
+    double allocator, buffers; /* the two parts of overhead */
 };
 
 static double stage_total(const struct stage_mem *st)
@@ -185,15 +186,25 @@ static void stage_memory(const struct scenario *sc, const struct model_shape *m,
         out->activations += 4 * s * (double)lay->microbatch * m->V / t;
     }
 
-    out->overhead = sc->stack.mem_reserve_bytes +
-                    sc->stack.mem_frag_frac * out->activations;
+    /* the stack's reserve (CUDA context, NCCL buffers, workspaces) and
+     * the caching allocator's slack over what the step allocates and
+     * frees, the activations */
+    out->allocator = sc->stack.mem_reserve_bytes +
+                     sc->stack.mem_frag_frac * out->activations;
+    out->buffers = 0;
     if (zero >= 3) {
-        /* two layers' full 16-bit weights gathered at once (prefetch) */
+        /* FSDP / ZeRO-3 working buffers: the layer being computed and the
+         * zero3_prefetch layers gathered ahead of it, in full 16-bit
+         * weights, and in the backward the layer's unsharded gradient, the
+         * reduce-scatter's input (PyTorch FSDP2 fully_shard: a module's
+         * unsharded parameters live from its all-gather to its reshard,
+         * its unsharded gradients until their reduce-scatter). */
         double layer = fmax(m->dense_layer_params, m->moe_layer_params / e) *
                        m->param_scale;
 
-        out->overhead += 2 * layer * wb / t;
+        out->buffers = ((1 + sc->stack.zero3_prefetch) * wb + gb) * layer / t;
     }
+    out->overhead = out->allocator + out->buffers;
 }
 
 void memory_estimate(const struct scenario *sc, const struct model_shape *m,
@@ -211,6 +222,8 @@ void memory_estimate(const struct scenario *sc, const struct model_shape *m,
     out->optimizer_bytes = busy->optimizer;
     out->activations_bytes = busy->activations;
     out->overhead_bytes = busy->overhead;
+    out->allocator_bytes = busy->allocator;
+    out->buffers_bytes = busy->buffers;
     out->total_bytes = stage_total(busy);
     out->capacity_bytes = sc->accel.hbm_bytes;
     out->fits = out->total_bytes <= out->capacity_bytes;

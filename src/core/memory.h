@@ -8,8 +8,10 @@
  * 6; SGD: master + momentum = 8).  ZeRO stage 1 shards the optimizer over
  * the data-parallel group (dp * cp ranks, as Megatron's distributed
  * optimizer), stage 2 also the gradients, stage 3 also the weights, whose
- * all-gather buffers (two layers, prefetched) are counted in overhead so
- * that model states match ZeRO Table 1.
+ * working buffers (the layer in use and the stack's zero3_prefetch layers
+ * gathered ahead, 16-bit, plus one layer's unsharded gradient before its
+ * reduce-scatter, as FSDP2 holds them) are counted in overhead so that
+ * model states match ZeRO Table 1.
  *
  * Activations (Korthikanti et al. 2022, Table 2 and section 4), derived from
  * the tensors a layer saves so that GQA, gated FFNs and MoE change them:

@@ -41,7 +41,12 @@ struct memory_result {
     double optimizer_bytes;
     double activations_bytes;
     double overhead_bytes; /* context, comm buffers, fragmentation, ZeRO-3
-                              gather buffers */
+                              gathered layers and unsharded gradient */
+    /* new key: memory.allocator_gib, memory.shard_buffers_gib (d19a) */
+    double allocator_bytes; /* of overhead: the stack's reserve and the
+                               allocator's slack (training and serving) */
+    double buffers_bytes;   /* of overhead, training: ZeRO-3 / FSDP layers
+                               gathered and unsharded gradient; 0 else */
     double total_bytes;    /* sum of the five above */
     double capacity_bytes; /* accelerator HBM */
     bool fits;

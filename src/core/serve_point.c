@@ -465,6 +465,8 @@ void serve_memory_of(const struct scenario *sc, const struct engine *e,
     mem->activations_bytes = clamp_pos(act);
     mem->overhead_bytes = clamp_pos(reserve + per_seq * (maxb >= 1 ? maxb : 1) +
                                     clamp_pos(free_b) * (1 - frac));
+    mem->allocator_bytes = clamp_pos(reserve);
+    mem->buffers_bytes = 0;
     mem->total_bytes = clamp_pos(mem->weights_bytes + mem->activations_bytes +
                                  mem->overhead_bytes);
     mem->capacity_bytes = clamp_pos(hbm);

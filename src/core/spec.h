@@ -173,6 +173,11 @@ struct stack_spec {
                           another's compute) */
     double dp_overlap; /* share of DP gradient traffic under backward */
     double zero3_prefetch;  /* ZeRO-3 layer gathers in flight ahead (0: none) */
+    /* new key: dp_flat (d19a) */
+    double dp_flat; /* 1: data-parallel / ZeRO collectives run as one flat
+                       ring over every rank of the group (DeepSpeed ZeRO,
+                       PyTorch FSDP FULL_SHARD); 0: hierarchical, inside the
+                       scale-up domain first, then across domains */
     double kernel_s;        /* host dispatch per kernel on top of launch, s */
     double step_overhead_s; /* framework work per step outside kernels, s */
     double mem_reserve_bytes; /* CUDA context, NCCL buffers, workspaces */

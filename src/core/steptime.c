@@ -198,6 +198,34 @@ static double group_reduce_scatter(const struct group *gr, double bytes)
                                  gr->out.alpha);
 }
 
+/* A data-parallel / ZeRO reduce-scatter (or all-gather: the same cost) of
+ * `bytes` per rank over the group, as the stack runs it (stack dp_flat).
+ * Hierarchical: inside the scale-up domain, then across domains on 1/g of
+ * the data (group_reduce_scatter): (g - 1) + (n/g - 1) steps.  Flat: one
+ * NCCL ring over every rank of the group, which is what DeepSpeed ZeRO-3
+ * (zero_hpz_partition_size 1) and FSDP / FSDP2 sharding over the whole DP
+ * mesh ask of NCCL (its reduce-scatter and all-gather are rings only:
+ * NCCL docs, "Collective Operations").  NCCL lays one ring per NIC, so a
+ * node's NICs carry the ring together: (n-1)/n of the bytes at the
+ * domain's aggregate scale-out bandwidth, in one pass.  What the flat ring
+ * adds is latency: it is n - 1 steps long, n - D of them inside a domain
+ * and D - 1 across the D domains (NCCL's own cost model, src/graph/
+ * tuning.cc: intra-node steps at the NVLink latency, inter-node ones at
+ * the network's).  At thousands of ranks those steps outlast the
+ * shrinking shard of a layer: ZeRO-3 at scale turns latency-bound (MiCS,
+ * Zhang et al. 2022, section 2; ZeRO++, Wang et al. 2023, section 1).
+ * d21b: this is the DP ring to move into core/comm.c. */
+static double dp_ring_s(const struct group *gr, double bytes, bool flat)
+{
+    double n = gr->n, D = gr->n / gr->g, beta;
+
+    if (!flat || D <= 1 || bytes <= 0)
+        return group_reduce_scatter(gr, bytes);
+    beta = fmin(gr->g * gr->out.beta, gr->in.beta);
+    return comm_reduce_scatter_s(bytes, n, beta, 0) + (n - D) * gr->in.alpha +
+           (D - 1) * gr->out.alpha;
+}
+
 /* An MoE dispatch (or combine) of `bytes` per rank: k copies of each
  * token, one per routed expert.  The all-to-all sends every copy to its
  * rank.  A forwarding dispatcher (DeepEP, HybridEP: DeepSeek-V3 report
@@ -676,6 +704,7 @@ static double dp_comm(const struct scenario *sc, const struct hw *hw,
     double bwd = st->b + st->rec + st->head_b, fwd = st->f + st->head_f;
     double layers = fmax(1, st->layers), bucket = 1 / layers;
     double o = hw->sw->dp_overlap;
+    bool flat = hw->sw->dp_flat > 0.5;
     double rs, ag;
     struct group gr;
 
@@ -689,15 +718,15 @@ static double dp_comm(const struct scenario *sc, const struct hw *hw,
     if (lay->zero <= 2) {
         double per_rs;
 
-        rs = group_reduce_scatter(&gr, grad);
-        ag = group_reduce_scatter(&gr, wt); /* all-gather: same cost */
+        rs = dp_ring_s(&gr, grad, flat);
+        ag = dp_ring_s(&gr, wt, flat); /* all-gather: same cost */
         per_rs = (1 - o) * rs + o * exposed(rs, bwd, rs * bucket);
         ag = (1 - o) * ag + o * exposed(ag, fwd, ag * bucket);
         return (lay->zero == 2 ? mbs : 1) * per_rs + ag;
     }
     /* ZeRO-3, one layer at a time */
-    rs = group_reduce_scatter(&gr, grad / layers);
-    ag = group_reduce_scatter(&gr, wt / layers);
+    rs = dp_ring_s(&gr, grad / layers, flat);
+    ag = dp_ring_s(&gr, wt / layers, flat);
     if (hw->sw->zero3_prefetch > 0)
         return mbs * layers *
                (exposed(ag, fwd / layers, 0) +

@@ -272,8 +272,17 @@ static const struct metric table[] = {
       "CUDA context, communication buffers, fragmentation; serving: the "
       "runtime reserve + the KV the largest batch uses (serve.kv_gib is the "
       "pool) + the free memory the engine keeps back"),
+    /* new key: memory.allocator_gib, memory.shard_buffers_gib (d19a) */
+    F("memory", "allocator_gib", "GiB", memory.allocator_bytes, GIB, MB_LOWER,
+      "of overhead: the stack's reserve (mem_reserve_gib) + the caching "
+      "allocator's slack (mem_frag_frac x activations)"),
+    F("memory", "shard_buffers_gib", "GiB", memory.buffers_bytes, GIB,
+      MB_LOWER,
+      "of overhead, ZeRO-3/FSDP: (1 + zero3_prefetch) gathered layers in 16 "
+      "bits + one unsharded layer gradient"),
     F("memory", "total_gib", "GiB", memory.total_bytes, GIB, MB_LOWER,
-      "sum of the five above, on the busiest accelerator"),
+      "weights + gradients + optimizer + activations + overhead, on the "
+      "busiest accelerator"),
     F("memory", "capacity_gib", "GiB", memory.capacity_bytes, GIB, MB_NONE,
       "accelerator HBM capacity"),
     B("memory", "fits", memory.fits, "total_gib <= capacity_gib"),

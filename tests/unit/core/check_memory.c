@@ -198,6 +198,10 @@ START_TEST(test_components_sum)
                           states(&mem) + mem.activations_bytes +
                               mem.overhead_bytes,
                           1e-12);
+            ck_assert_rel(mem.overhead_bytes,
+                          mem.allocator_bytes + mem.buffers_bytes, 1e-12);
+            ck_assert(z == 3 ? mem.buffers_bytes > 0
+                             : mem.buffers_bytes == 0);
             ck_assert_finite_nonneg(mem.total_bytes);
             ck_assert(mem.fits == (mem.total_bytes <= mem.capacity_bytes));
         }
@@ -245,8 +249,8 @@ START_TEST(test_monotone_sharding)
         prev = 1e300;
         for (k = 1; k <= 64; k *= 2) { /* TP */
             double t = total_for(sc, k, 1, 8, 1, 1, zero);
-            ck_assert_msg(t <= prev * (1 + 1e-12), "tp %llu grew",
-                          (unsigned long long)k);
+            ck_assert_msg(t <= prev * (1 + 1e-12), "tp %llu grew (zero %d, %g > %g)",
+                          (unsigned long long)k, zero, t, prev);
             prev = t;
         }
         prev = 1e300;
@@ -283,6 +287,53 @@ START_TEST(test_monotone_sharding)
 }
 END_TEST
 
+/* ZeRO-3 / FSDP working buffers (FSDP2 fully_shard): the layer in use and
+ * the zero3_prefetch layers gathered ahead of it, 16-bit, plus one layer's
+ * unsharded gradient before its reduce-scatter; they sit in the overhead
+ * beside the allocator's reserve and slack, and the parts still sum. */
+START_TEST(test_zero3_buffers)
+{
+    struct scenario sc;
+    struct model_shape m;
+    struct memory_result none, one, two;
+    double layer, grad_b = 4; /* fp32 gradients: scenario default */
+
+    fixture_scenario(&sc, "a100-80gb");
+    fixture_gpt(&sc, 32, 4096, 32, 32000);
+    sc.gpus = 64;
+    sc.layout.tp = 1;
+    sc.layout.dp = 64;
+    sc.layout.zero = 3;
+    sc.layout.microbatch = 1;
+    sc.train.global_batch = 64;
+    sc.train.grad_dtype = PREC_FP32;
+    ck_assert_int_eq(scenario_validate(&sc, NULL), CP_OK);
+    model_shape_derive(&sc.model, (double)sc.train.seq_len, &m);
+    layer = m.dense_layer_params * m.param_scale;
+    sc.stack.zero3_prefetch = 0;
+    eval_mem(&sc, &none);
+    sc.stack.zero3_prefetch = 1;
+    eval_mem(&sc, &one);
+    sc.stack.zero3_prefetch = 2;
+    eval_mem(&sc, &two);
+    /* each layer prefetched holds its 16-bit weights */
+    ck_assert_rel(one.overhead_bytes - none.overhead_bytes, 2 * layer, 1e-9);
+    ck_assert_rel(two.overhead_bytes - one.overhead_bytes, 2 * layer, 1e-9);
+    /* without prefetch: one gathered layer and its unsharded gradient */
+    ck_assert_rel(none.overhead_bytes - sc.stack.mem_reserve_bytes -
+                      sc.stack.mem_frag_frac * none.activations_bytes,
+                  (2 + grad_b) * layer, 1e-9);
+    /* the overhead's two parts, as the breakdown shows them */
+    ck_assert_rel(two.allocator_bytes + two.buffers_bytes,
+                  two.overhead_bytes, 1e-12);
+    ck_assert_rel(two.buffers_bytes, (3 * 2 + grad_b) * layer, 1e-9);
+    ck_assert_rel(two.weights_bytes + two.gradients_bytes +
+                      two.optimizer_bytes + two.activations_bytes +
+                      two.overhead_bytes,
+                  two.total_bytes, 1e-12);
+}
+END_TEST
+
 Suite *suite_memory(void)
 {
     Suite *s = suite_create("memory");
@@ -294,6 +345,7 @@ Suite *suite_memory(void)
                         sizeof(k22_cases) / sizeof(k22_cases[0]));
     tcase_add_test(tc, test_flash_drops_scores);
     tcase_add_test(tc, test_auto_follows_stack);
+    tcase_add_test(tc, test_zero3_buffers);
     suite_add_tcase(s, tc);
     tc = tcase_create("invariants");
     tcase_add_test(tc, test_components_sum);

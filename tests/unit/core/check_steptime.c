@@ -170,6 +170,83 @@ START_TEST(test_overlap_not_free)
 }
 END_TEST
 
+/* ZeRO-3 at scale, fixed global batch (issue 19): 2048 sequences of 2048
+ * tokens on 128..2048 A100 (DGX, HDR), the micro-batch shrinking to
+ * 2048/N as the GPUs double, no accumulation.  Every microbatch gathers
+ * each layer's weights twice and reduce-scatters its gradients: bytes per
+ * GPU that do not shrink with N, over a flat ring whose n - 1 steps grow
+ * with it.  Published comparisons of DeepSpeed ZeRO-3 and FSDP on
+ * hundreds to thousands of A100 (MiCS, Zhang et al. 2022, section 2;
+ * AMSP, Chen et al. 2023, section 5) show the shape: per-GPU throughput
+ * falls with every doubling and collapses toward halving once the
+ * per-layer shard is latency-bound.  A hierarchical stack (Megatron-Core)
+ * keeps more of it; inside one scale-up domain the two are the same. */
+static double zero3_tokens_per_gpu(uint64_t layers, uint64_t hidden,
+                                   uint64_t gpus, bool flat)
+{
+    struct scenario sc;
+    struct result r;
+
+    fixture_scenario(&sc, "a100-80gb");
+    fixture_gpt(&sc, layers, hidden, hidden / 128, 32000);
+    sc.gpus = gpus;
+    sc.layout.tp = 1;
+    sc.layout.dp = gpus;
+    sc.layout.zero = 3;
+    sc.layout.recompute = RECOMPUTE_FULL;
+    sc.layout.microbatch = 2048 / gpus;
+    sc.train.seq_len = 2048;
+    sc.train.global_batch = 2048;
+    sc.stack.dp_flat = flat ? 1 : 0;
+    ck_assert_int_eq(scenario_validate(&sc, NULL), CP_OK);
+    scenario_eval(&sc, &r);
+    check_time_sane(&r);
+    ck_assert_double_eq(r.time.microbatches, 1);
+    return r.time.tokens_per_s / (double)gpus;
+}
+
+START_TEST(test_zero3_at_scale)
+{
+    static const struct {
+        uint64_t layers, hidden;
+        double last_doubling; /* most per-GPU throughput kept, 1024 -> 2048 */
+    } models[] = {
+        {32, 4096, 0.8}, /* ~7B */
+        {40, 5120, 0.8}, /* ~13B */
+        {80, 8192, 1.0}, /* ~65B: more compute per gathered byte */
+    };
+    size_t i;
+    uint64_t n;
+
+    for (i = 0; i < sizeof(models) / sizeof(models[0]); i++) {
+        double prev = 0, kept = 1, flat = 0, hier = 0;
+
+        for (n = 128; n <= 2048; n *= 2) {
+            flat = zero3_tokens_per_gpu(models[i].layers, models[i].hidden, n,
+                                        true);
+            hier = zero3_tokens_per_gpu(models[i].layers, models[i].hidden, n,
+                                        false);
+            if (prev > 0) {
+                /* it falls, and each doubling costs more than the last */
+                ck_assert_msg(flat / prev < kept, "%zu: %llu GPUs keep %g",
+                              i, (unsigned long long)n, flat / prev);
+                kept = flat / prev;
+            }
+            prev = flat;
+        }
+        /* at 2048 ranks the flat ring's latency shows where the layers
+         * are small (a large layer's one-pass ring can still win) */
+        ck_assert_msg(models[i].last_doubling >= 1 || flat < hier,
+                      "%zu: flat %g, hierarchical %g", i, flat, hier);
+        ck_assert_msg(kept <= models[i].last_doubling && kept >= 0.4,
+                      "%zu: the last doubling keeps %g", i, kept);
+    }
+    /* one DGX: the ring never leaves the domain, flat is hierarchical */
+    ck_assert_double_eq(zero3_tokens_per_gpu(32, 4096, 8, true),
+                        zero3_tokens_per_gpu(32, 4096, 8, false));
+}
+END_TEST
+
 /* MoE routing load: token drop pads every expert to its capacity, dropless
  * routing leaves the busiest expert-parallel rank its stack's imbalance;
  * either way the rank with more tokens sets the pace and holds more
@@ -475,6 +552,7 @@ Suite *suite_steptime(void)
     tcase_add_test(tc, test_linear_in_tokens);
     tcase_add_test(tc, test_recompute_order);
     tcase_add_test(tc, test_overlap_not_free);
+    tcase_add_test(tc, test_zero3_at_scale);
     tcase_add_test(tc, test_moe_load);
     tcase_add_test(tc, test_moe_gemm_per_expert);
     tcase_add_test(tc, test_moe_force_balance);
