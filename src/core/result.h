@@ -47,8 +47,8 @@ struct memory_result {
                                allocator's slack (training and serving) */
     double buffers_bytes;   /* of overhead, training: ZeRO-3 / FSDP layers
                                gathered and unsharded gradient; 0 else */
-    double total_bytes;    /* sum of the five above */
-    double capacity_bytes; /* accelerator HBM */
+    double total_bytes;     /* sum of the five above */
+    double capacity_bytes;  /* accelerator HBM */
     bool fits;
 };
 

@@ -83,10 +83,10 @@ double serve_kv_bytes_per_token_gpu(const struct model_shape *m,
 double serve_tokens_per_step(double a, double g);
 
 /* The harmonic number H_n = 1 + 1/2 + ... + 1/n (n rounded down up to
- * 64, where the sum is exact; the asymptotic series ln n + gamma + 1/2n - 1/12n^2
- * beyond, within 1e-9): the expected maximum of n exponentials of mean 1
- * (Renyi 1953), which sets how long a batch of requests with
- * exponentially spread lengths takes to drain.  0 for n < 1. */
+ * 64, where the sum is exact; the asymptotic series ln n + gamma + 1/2n -
+ * 1/12n^2 beyond, within 1e-9): the expected maximum of n exponentials of mean
+ * 1 (Renyi 1953), which sets how long a batch of requests with exponentially
+ * spread lengths takes to drain.  0 for n < 1. */
 double serve_harmonic(double n);
 
 /* Distinct experts a batch of b tokens touches in one MoE layer under

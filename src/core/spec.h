@@ -172,14 +172,14 @@ struct stack_spec {
                           overlap of one microbatch's dispatch with
                           another's compute) */
     double dp_overlap; /* share of DP gradient traffic under backward */
-    double zero3_prefetch;  /* ZeRO-3 layer gathers in flight ahead (0: none) */
+    double zero3_prefetch; /* ZeRO-3 layer gathers in flight ahead (0: none) */
     /* new key: dp_flat (d19a) */
-    double dp_flat; /* 1: data-parallel / ZeRO collectives run as one flat
-                       ring over every rank of the group (DeepSpeed ZeRO,
-                       PyTorch FSDP FULL_SHARD); 0: hierarchical, inside the
-                       scale-up domain first, then across domains */
-    double kernel_s;        /* host dispatch per kernel on top of launch, s */
-    double step_overhead_s; /* framework work per step outside kernels, s */
+    double dp_flat;  /* 1: data-parallel / ZeRO collectives run as one flat
+                        ring over every rank of the group (DeepSpeed ZeRO,
+                        PyTorch FSDP FULL_SHARD); 0: hierarchical, inside the
+                        scale-up domain first, then across domains */
+    double kernel_s; /* host dispatch per kernel on top of launch, s */
+    double step_overhead_s;   /* framework work per step outside kernels, s */
     double mem_reserve_bytes; /* CUDA context, NCCL buffers, workspaces */
     double mem_frag_frac;     /* allocator slack, fraction of what it holds */
     double selective_keep;    /* activations kept by selective recompute,
@@ -274,8 +274,8 @@ struct serve_spec {
     uint64_t window_requests;  /* requests of a load test above capacity
                                   (the queue grows over them); 0: steady
                                   state, unbounded */
-    double output_cv; /* output lengths' standard deviation over their
-                         mean: 0 all alike, 1 exponential (ShareGPT) */
+    double output_cv;          /* output lengths' standard deviation over their
+                                  mean: 0 all alike, 1 exponential (ShareGPT) */
     enum serve_dtype weights;
     /* the routed experts' weights: 0 as weights, else 1 + enum serve_dtype
      * (experts-only quantization: gpt-oss MXFP4 experts, DeepSeek-R1
