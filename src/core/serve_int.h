@@ -58,4 +58,8 @@ void serve_memory_of(const struct scenario *sc, const struct engine *e,
                      const struct model_shape *m, struct result *r);
 double serve_kv_transfer_s(const struct scenario *sc, const struct engine *e);
 
+/* The wait at percentile p (0..1) of an M/M/1 queue busy rho of the time
+ * with service s: P(W > t) = rho exp(-(1 - rho) t / s); 1e300 at rho >= 1. */
+double serve_wait_at(double rho, double s, double p);
+
 #endif

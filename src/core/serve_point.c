@@ -76,7 +76,7 @@ static void dist_add_uniform(struct dist *d, double w)
 
 /* Waiting time at percentile p (0..1) for a server busy rho of the time
  * with service s: M/M/1, P(W > t) = rho exp(-(1 - rho) t / s). */
-static double wait_at(double rho, double s, double p)
+double serve_wait_at(double rho, double s, double p)
 {
     double tail = 1 - p;
 
@@ -94,9 +94,9 @@ static double wait_at(double rho, double s, double p)
 static void wait_dist(double rho, double s, struct dist *w)
 {
     w->mean = rho > 0 ? (rho < 1 ? rho * s / (1 - rho) : BIG) : 0;
-    w->p50 = wait_at(rho, s, 0.5);
-    w->p90 = wait_at(rho, s, 0.9);
-    w->p99 = wait_at(rho, s, 0.99);
+    w->p50 = serve_wait_at(rho, s, 0.5);
+    w->p90 = serve_wait_at(rho, s, 0.9);
+    w->p99 = serve_wait_at(rho, s, 0.99);
 }
 
 /* One request's TPOT over requests, mean m: its (O - 1) / tau decode

@@ -8,6 +8,7 @@
 #include "core/clamp.h"
 #include "core/comm.h"
 #include "core/serve.h"
+#include "core/serve_int.h"
 #include "core/serve_pool.h"
 
 #define BIG 1e300
@@ -182,21 +183,6 @@ static double decode_time(const struct pool *p, double b)
     return steps_of(p) * serve_rank_step_s(&p->sc, p->m, b);
 }
 
-/* Waiting time at percentile q of an M/M/1 queue busy rho of the time
- * with service s (serve.h: P(W > t) = rho exp(-(1 - rho) t / s)). */
-static double wait_q(double rho, double s, double q)
-{
-    double tail = 1 - q;
-
-    if (!(rho > 0))
-        return 0;
-    if (rho >= 1)
-        return BIG;
-    if (tail >= rho)
-        return 0;
-    return s / (1 - rho) * log(rho / tail);
-}
-
 /* One prompt on the prefill pool: pipeline stages work on successive
  * chunks at once (chunked pipeline parallelism), so a prompt of n passes
  * takes (n + pp - 1) stage times, not n x pp. */
@@ -233,7 +219,7 @@ static void prefill_alone(const struct pool *p, struct serve_result *s)
         rps = (double)sv->concurrency / ttft;
     } else if (sv->mode == SERVE_ONLINE && sv->requests_per_s > 0) {
         rps = sv->requests_per_s;
-        ttft = pf1 + wait_q(rps / cap, pfb, q);
+        ttft = pf1 + serve_wait_at(rps / cap, pfb, q);
         if (rps >= cap) {
             s->fits = false;
             serve_miss(s, SERVE_MISS_CAPACITY,
@@ -340,7 +326,7 @@ static void joint_at(const struct pool *pf, const struct pool *dc, double rps,
     j->rps = rps;
     j->b = b;
     j->step = serve_rank_step_s(&dc->sc, dc->m, b);
-    j->queue = wait_q(rho, pf->k.prefill_bulk_s, q);
+    j->queue = serve_wait_at(rho, pf->k.prefill_bulk_s, q);
     if (users > 0) {
         /* closed loop: no more than the other users wait ahead */
         double most = users * pf->k.prefill_bulk_s / pf->ranks;
@@ -479,7 +465,7 @@ static void size_pools(const struct serve_spec *sv, double gpus,
         for (i = 0; i < BISECT_ITERS; i++) {
             double mid = (lo + hi) / 2;
 
-            if (base + wait_q(mid, pf->k.prefill_bulk_s, q) <=
+            if (base + serve_wait_at(mid, pf->k.prefill_bulk_s, q) <=
                 sv->ttft_ms / 1e3)
                 lo = mid;
             else

@@ -152,13 +152,35 @@ static const char *percentile_alias(enum plan_key k, const char *value)
     return value;
 }
 
+/* value as a number of field ki (a count takes K/M/G/T suffixes) within
+ * the field's bounds. */
+static enum cp_status number_in(const struct field_info *ki,
+                                const char *value, const char *where,
+                                double *x, struct diag *d)
+{
+    char lo[32], hi[32];
+    enum cp_status st = number_parse(value, ki->type == PT_COUNT, x);
+
+    if (st == CP_ERR_PARSE)
+        return diag_set(d, CP_ERR_PARSE, where, "'%.*s' is not a number",
+                        SHOWN(value));
+    if (st || *x < ki->min || *x > ki->max) {
+        bound_text(ki->min, lo, sizeof(lo));
+        bound_text(ki->max, hi, sizeof(hi));
+        return diag_set(d, CP_ERR_RANGE, where,
+                        "'%.*s' is out of range (%s to %s)", SHOWN(value), lo,
+                        hi);
+    }
+    return CP_OK;
+}
+
 enum cp_status plan_set_key(struct plan *p, enum plan_key k, const char *value,
                             const char *origin, struct diag *d)
 {
     const struct field_info *ki = plan_key_info(k);
     const char *where = origin ? origin : ki->name;
     struct plan_value v;
-    char lo[32], hi[32], text[160], trimmed[256];
+    char text[160], trimmed[256];
     enum cp_status st;
     size_t len;
     double x;
@@ -187,32 +209,18 @@ enum cp_status plan_set_key(struct plan *p, enum plan_key k, const char *value,
     }
     switch (ki->type) {
     case PT_COUNT:
-        st = number_parse(value, 1, &x);
-        if (st == CP_ERR_PARSE)
-            return diag_set(d, CP_ERR_PARSE, where, "'%.*s' is not a number",
-                            SHOWN(value));
-        bound_text(ki->min, lo, sizeof(lo));
-        bound_text(ki->max, hi, sizeof(hi));
-        if (st || x < ki->min || x > ki->max)
-            return diag_set(d, CP_ERR_RANGE, where,
-                            "'%.*s' is out of range (%s to %s)", SHOWN(value),
-                            lo, hi);
+        st = number_in(ki, value, where, &x, d);
+        if (st)
+            return st;
         if (x != floor(x))
             return diag_set(d, CP_ERR_RANGE, where,
                             "'%.*s' is not a whole number", SHOWN(value));
         v.u = (uint64_t)x;
         break;
     case PT_NUMBER:
-        st = number_parse(value, 0, &x);
-        if (st == CP_ERR_PARSE)
-            return diag_set(d, CP_ERR_PARSE, where, "'%.*s' is not a number",
-                            SHOWN(value));
-        bound_text(ki->min, lo, sizeof(lo));
-        bound_text(ki->max, hi, sizeof(hi));
-        if (st || x < ki->min || x > ki->max)
-            return diag_set(d, CP_ERR_RANGE, where,
-                            "'%.*s' is out of range (%s to %s)", SHOWN(value),
-                            lo, hi);
+        st = number_in(ki, value, where, &x, d);
+        if (st)
+            return st;
         v.d = x;
         break;
     case PT_BOOL:

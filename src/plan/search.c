@@ -149,11 +149,28 @@ struct walk {
     const struct model_shape *shape_p;
 };
 
+/* Whether the layout in w->sc is valid; the first reason one is not is
+ * kept as the search's reject.  A valid layout counts as a candidate. */
+static bool valid(struct walk *w)
+{
+    struct diag d;
+
+    if (scenario_validate_shape(&w->sc, w->shape_p,
+                                w->have_reject ? NULL : &d) != CP_OK) {
+        if (!w->have_reject) {
+            w->out->reject = d;
+            w->have_reject = true;
+        }
+        return false;
+    }
+    w->out->candidates++;
+    return true;
+}
+
 /* Validate, price memory, evaluate and rank the layout in w->sc. */
 static void try_layout(struct walk *w)
 {
     struct search_hit h;
-    struct diag d;
 
     if (w->tried >= SEARCH_MAX_TRIED) {
         w->out->stopped_early = true;
@@ -165,15 +182,8 @@ static void try_layout(struct walk *w)
             (w->progress && !w->progress(w->ctx, w->tried)))
             w->cancelled = w->halt = true;
     }
-    if (scenario_validate_shape(&w->sc, w->shape_p,
-                                w->have_reject ? NULL : &d) != CP_OK) {
-        if (!w->have_reject) {
-            w->out->reject = d;
-            w->have_reject = true;
-        }
+    if (!valid(w))
         return;
-    }
-    w->out->candidates++;
     scenario_eval_shape(&w->sc, w->shape_p, EVAL_MEMORY_ONLY | EVAL_QUIET,
                         &w->r);
     h.layout = w->sc.layout;
@@ -309,18 +319,10 @@ static double serve_score(const struct result *r, enum objective obj)
 static void serve_try(struct walk *w)
 {
     struct search_hit h;
-    struct diag d;
 
     w->tried++;
-    if (scenario_validate_shape(&w->sc, w->shape_p,
-                                w->have_reject ? NULL : &d) != CP_OK) {
-        if (!w->have_reject) {
-            w->out->reject = d;
-            w->have_reject = true;
-        }
+    if (!valid(w))
         return;
-    }
-    w->out->candidates++;
     memset(&h, 0, sizeof(h));
     scenario_eval_flags(&w->sc, EVAL_QUIET, &w->r);
     h.layout = w->sc.layout;

@@ -264,6 +264,20 @@ struct run {
     struct result r;
 };
 
+enum size_why size_judge_limits(const struct size_opts *o, bool rented,
+                                double facility_mw, double rack_kw,
+                                double cash, double run_usd)
+{
+    if (!rented && ((o->site_mw > 0 && facility_mw > o->site_mw) ||
+                    (o->rack_kw > 0 && rack_kw > o->rack_kw)))
+        return SIZE_OVER_POWER;
+    if (o->budget_usd > 0 && cash > o->budget_usd)
+        return SIZE_OVER_BUDGET;
+    if (o->budget_run_usd > 0 && run_usd > o->budget_run_usd)
+        return SIZE_OVER_BUDGET;
+    return SIZE_OK;
+}
+
 /* The constraints on one option. */
 static enum size_why judge(const struct size_opts *o,
                            const struct size_point *p, bool fits)
@@ -272,14 +286,8 @@ static enum size_why judge(const struct size_opts *o,
         return SIZE_NO_FIT;
     if (o->deadline_days > 0 && p->days > o->deadline_days)
         return SIZE_TOO_SLOW;
-    if (!p->rented && ((o->site_mw > 0 && p->facility_mw > o->site_mw) ||
-                       (o->rack_kw > 0 && p->rack_kw > o->rack_kw)))
-        return SIZE_OVER_POWER;
-    if (o->budget_usd > 0 && p->cash > o->budget_usd)
-        return SIZE_OVER_BUDGET;
-    if (o->budget_run_usd > 0 && p->usd > o->budget_run_usd)
-        return SIZE_OVER_BUDGET;
-    return SIZE_OK;
+    return size_judge_limits(o, p->rented, p->facility_mw, p->rack_kw, p->cash,
+                             p->usd);
 }
 
 static void set_ranges(struct size_point *p, double err)

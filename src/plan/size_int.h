@@ -60,6 +60,13 @@ struct size_error_row {
     int rows;
 };
 
+/* The limits an option of either workload is held to: the site's power
+ * and rack density for what is owned, its cash against --budget and its
+ * run cost (a run's, or a serving fleet's a day) against --budget-run. */
+enum size_why size_judge_limits(const struct size_opts *o, bool rented,
+                                double facility_mw, double rack_kw,
+                                double cash, double run_usd);
+
 /* The error of stack_id in tab (n rows), or `overall` for a stack
  * without rows of its own. */
 double size_error_of(const struct size_error_row *tab, size_t n,

@@ -79,14 +79,8 @@ static enum size_why judge(const struct size_opts *o,
 {
     if (o->gpus_max > 0 && p->gpus > o->gpus_max)
         return SIZE_OVER_GPUS;
-    if (!p->rented && ((o->site_mw > 0 && p->facility_mw > o->site_mw) ||
-                       (o->rack_kw > 0 && p->rack_kw > o->rack_kw)))
-        return SIZE_OVER_POWER;
-    if (o->budget_usd > 0 && p->cash > o->budget_usd)
-        return SIZE_OVER_BUDGET;
-    if (o->budget_run_usd > 0 && p->usd_day > o->budget_run_usd)
-        return SIZE_OVER_BUDGET;
-    return SIZE_OK;
+    return size_judge_limits(o, p->rented, p->facility_mw, p->rack_kw, p->cash,
+                             p->usd_day);
 }
 
 /* Why a layout that serve.c could not make meet the plan fails: memory

@@ -694,18 +694,12 @@ static unsigned gv_handle(struct ui *ui, void *st, enum action a,
             break;
         }
     }
+    if (widget_list_move(&v->sel, v->nshown, page, a))
+        return UI_REDRAW;
     switch (a) {
     case ACT_PANE_NEXT:
     case ACT_PANE_PREV:
         v->focus = !v->focus;
-        return UI_REDRAW;
-    case ACT_UP:
-    case ACT_DOWN:
-    case ACT_PAGE_UP:
-    case ACT_PAGE_DOWN:
-    case ACT_HOME:
-    case ACT_END:
-        widget_list_move(&v->sel, v->nshown, page, a);
         return UI_REDRAW;
     case ACT_LEFT:
         set_kind(ui, v, (int)v->kind - 1);

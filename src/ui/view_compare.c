@@ -454,6 +454,8 @@ static unsigned cv_handle(struct ui *ui, void *st, enum action a,
     struct cv *v = st;
     size_t page = (size_t)(ui->cv.h > 24 ? ui->cv.h / 2 : 8);
 
+    if (widget_list_move(&v->sel, v->nrows, page, a))
+        return UI_REDRAW;
     switch (a) {
     case ACT_NONE:
         if (ev->key != UK_MOUSE)
@@ -464,14 +466,6 @@ static unsigned cv_handle(struct ui *ui, void *st, enum action a,
         }
         if (ev->index >= 0)
             v->sel = (size_t)ev->index;
-        return UI_REDRAW;
-    case ACT_UP:
-    case ACT_DOWN:
-    case ACT_PAGE_UP:
-    case ACT_PAGE_DOWN:
-    case ACT_HOME:
-    case ACT_END:
-        widget_list_move(&v->sel, v->nrows, page, a);
         return UI_REDRAW;
     case ACT_LEFT:
     case ACT_PANE_PREV:

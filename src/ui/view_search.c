@@ -349,6 +349,8 @@ static unsigned sv_handle(struct ui *ui, void *st, enum action a,
     struct sv *v = st;
     size_t page = (size_t)(ui->cv.h > 10 ? ui->cv.h - 8 : 2);
 
+    if (widget_list_move(&v->sel, ui->nlay, page, a))
+        return UI_REDRAW;
     switch (a) {
     case ACT_NONE:
         if (ev->key != UK_MOUSE)
@@ -364,14 +366,6 @@ static unsigned sv_handle(struct ui *ui, void *st, enum action a,
                 return sv_handle(ui, st, ACT_ENTER, ev);
             v->sel = (size_t)ev->index;
         }
-        return UI_REDRAW;
-    case ACT_UP:
-    case ACT_DOWN:
-    case ACT_PAGE_UP:
-    case ACT_PAGE_DOWN:
-    case ACT_HOME:
-    case ACT_END:
-        widget_list_move(&v->sel, ui->nlay, page, a);
         return UI_REDRAW;
     case ACT_SORT_NEXT:
     case ACT_RIGHT:

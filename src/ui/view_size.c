@@ -454,6 +454,8 @@ static unsigned zv_handle(struct ui *ui, void *st, enum action a,
     size_t page = (size_t)(ui->cv.h > 10 ? ui->cv.h - 8 : 2);
     char lim[160];
 
+    if (widget_list_move(&v->sel, n, page, a))
+        return UI_REDRAW;
     switch (a) {
     case ACT_NONE:
         if (ev->key != UK_MOUSE || ev->index < 0 || (size_t)ev->index >= n)
@@ -461,14 +463,6 @@ static unsigned zv_handle(struct ui *ui, void *st, enum action a,
         if ((size_t)ev->index == v->sel)
             return zv_handle(ui, st, ACT_ENTER, ev);
         v->sel = (size_t)ev->index;
-        return UI_REDRAW;
-    case ACT_UP:
-    case ACT_DOWN:
-    case ACT_PAGE_UP:
-    case ACT_PAGE_DOWN:
-    case ACT_HOME:
-    case ACT_END:
-        widget_list_move(&v->sel, n, page, a);
         return UI_REDRAW;
     case ACT_SEARCH_RUN:
         run(ui, v);

@@ -355,6 +355,25 @@ void widget_table_fit(struct table_col *out, const struct table_col *cols,
     }
 }
 
+#define CELL_HIDDEN INT_MIN       /* a column dropped to fit (width < 0) */
+#define CELL_PAST (INT_MIN + 1) /* a column that starts past the right edge */
+
+/* The width column j of a table laid out at xs gets inside r, clipped at
+ * r's right edge; CELL_HIDDEN or CELL_PAST when it is not drawn. */
+static int cell_width(const struct table_col *cols, const int *xs, size_t j,
+                      struct rect r)
+{
+    int w = xs[j + 1] - xs[j] - 1;
+
+    if (cols[j].width < 0)
+        return CELL_HIDDEN;
+    if (xs[j] >= r.x + r.w)
+        return CELL_PAST;
+    if (xs[j] + w > r.x + r.w)
+        w = r.x + r.w - xs[j];
+    return w;
+}
+
 int widget_table(struct canvas *c, struct rect r, const struct table_col *cols,
                  size_t ncols, size_t nrows, size_t top, size_t sel,
                  int cursor_el, int sort, table_cell_fn cell, void *ctx)
@@ -368,15 +387,13 @@ int widget_table(struct canvas *c, struct rect r, const struct table_col *cols,
     widget_table_xs(r, cols, ncols, xs);
     canvas_fill(c, (struct rect){r.x, r.y, r.w, 1}, ' ', THEME_TABLE_HEADER);
     for (j = 0; j < ncols; j++) {
-        int w = xs[j + 1] - xs[j] - 1;
+        int w = cell_width(cols, xs, j, r);
         int el = (int)j == sort ? THEME_SORTED : THEME_TABLE_HEADER;
 
-        if (cols[j].width < 0)
+        if (w == CELL_HIDDEN)
             continue;
-        if (xs[j] >= r.x + r.w)
+        if (w == CELL_PAST)
             break;
-        if (xs[j] + w > r.x + r.w)
-            w = r.x + r.w - xs[j];
         widget_text(c, xs[j], r.y, w, cols[j].title, el, cols[j].align);
     }
     for (row = 1, i = top; row < r.h && i < nrows; row++, i++) {
@@ -388,14 +405,12 @@ int widget_table(struct canvas *c, struct rect r, const struct table_col *cols,
             char buf[256];
             int el = base;
             const char *t;
-            int w = xs[j + 1] - xs[j] - 1;
+            int w = cell_width(cols, xs, j, r);
 
-            if (cols[j].width < 0)
+            if (w == CELL_HIDDEN)
                 continue;
-            if (xs[j] >= r.x + r.w)
+            if (w == CELL_PAST)
                 break;
-            if (xs[j] + w > r.x + r.w)
-                w = r.x + r.w - xs[j];
             buf[0] = '\0';
             t = cell(ctx, i, j, buf, sizeof(buf), &el);
             if (i == sel)
