@@ -78,7 +78,7 @@ static const struct cli_cmd commands[] = {
      0, "the hardware, site, cloud and model catalog"},
     {"calibrate", cmd_calibrate,
      "RUNS.csv [--stack ID] [--as NEW_ID] [--dry-run] [--no-loo] "
-     "[--format table|json]",
+     "[--all-stacks|--loso] [--format table|json]",
      0, "refit a training stack's knobs on your own measured runs"},
     /* run by main.c (ui_cmd_tui): listed here for the help only */
     {"tui", NULL, "[PLAN]", 0, "start the interactive TUI"},

@@ -32,6 +32,16 @@ int cmd_compare(const struct global_opts *g, int argc, char **argv);
 int cmd_plan(const struct global_opts *g, int argc, char **argv);
 int cmd_catalog(const struct global_opts *g, int argc, char **argv);
 int cmd_calibrate(const struct global_opts *g, int argc, char **argv);
+/* calibrate --all-stacks / --loso (cmd_calibrate_all.c): every stack of
+ * a case file fitted on its own runs, or the leave-one-source-out check;
+ * the fit of `make validate`.  Writes nothing to the catalog. */
+struct calibrate_all_opts {
+    const char *file, *output;
+    bool loso, json;
+};
+enum cp_status calibrate_all(const struct global_opts *g,
+                             const struct calibrate_all_opts *o,
+                             struct diag *d);
 /* Not in --help: the field table as text and the fuzz dictionaries. */
 int cmd_fields(const struct global_opts *g, int argc, char **argv);
 

@@ -2,8 +2,9 @@
  * cmd_calibrate.c - `llmplan calibrate RUNS.csv [--stack ID] [--as NEW_ID]
  * [--dry-run] [--no-loo] [--format table|json] [--output FILE]`: refit a
  * training stack's knobs on the user's measured runs (plan/calibrate.h,
- * the C port of the fitter `make validate` uses) and store the result as
- * a new stack row of the catalog.
+ * the fitter `make validate` uses) and store the result as a new stack
+ * row of the catalog.  --all-stacks and --loso (every stack at once, what
+ * `make validate` asks) are cmd_calibrate_all.c.
  *
  * The new row is the stack's row with the fitted knobs (3 significant
  * digits, as data/stacks.csv has them), id NEW_ID (default
@@ -40,8 +41,8 @@
 
 static const char help_text[] =
     "usage: llmplan [GLOBAL] calibrate RUNS.csv [--stack ID] [--as NEW_ID]\n"
-    "                         [--dry-run] [--no-loo] [--format table|json]\n"
-    "                         [--output FILE]\n"
+    "                         [--dry-run] [--no-loo] [--all-stacks|--loso]\n"
+    "                         [--format table|json] [--output FILE]\n"
     "\n"
     "Refit a training stack's knobs on your own measured runs and store the\n"
     "result as a new stack row of the catalog.\n"
@@ -62,6 +63,12 @@ static const char help_text[] =
     "                   beyond 10 runs, one per tenth of the runs)\n"
     "  --format FMT     table (default) or json\n"
     "  --output FILE    write the report to FILE instead of stdout\n"
+    "  --all-stacks     fit every stack the runs name, each on its own runs\n"
+    "                   (the fit of make validate); writes no row\n"
+    "  --loso           leave one source out: each source (the source text\n"
+    "                   before its first ';') predicted by its stacks fitted\n"
+    "                   without it (the median of the other training\n"
+    "                   stacks' knobs when none is left); writes no row\n"
     "\n"
     "knobs fitted (where they move the runs): gemm_eff, attn_eff, fp8_eff,\n"
     "kernel_us, selective_keep, ep_overlap, moe_imbalance (3+ MoE runs),\n"
@@ -71,7 +78,7 @@ static const char help_text[] =
 
 struct opts {
     const char *file, *stack, *as, *output;
-    bool dry_run, no_loo, json, help;
+    bool dry_run, no_loo, json, help, all_stacks, loso;
 };
 
 static int parse_opts(int argc, char **argv, struct opts *o)
@@ -97,6 +104,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         }
         if (!strcmp(a, "--no-loo")) {
             o->no_loo = true;
+            continue;
+        }
+        if (!strcmp(a, "--all-stacks") || !strcmp(a, "--loso")) {
+            *(a[2] == 'a' ? &o->all_stacks : &o->loso) = true;
             continue;
         }
         if (a[0] != '-' || !a[1]) {
@@ -130,6 +141,13 @@ static int parse_opts(int argc, char **argv, struct opts *o)
     if (!o->help && !o->file)
         return cli_usage_error("calibrate", "needs RUNS.csv (see calibrate "
                                             "--help)");
+    if (o->all_stacks && o->loso)
+        return cli_usage_error("--loso", "not with --all-stacks (each "
+                                         "fits every stack)");
+    if ((o->all_stacks || o->loso) && (o->stack || o->as))
+        return cli_usage_error(o->stack ? "--stack" : "--as",
+                               "not with --all-stacks or --loso (they fit "
+                               "every stack the runs name, write no row)");
     return 0;
 }
 
@@ -215,15 +233,6 @@ static void row_init(struct row *r)
     r->found = false;
 }
 
-/* Knobs as the row stores them: 3 significant digits. */
-static double stored3(double x)
-{
-    char buf[32];
-
-    snprintf(buf, sizeof(buf), "%.3g", x);
-    return strtod(buf, NULL);
-}
-
 /* ---- the report ------------------------------------------------------------
  */
 
@@ -241,23 +250,6 @@ struct report {
     size_t pinned;    /* runs whose layout the search picked */
     bool wrote;
 };
-
-static const char *why_text(enum calib_skip w)
-{
-    switch (w) {
-    case CALIB_FIT:
-        return "fitted";
-    case CALIB_NO_EFFECT:
-        return "does not move these runs";
-    case CALIB_NO_MEMORY:
-        return "no run measures total_gib";
-    case CALIB_FEW_MOE:
-        return "fewer than 3 dropless MoE runs";
-    case CALIB_DEFINED:
-        return "the stack's by definition";
-    }
-    return "";
-}
 
 static void print_table(FILE *fp, const struct report *r)
 {
@@ -279,7 +271,7 @@ static void print_table(FILE *fp, const struct report *r)
         const struct calib_knob_info *ki = calib_knob_info(k);
 
         fprintf(fp, "%-16s %10.3g %10.3g  %s\n", ki->name, r->fit->start[k],
-                r->written[k], why_text(r->fit->why[k]));
+                r->written[k], calib_why_text(r->fit->why[k]));
     }
     fprintf(fp, "\n%-40s %-22s %10s %10s %8s %8s", "run", "metric", "measured",
             "predicted", "before", "after");
@@ -349,7 +341,7 @@ static enum cp_status print_json(FILE *fp, const struct report *r,
         json_object_set_new(o, "written", json_real(r->written[k]));
         json_object_set_new(o, "fit",
                             json_boolean(r->fit->why[k] == CALIB_FIT));
-        json_object_set_new(o, "why", json_string(why_text(r->fit->why[k])));
+        json_object_set_new(o, "why", json_string(calib_why_text(r->fit->why[k])));
         json_array_append_new(knobs, o);
     }
     json_object_set_new(doc, "knobs", knobs);
@@ -491,14 +483,12 @@ static void fill_row(struct row *row, const struct calib_fit *fit,
     size_t k;
 
     cli_today(date, sizeof(date));
-    for (k = 0; k < CK_COUNT; k++) {
-        rep->written[k] = fit->start[k];
+    calib_written_knobs(fit, rep->written);
+    for (k = 0; k < CK_COUNT; k++)
         if (fit->why[k] == CALIB_FIT || fit->why[k] == CALIB_DEFINED) {
-            rep->written[k] = stored3(fit->knobs[k]);
             snprintf(buf, sizeof(buf), "%.3g", fit->knobs[k]);
             row_set(row, calib_knob_info(k)->name, buf);
         }
-    }
     row_set(row, "id", new_id);
     snprintf(buf, sizeof(buf), "%s (calibrated)", row_get(row, "name"));
     row_set(row, "name", buf);
@@ -661,6 +651,12 @@ int cmd_calibrate(const struct global_opts *g, int argc, char **argv)
         return 0;
     }
     diag_clear(&d);
-    s = run(g, &o, &d);
+    if (o.all_stacks || o.loso) {
+        struct calibrate_all_opts ao = {o.file, o.output, o.loso, o.json};
+
+        s = calibrate_all(g, &ao, &d);
+    } else {
+        s = run(g, &o, &d);
+    }
     return s ? cli_error(s, &d) : 0;
 }

@@ -264,7 +264,7 @@ enum cp_status calib_resolve(struct calib_set *cs, struct catalog *cat,
              t = strtok_r(NULL, " \t\r\n", &save))
             st = plan_set_assignment(p, t, d);
         free(copy);
-        if (!st && plan_key_find("software.stack", &k) == CP_OK)
+        if (!st && stack && plan_key_find("software.stack", &k) == CP_OK)
             st = plan_set_key(p, k, stack, NULL, d);
         if (!st) {
             if (!r->res)
@@ -453,8 +453,7 @@ double calib_score(const struct calib_set *cs, const size_t *sel, size_t nsel,
 /* A knob the stack has by definition, never fitted: selective_keep
  * measures selective recomputation against Megatron's set (the attention
  * core: Korthikanti et al. 2022; Megatron-Core --recompute-modules default
- * core_attn), so the Megatron stacks keep 1.  DEFINED in
- * tests/calibration/fit_stacks.py is the same rule. */
+ * core_attn), so the Megatron stacks keep 1. */
 static bool calib_knob_defined(const struct stack_spec *st, size_t k,
                                double *value)
 {
@@ -562,4 +561,40 @@ void calib_fit(const struct calib_set *cs, const size_t *sel, size_t nsel,
     memcpy(out->knobs, knobs, sizeof(knobs));
     out->after = best;
     free(s.oc);
+}
+
+/* x as a stack row stores a fitted knob: "%.3g". */
+static double stored3(double x)
+{
+    char buf[32];
+
+    snprintf(buf, sizeof(buf), "%.3g", x);
+    return strtod(buf, NULL);
+}
+
+void calib_written_knobs(const struct calib_fit *fit, double written[CK_COUNT])
+{
+    size_t k;
+
+    for (k = 0; k < CK_COUNT; k++)
+        written[k] = fit->why[k] == CALIB_FIT || fit->why[k] == CALIB_DEFINED
+                         ? stored3(fit->knobs[k])
+                         : fit->start[k];
+}
+
+const char *calib_why_text(enum calib_skip w)
+{
+    switch (w) {
+    case CALIB_FIT:
+        return "fitted";
+    case CALIB_NO_EFFECT:
+        return "does not move these runs";
+    case CALIB_NO_MEMORY:
+        return "no run measures total_gib";
+    case CALIB_FEW_MOE:
+        return "fewer than 3 dropless MoE runs";
+    case CALIB_DEFINED:
+        return "the stack's by definition";
+    }
+    return "";
 }

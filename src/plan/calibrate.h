@@ -1,10 +1,10 @@
 /*
- * calibrate.h - fit a training stack's knobs on measured runs: the fitter
- * of `llmplan calibrate`, a port of tests/calibration/fit_stacks.py (the
- * fitter of `make validate` and data/stacks.csv).  On the public cases
- * both give the same knobs (3 significant digits) and MAPE for every
- * stack; keep the two in step (algorithm, CALIB_KNOB_LIST = its KNOBS,
- * CALIB_MOE_RUNS_MIN = its MOE_RUNS_MIN).
+ * calibrate.h - fit a training stack's knobs on measured runs: the one
+ * fitter, of `llmplan calibrate` on a user's runs and of `make validate`
+ * and data/stacks.csv (tests/calibration/fit_stacks.py only drives
+ * `llmplan calibrate --all-stacks` / `--loso`, see calibrate_all.c).  The
+ * knob list and bounds (CALIB_KNOB_LIST), the objective, the descent, the
+ * knobs a stack has by definition and the MoE gating are here alone.
  *
  * A run is a row of a calibration CSV (id, metric, expected, tol, source,
  * sets; tests/data/training_cases.csv): `sets` is space-separated
@@ -38,9 +38,9 @@
 
 /* The knobs a calibration fits: the stack column (its unit in the name),
  * the struct stack_spec member, the column's scale into that member, the
- * plausible bounds of the effect and the catalog default, as KNOBS of
- * tests/calibration/fit_stacks.py has them (`calibrate --format json`
- * lists them with their bounds).
+ * plausible bounds of the effect and the catalog default (`calibrate
+ * --format json` lists them with their bounds).  A new knob is one row
+ * here (and its column in the stacks table).
  * A framework's kernels reach at least half of the measured ceiling of
  * the same kernel class; host dispatch of eager PyTorch is ~10-20 us. */
 #define CALIB_KNOB_LIST(X)                                                     \
@@ -108,8 +108,9 @@ enum cp_status calib_read(struct calib_set *cs, const char *name, FILE *fp,
 void calib_filter_stack(struct calib_set *cs, const char *stack,
                         size_t *dropped /* OUT */);
 
-/* Resolve every run against cat with software.stack = stack.  An error
- * names the run and the key ("RUN-ID: parallel.tp: ..."). */
+/* Resolve every run against cat with software.stack = stack (NULL: the
+ * stack the run names, or the accelerator's own).  An error names the run
+ * and the key ("RUN-ID: parallel.tp: ..."). */
 enum cp_status calib_resolve(struct calib_set *cs, struct catalog *cat,
                              const char *stack, struct diag *d);
 
@@ -166,5 +167,67 @@ struct calib_fit {
 /* Fit the knobs of stack st on runs sel[0..nsel) (sel NULL: all). */
 void calib_fit(const struct calib_set *cs, const size_t *sel, size_t nsel,
                const struct stack_spec *st, struct calib_fit *out /* OUT */);
+
+/* What a fit's knobs are as the stack row stores them: the fitted and
+ * the defined knobs to 3 significant digits (as data/stacks.csv has
+ * them), the others as they started. */
+void calib_written_knobs(const struct calib_fit *fit,
+                         double written[CK_COUNT] /* OUT */);
+
+/* Why a knob was (not) fitted, for reports ("fitted", "does not move
+ * these runs", ...). */
+const char *calib_why_text(enum calib_skip w);
+
+/* ---- every stack at once, leave one source out (calibrate_all.c) -------
+ * What `make validate` asks (tests/calibration/fit_stacks.py drives
+ * `llmplan calibrate --all-stacks` / `--loso`): the runs resolved with
+ * their own stacks (calib_resolve with stack NULL), grouped by stack, each
+ * stack fitted on its own runs. */
+
+/* The publication of a run: its source text before the first ';',
+ * trimmed (what leave-one-source-out holds out together). */
+void calib_source_of(const char *source, char *buf, size_t n);
+
+struct calib_group {
+    struct stack_spec st; /* the stack's catalog row */
+    size_t *sel, nsel;    /* owned: its runs, indexes into the set */
+};
+
+struct calib_groups {
+    size_t n;
+    struct calib_group *g; /* owned; in order of the stacks' first run */
+};
+
+/* Group the resolved runs of cs by the stack they resolved to. */
+enum cp_status calib_group_stacks(const struct calib_set *cs,
+                                  struct catalog *cat,
+                                  struct calib_groups *gs /* OUT */,
+                                  struct diag *d);
+void calib_groups_release(struct calib_groups *gs);
+
+/* The knobs of a stack without runs to fit on: per knob, the median of
+ * the stated cells of the other training stacks' rows in cat (except:
+ * the stack left out), the knob's default when none states it. */
+enum cp_status calib_typical_knobs(struct catalog *cat, const char *except,
+                                   double knobs[CK_COUNT] /* OUT */,
+                                   struct diag *d);
+
+struct calib_loso_case {
+    size_t run;                      /* index into the set */
+    const struct calib_group *group; /* borrowed from the groups */
+    double predicted;                /* NAN: the model refused it */
+    double error;                    /* signed; refused: 1 */
+    bool fallback; /* no run of the stack from another source: the
+                      typical stack's knobs (calib_typical_knobs) */
+};
+
+/* Leave one source out: for every source (in strcmp order) and every
+ * stack of its runs (in id order), the stack fitted from its row on its
+ * runs from the other sources predicts that source's runs.  *out (caller
+ * frees) gets one entry per run, in that order. */
+enum cp_status calib_loso(const struct calib_set *cs,
+                          const struct calib_groups *gs, struct catalog *cat,
+                          struct calib_loso_case **out, size_t *nout /* OUT */,
+                          struct diag *d);
 
 #endif

@@ -1,6 +1,6 @@
 /*
  * check_calibrate.c - the stack fitter (plan/calibrate.h) of
- * `llmplan calibrate` (the C port of tests/calibration/fit_stacks.py):
+ * `llmplan calibrate` and of `make validate` (fit_stacks.py drives it):
  *   * synthetic runs measured by the model itself at a known gemm_eff: the
  *     fit from the catalog row (which has another) recovers it and the
  *     error falls from several percent to ~0;
@@ -213,7 +213,7 @@ static void read_fails(const char *text, const char *want_where,
 
 /* selective_keep measures selective recomputation against Megatron's set:
  * a Megatron stack keeps 1 by definition and the fitter never moves it
- * (fit_stacks.py DEFINED is the same rule); any other stack's is fitted
+ * ; any other stack's is fitted
  * or left as it is. */
 START_TEST(test_megatron_selective_defined)
 {
@@ -255,6 +255,174 @@ START_TEST(test_read_errors)
 }
 END_TEST
 
+START_TEST(test_source_of)
+{
+    char buf[64];
+
+    calib_source_of("Megatron-Bridge 25.11 perf summary; @5776a6d9 config",
+                    buf, sizeof(buf));
+    ck_assert_str_eq(buf, "Megatron-Bridge 25.11 perf summary");
+    calib_source_of("  PaLM Sec 4.1  ", buf, sizeof(buf));
+    ck_assert_str_eq(buf, "PaLM Sec 4.1");
+    calib_source_of("", buf, sizeof(buf));
+    ck_assert_str_eq(buf, "");
+    calib_source_of(" ; b", buf, sizeof(buf));
+    ck_assert_str_eq(buf, "");
+}
+END_TEST
+
+/* A stack row as text, edited column by column. */
+struct text_row {
+    const struct catalog_column *cols;
+    size_t n;
+    char v[64][CP_TEXT_MAX];
+};
+
+static enum cp_status keep_row(void *ctx, const char *const *values, size_t n)
+{
+    struct text_row *r = ctx;
+    size_t i;
+
+    for (i = 0; i < n && i < 64; i++)
+        snprintf(r->v[i], sizeof(r->v[i]), "%s", values[i]);
+    return CP_OK;
+}
+
+static void put_stack(struct catalog *cat, struct text_row *r, const char *id,
+                      const char *kind, const char *gemm, const char *moe)
+{
+    const char *ptr[64];
+    struct diag d;
+    size_t i;
+
+    for (i = 0; i < r->n; i++) {
+        const char *c = r->cols[i].name;
+
+        if (!strcmp(c, "id"))
+            snprintf(r->v[i], sizeof(r->v[i]), "%s", id);
+        else if (!strcmp(c, "kind"))
+            snprintf(r->v[i], sizeof(r->v[i]), "%s", kind);
+        else if (!strcmp(c, "gemm_eff"))
+            snprintf(r->v[i], sizeof(r->v[i]), "%s", gemm);
+        else if (!strcmp(c, "moe_imbalance"))
+            snprintf(r->v[i], sizeof(r->v[i]), "%s", moe);
+        ptr[i] = r->v[i];
+    }
+    ck_assert_msg(catalog_row_put(cat, CATALOG_STACKS, ptr, r->n, &d) == CP_OK,
+                  "%s: %s", d.where, d.msg);
+}
+
+static enum cp_status collect_id(void *ctx, const char *const *values,
+                                 size_t n)
+{
+    char(*ids)[CP_ID_MAX] = ctx;
+    size_t i = 0;
+
+    (void)n;
+    while (ids[i][0])
+        i++;
+    snprintf(ids[i], CP_ID_MAX, "%s", values[0]);
+    return CP_OK;
+}
+
+/* The typical stack: per knob the median of the other training rows'
+ * stated cells (a serving row and an empty cell do not count), the
+ * knob's default when no row states it. */
+START_TEST(test_typical_knobs)
+{
+    static char ids[256][CP_ID_MAX];
+    struct catalog *cat = NULL;
+    struct text_row *r = calloc(1, sizeof(*r));
+    double k[CK_COUNT];
+    struct diag d;
+    size_t i;
+
+    ck_assert_int_eq(catalog_open(":memory:", 0, &cat, &d), CP_OK);
+    r->cols = catalog_columns(CATALOG_STACKS, &r->n);
+    ck_assert(r->n <= 64 && !strcmp(r->cols[0].name, "id"));
+    ck_assert_int_eq(
+        catalog_foreach(cat, CATALOG_STACKS, "torchtitan", keep_row, r, &d),
+        CP_OK);
+    memset(ids, 0, sizeof(ids));
+    ck_assert_int_eq(
+        catalog_foreach(cat, CATALOG_STACKS, NULL, collect_id, ids, &d), CP_OK);
+    for (i = 0; ids[i][0]; i++)
+        ck_assert_int_eq(catalog_row_delete(cat, CATALOG_STACKS, ids[i], &d),
+                         CP_OK);
+    put_stack(cat, r, "s1", "train", "0.6", "");
+    put_stack(cat, r, "s2", "train", "0.7", "2");
+    put_stack(cat, r, "s3", "train", "0.9", "");
+    put_stack(cat, r, "s4", "train", "0.8", "");
+    put_stack(cat, r, "e1", "serve", "0.1", "3");
+    ck_assert_int_eq(calib_typical_knobs(cat, "s3", k, &d), CP_OK);
+    ck_assert_double_eq_tol(k[CK_GEMM_EFF], 0.7, 1e-12);
+    ck_assert_double_eq_tol(k[CK_MOE_IMBALANCE], 2, 1e-12);
+    ck_assert_int_eq(calib_typical_knobs(cat, "none", k, &d), CP_OK);
+    ck_assert_double_eq_tol(k[CK_GEMM_EFF], 0.75, 1e-12);
+    ck_assert_int_eq(calib_typical_knobs(cat, "s2", k, &d), CP_OK);
+    ck_assert_double_eq_tol(k[CK_GEMM_EFF], 0.8, 1e-12);
+    ck_assert_double_eq(k[CK_MOE_IMBALANCE],
+                        calib_knob_info(CK_MOE_IMBALANCE)->dflt);
+    free(r);
+    catalog_close(cat);
+}
+END_TEST
+
+/* Leave one source out on runs the model measured at gemm_eff 0.7 (the
+ * row has 0.82), from two sources: each source, predicted by the stack
+ * fitted on the other, is met within 0.5 %; the rows come source by
+ * source; a stack of one source takes the typical stack. */
+START_TEST(test_loso)
+{
+    struct catalog *cat = NULL;
+    struct stack_spec st;
+    struct calib_set *cs;
+    struct calib_groups gs = {0, NULL};
+    struct calib_loso_case *c = NULL;
+    double truth[CK_COUNT], v;
+    size_t i, n;
+    struct diag d;
+
+    ck_assert_int_eq(catalog_open(":memory:", 0, &cat, &d), CP_OK);
+    cs = load(runs_csv, cat, &st);
+    ck_assert_int_eq(calib_resolve(cs, cat, NULL, &d), CP_OK);
+    calib_knobs_of(&st, truth);
+    truth[CK_GEMM_EFF] = 0.7;
+    for (i = 0; i < cs->n; i++) {
+        ck_assert(calib_predict(cs, i, &st, truth, &v));
+        cs->runs[i].expected = v;
+        snprintf(cs->runs[i].source, sizeof(cs->runs[i].source), "%s",
+                 i % 2 ? "B paper" : "A blog; its config");
+    }
+    ck_assert_int_eq(calib_group_stacks(cs, cat, &gs, &d), CP_OK);
+    ck_assert_uint_eq(gs.n, 1);
+    ck_assert_str_eq(gs.g[0].st.id, "llm-foundry");
+    ck_assert_uint_eq(gs.g[0].nsel, cs->n);
+    ck_assert_int_eq(calib_loso(cs, &gs, cat, &c, &n, &d), CP_OK);
+    ck_assert_uint_eq(n, cs->n);
+    for (i = 0; i < n; i++) {
+        ck_assert_uint_eq(c[i].run % 2, i < 3 ? 0 : 1); /* A, then B */
+        ck_assert(!c[i].fallback);
+        ck_assert_msg(fabs(c[i].error) < 0.005, "run %zu: %.4f", c[i].run,
+                      c[i].error);
+    }
+    free(c);
+    /* one source: the typical stack's knobs, not a fit on the runs */
+    for (i = 0; i < cs->n; i++)
+        snprintf(cs->runs[i].source, sizeof(cs->runs[i].source), "A");
+    ck_assert_int_eq(calib_loso(cs, &gs, cat, &c, &n, &d), CP_OK);
+    ck_assert_uint_eq(n, cs->n);
+    for (i = 0; i < n; i++) {
+        ck_assert(c[i].fallback);
+        ck_assert(fabs(c[i].error) > 0.005);
+    }
+    free(c);
+    calib_groups_release(&gs);
+    calib_set_free(cs);
+    catalog_close(cat);
+}
+END_TEST
+
 Suite *suite_calibrate(void)
 {
     Suite *s = suite_create("calibrate");
@@ -266,6 +434,9 @@ Suite *suite_calibrate(void)
     tcase_add_test(tc, test_pin_layout);
     tcase_add_test(tc, test_read_errors);
     tcase_add_test(tc, test_megatron_selective_defined);
+    tcase_add_test(tc, test_source_of);
+    tcase_add_test(tc, test_typical_knobs);
+    tcase_add_test(tc, test_loso);
     suite_add_tcase(s, tc);
     return s;
 }
