@@ -341,7 +341,8 @@ static enum cp_status print_json(FILE *fp, const struct report *r,
         json_object_set_new(o, "written", json_real(r->written[k]));
         json_object_set_new(o, "fit",
                             json_boolean(r->fit->why[k] == CALIB_FIT));
-        json_object_set_new(o, "why", json_string(calib_why_text(r->fit->why[k])));
+        json_object_set_new(o, "why",
+                            json_string(calib_why_text(r->fit->why[k])));
         json_array_append_new(knobs, o);
     }
     json_object_set_new(doc, "knobs", knobs);

@@ -823,12 +823,9 @@ enum cp_status scenario_validate_model(const struct scenario *sc,
     X(TRAIN_SEQ_LEN)                                                           \
     X(TRAIN_GLOBAL_BATCH)
 
-/* scenario_validate; without the training layout (layout false) for
- * scenario_validate_inputs; with the model's shape already derived (shape
- * not NULL) for scenario_validate_shape. */
-static enum cp_status validate(const struct scenario *sc,
-                               const struct model_shape *shape, bool layout,
-                               struct diag *d)
+/* What validate checks before the layout: the model, the training
+ * inputs, the stack and its recipe, the hardware. */
+static enum cp_status validate_head(const struct scenario *sc, struct diag *d)
 {
     enum cp_status st;
 
@@ -873,6 +870,18 @@ static enum cp_status validate(const struct scenario *sc,
         st = diag_set(d, CP_ERR_RANGE, "workload.kind", "unknown workload");
     if (!st)
         st = validate_hardware(sc, d);
+    return st;
+}
+
+/* scenario_validate; without the training layout (layout false) for
+ * scenario_validate_inputs; with the model's shape already derived (shape
+ * not NULL) for scenario_validate_shape. */
+static enum cp_status validate(const struct scenario *sc,
+                               const struct model_shape *shape, bool layout,
+                               struct diag *d)
+{
+    enum cp_status st = validate_head(sc, d);
+
     if (!st && sc->workload == WORKLOAD_SERVE)
         st = validate_serve(sc, d);
     else if (!st && layout)
@@ -880,6 +889,22 @@ static enum cp_status validate(const struct scenario *sc,
     if (!st)
         st = validate_money(sc, d);
     return st;
+}
+
+enum cp_status scenario_validate_part(const struct scenario *sc,
+                                      enum validate_part part,
+                                      const struct model_shape *shape,
+                                      struct diag *d)
+{
+    switch (part) {
+    case VALIDATE_HEAD:
+        return validate_head(sc, d);
+    case VALIDATE_LAYOUT:
+        return validate_layout(sc, shape, d);
+    case VALIDATE_MONEY:
+        return validate_money(sc, d);
+    }
+    return diag_set(d, CP_ERR_USAGE, "validate", "unknown part");
 }
 
 enum cp_status scenario_validate(const struct scenario *sc, struct diag *d)

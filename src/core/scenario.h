@@ -40,6 +40,20 @@ enum cp_status scenario_validate_shape(const struct scenario *sc,
                                        const struct model_shape *shape,
                                        struct diag *d);
 
+/* scenario_validate_shape of a training scenario in its three parts, in
+ * this order: the inputs before the layout (the model, train.*, the stack
+ * and its recipe, the hardware), the layout against the model (shape as
+ * for scenario_validate_shape), the site, finance and reliability inputs
+ * after it.  A training scenario is valid when the three are CP_OK; the
+ * first that is not names the reason scenario_validate_shape gives.  The
+ * layout search checks the first and the last once, the layout per
+ * candidate (they do not read parallel.*). */
+enum validate_part { VALIDATE_HEAD, VALIDATE_LAYOUT, VALIDATE_MONEY };
+enum cp_status scenario_validate_part(const struct scenario *sc,
+                                      enum validate_part part,
+                                      const struct model_shape *shape,
+                                      struct diag *d);
+
 /* The model and the sequence length alone (what model_shape_derive needs),
  * for callers that size something from the model before the rest is
  * resolved (train.global_batch = auto). */

@@ -147,24 +147,63 @@ struct walk {
      * layouts do not change it); NULL when the model does not validate */
     struct model_shape shape;
     const struct model_shape *shape_p;
+    /* training: the checks a layout cannot change (scenario_validate_part
+     * HEAD and MONEY), done once for the attention kernel they saw */
+    bool fixed_checked;
+    enum attention fixed_attention;
+    enum cp_status head_st, money_st;
+    struct diag head_d, money_d;
 };
 
-/* Whether the layout in w->sc is valid; the first reason one is not is
- * kept as the search's reject.  A valid layout counts as a candidate. */
-static bool valid(struct walk *w)
+/* Whether st (the validation of the layout in w->sc, its reason in *d)
+ * passes; the first reason one does not is kept as the search's reject.
+ * A valid layout counts as a candidate. */
+static bool valid_as(struct walk *w, enum cp_status st, const struct diag *d)
 {
-    struct diag d;
-
-    if (scenario_validate_shape(&w->sc, w->shape_p,
-                                w->have_reject ? NULL : &d) != CP_OK) {
+    if (st != CP_OK) {
         if (!w->have_reject) {
-            w->out->reject = d;
+            w->out->reject = *d;
             w->have_reject = true;
         }
         return false;
     }
     w->out->candidates++;
     return true;
+}
+
+static bool valid(struct walk *w)
+{
+    struct diag d;
+    enum cp_status st;
+
+    st =
+        scenario_validate_shape(&w->sc, w->shape_p, w->have_reject ? NULL : &d);
+    return valid_as(w, st, &d);
+}
+
+/* valid() for a training layout: scenario_validate_shape's verdict and
+ * reason, with the parts a layout cannot change checked once (the search
+ * validates every candidate; those parts were most of its work). */
+static bool valid_train(struct walk *w)
+{
+    struct diag d;
+    enum cp_status st;
+
+    if (!w->fixed_checked || w->fixed_attention != w->sc.train.attention) {
+        w->head_st =
+            scenario_validate_part(&w->sc, VALIDATE_HEAD, NULL, &w->head_d);
+        w->money_st =
+            scenario_validate_part(&w->sc, VALIDATE_MONEY, NULL, &w->money_d);
+        w->fixed_attention = w->sc.train.attention;
+        w->fixed_checked = true;
+    }
+    if (w->head_st)
+        return valid_as(w, w->head_st, &w->head_d);
+    st = scenario_validate_part(&w->sc, VALIDATE_LAYOUT, w->shape_p,
+                                w->have_reject ? NULL : &d);
+    if (st)
+        return valid_as(w, st, &d);
+    return valid_as(w, w->money_st, &w->money_d);
 }
 
 /* Validate, price memory, evaluate and rank the layout in w->sc. */
@@ -182,7 +221,7 @@ static void try_layout(struct walk *w)
             (w->progress && !w->progress(w->ctx, w->tried)))
             w->cancelled = w->halt = true;
     }
-    if (!valid(w))
+    if (!valid_train(w))
         return;
     scenario_eval_shape(&w->sc, w->shape_p, EVAL_MEMORY_ONLY | EVAL_QUIET,
                         &w->r);

@@ -392,6 +392,66 @@ START_TEST(test_shape_fast_path)
 }
 END_TEST
 
+/* scenario_validate_part: the head, the layout and the money parts, in
+ * that order, give scenario_validate_shape's verdict and reason, and the
+ * head and money parts do not read the layout (the search checks them
+ * once for all candidates): for a head error (stack knob), a layout error
+ * (tp not dividing heads) and a money error (PUE), alone and together. */
+START_TEST(test_validate_parts)
+{
+    static const uint64_t tps[] = {1, 2, 8, 3};
+    struct scenario sc;
+    struct model_shape m;
+    struct diag whole, part, head1, money1;
+    enum cp_status st, head0, money0;
+    size_t i, bad;
+
+    for (bad = 0; bad < 4; bad++) {
+        for (i = 0; i < sizeof(tps) / sizeof(tps[0]); i++) {
+            fixture_scenario(&sc, "h100-sxm");
+            fixture_gpt(&sc, 32, 4096, 32, 32000);
+            sc.train.global_batch = 64;
+            sc.gpus = 8;
+            sc.layout.tp = tps[i];
+            sc.layout.dp = 8 / tps[i];
+            sc.layout.microbatch = 1;
+            if (bad & 1)
+                sc.stack.gemm_eff = 1.5;
+            if (bad & 2)
+                sc.site.pue = 0.5;
+            model_shape_derive(&sc.model, (double)sc.train.seq_len, &m);
+            diag_clear(&whole);
+            diag_clear(&part);
+            st = scenario_validate_part(&sc, VALIDATE_HEAD, NULL, &part);
+            if (!st)
+                st = scenario_validate_part(&sc, VALIDATE_LAYOUT, &m, &part);
+            if (!st)
+                st = scenario_validate_part(&sc, VALIDATE_MONEY, NULL, &part);
+            ck_assert_int_eq(st, scenario_validate_shape(&sc, &m, &whole));
+            ck_assert_str_eq(part.where, whole.where);
+            ck_assert_str_eq(part.msg, whole.msg);
+            ck_assert_int_eq(st != CP_OK, bad != 0 || tps[i] == 3);
+            /* the head and the money do not change with the layout */
+            if (i == 0) {
+                head0 =
+                    scenario_validate_part(&sc, VALIDATE_HEAD, NULL, &head1);
+                money0 =
+                    scenario_validate_part(&sc, VALIDATE_MONEY, NULL, &money1);
+                ck_assert_int_eq(head0 != CP_OK, (bad & 1) != 0);
+                ck_assert_int_eq(money0 != CP_OK, (bad & 2) != 0);
+            } else {
+                ck_assert_int_eq(
+                    scenario_validate_part(&sc, VALIDATE_HEAD, NULL, &part),
+                    head0);
+                ck_assert_int_eq(
+                    scenario_validate_part(&sc, VALIDATE_MONEY, NULL, &part),
+                    money0);
+            }
+        }
+    }
+}
+END_TEST
+
 Suite *suite_scenario(void)
 {
     Suite *s = suite_create("scenario");
@@ -406,6 +466,7 @@ Suite *suite_scenario(void)
     tcase_add_test(tc, test_mfu_never_above_peak);
     tcase_add_test(tc, test_efficiency_scale);
     tcase_add_test(tc, test_shape_fast_path);
+    tcase_add_test(tc, test_validate_parts);
     suite_add_tcase(s, tc);
     return s;
 }
