@@ -14,7 +14,8 @@
 #    runs from one source only predicted by the typical stack's knobs;
 #  * fit_stacks.py --write rewrites exactly the fitted columns with the
 #    knobs calibrate reports; fit_stacks.py --loso writes calibrate's rows;
-#  * usage errors: --loso with --all-stacks, --stack or --as.
+#  * usage errors: --loso with --all-stacks, --stack or --as; a serving
+#    engine's runs and a header without runs are refused.
 # Prints "ok <what>" / "FAIL <what>" / "SKIP <what>".
 . "$(dirname "$0")/lib.sh"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -170,3 +171,10 @@ run L calibrate "$CASES" --all-stacks --stack torchtitan
 check "--all-stacks with --stack: usage error" fails "^llmplan: --stack: "
 run L calibrate "$CASES" --loso --as x
 check "--loso with --as: usage error" fails "^llmplan: --as: "
+head -2 "$CASES" | sed 's/software\.stack=[a-z-]*/software.stack=vllm/' >"$tmp/serve.csv"
+run L calibrate "$tmp/serve.csv" --all-stacks
+check "--all-stacks on a serving engine's runs: refused" \
+    fails "^llmplan: software.stack: 'vllm' is a serving engine"
+head -1 "$CASES" >"$tmp/header.csv"
+run L calibrate "$tmp/header.csv" --loso
+check "--loso on a header only: refused" fails "header.csv: no runs"
