@@ -62,6 +62,16 @@ static void dist_shift(struct dist *d, double c)
     d->p99 += c;
 }
 
+/* The span a prompt that arrives mid-iteration waits for before it joins
+ * the batch: the running decode step, or with multi-step scheduling
+ * (e->sched = vLLM --num-scheduler-steps k) the rest of the round of k
+ * steps the scheduler launched at once - new requests are scheduled only
+ * between rounds (vLLM blog 2024-09-05, v0.6.0, multi-step scheduling). */
+static double round_s(const struct engine *e, double step)
+{
+    return e->sched * step;
+}
+
 /* Plus a delay uniform in [0, w] (the wait for the running iteration to
  * end before a prompt joins).  Quantiles are added, as if the two delays
  * moved together: conservative in the tail (p90, p99) of independent
@@ -163,7 +173,7 @@ static void open_point(const struct engine *e, double lambda, double maxb,
     for (i = 0; i < FIXED_POINT_ITERS; i++) {
         double step = serve_decode_step_s(e, b, serve_mean_ctx(e));
         double tpot = step / e->tau / (1 - rho);
-        double ttft = pf1 + pt->queue.mean + (b > 1 ? step / 2 : 0);
+        double ttft = pf1 + pt->queue.mean + (b > 1 ? round_s(e, step) / 2 : 0);
         double nb;
 
         pt->step = step;
@@ -182,7 +192,7 @@ static void open_point(const struct engine *e, double lambda, double maxb,
         b = nb;
     }
     if (b_at > 1)
-        dist_add_uniform(&pt->queue, pt->step);
+        dist_add_uniform(&pt->queue, round_s(e, pt->step));
     pt->ttft = pt->queue;
     dist_shift(&pt->ttft, pf1);
     tpot_dist(e, pt->tpot.mean, b, lambda, pfb, 1 / (1 - rho), 1, &pt->tpot);
@@ -213,7 +223,7 @@ static void busy_point(const struct engine *e, double b, struct point *pt)
     pt->step = step;
     wait_dist(b > 1 ? frac * (b - 1) / b : 0, pf, &pt->queue);
     if (b > 1)
-        dist_add_uniform(&pt->queue, step);
+        dist_add_uniform(&pt->queue, round_s(e, step));
     pt->ttft = pt->queue;
     dist_shift(&pt->ttft, pf1);
     pt->pf_frac = frac;

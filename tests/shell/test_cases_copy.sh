@@ -38,7 +38,8 @@ PY
 # release (software.stack=<engine release>) and cite it in its source,
 # and a row whose source states a run of N ShareGPT prompts may state
 # that workload: serve.window_requests=N and serve.output_cv=1 (the
-# ShareGPT length spread, README "Serving under load").
+# ShareGPT length spread, README "Serving under load"), and the vLLM
+# --num-scheduler-steps K its source states as serve.scheduler_steps=K.
 shared=../shared/calibration/serving_load_cases.csv
 check "load cases copy: the shared serving load cases" \
     python3 - "$shared" tests/data/serving_load_cases.csv <<'PY'
@@ -53,7 +54,9 @@ def sharegpt(src, xs, ys):  # the keys a ShareGPT run of N prompts adds
     m = re.search(r'ShareGPT (?:default of )?(\d+) prompts', src)
     want = ['serve.output_cv=1', 'serve.window_requests=' + m.group(1)] \
         if m else []
-    return ys == xs + want or ys == xs
+    k = re.search(r'num-scheduler-steps (\d+)', src)  # vLLM's flag
+    steps = ['serve.scheduler_steps=' + k.group(1)] if k else []
+    return ys in (xs + want + steps, xs + want, xs)
 def stack(sets):
     return [kv.split('=', 1)[1] for kv in sets.split()
             if kv.startswith('software.stack=')]
