@@ -377,6 +377,26 @@ static double burst_s(const struct engine *e, double n, double b,
     return (n - last) / rps_full + last * pf + drain_s(e, last, cv);
 }
 
+/* The request throughput a finite load test of n requests offered at
+ * lambda below capacity measures (benchmark_serving.py: completed over
+ * the duration to the last completion): the last arrives (n - 1) /
+ * lambda after the first, is prefilled, and the batch of b then in
+ * flight drains (drain_s; by the exponential's memorylessness the
+ * requests in flight have the spread of fresh ones).  Never above
+ * lambda; with cv = 0 the steady state's lambda. */
+static double finite_run_rps(const struct engine *e, double n, double lambda,
+                             double b, double cv)
+{
+    double t, rps;
+
+    if (!(cv > 0) || !(n >= 1) || !(lambda > 0))
+        return lambda;
+    t = (n - 1) / lambda + serve_prefill_one_s(e) +
+        drain_s(e, n < b ? n : b, cv);
+    rps = t > 0 ? n / t : lambda;
+    return rps < lambda ? rps : lambda;
+}
+
 /* Why a replica meets no target even at the lightest load. */
 static void explain_miss(const struct engine *e, double ttft_s, double tpot_s,
                          struct serve_result *s)
@@ -653,6 +673,10 @@ static void offered(const struct scenario *sc, const struct engine *e,
     s->capacity_requests_per_s = clamp_pos(cap * replicas);
     if (lambda < cap) {
         open_point(e, lambda, s->max_batch, pt);
+        s->requests_per_s =
+            finite_run_rps(e, (double)sc->serve.window_requests / replicas,
+                           lambda, pt->batch, sc->serve.output_cv) *
+            replicas;
         return;
     }
     s->saturated = true;
