@@ -126,6 +126,7 @@ void scenario_defaults(struct scenario *sc)
     sc->serve.peak_to_avg = 1;
     sc->serve.percentile = SERVE_PCT_P99;
     sc->serve.window_requests = 1000;
+    sc->serve.scheduler_steps = 1;
     sc->serve.weights = SD_BF16;
     sc->serve.kv_cache = SD_BF16;
     sc->serve.disaggregated = DISAGG_NO;
@@ -691,6 +692,7 @@ static enum cp_status validate_serve_layout(const struct scenario *sc,
     X(SERVE_TPOT_MS)                                                           \
     X(SERVE_WINDOW_REQUESTS)                                                   \
     X(SERVE_OUTPUT_CV)                                                         \
+    X(SERVE_SCHEDULER_STEPS)                                                   \
     X(SERVE_PREFIX_HIT)                                                        \
     X(SERVE_MAX_BATCH)                                                         \
     X(SERVE_OWNED_GPUS)                                                        \

@@ -280,6 +280,7 @@ void serve_engine_init(const struct scenario *sc, const struct model_shape *m,
             e->ar_beta = 1e9;
     }
     e->overhead = st->step_overhead_s;
+    e->sched = sv->scheduler_steps >= 1 ? (double)sv->scheduler_steps : 1;
     /* A forward pass is a chain of kernels: per dense layer about 12
      * (norm, QKV, RoPE, attention, O, all-reduce/residual, norm, gate-up,
      * activation, down, all-reduce, residual), a MoE layer 8 more (router,
@@ -358,6 +359,18 @@ double serve_prefill_bulk_s(const struct engine *e)
            n;
 }
 
+/* The stack's host work (step_overhead_ms: scheduling, input
+ * preparation, output processing) that one decode iteration pays.  With
+ * multi-step scheduling (vLLM --num-scheduler-steps k, serve.scheduler_
+ * steps) the scheduler and the inputs are prepared once for k iterations
+ * run back to back (vLLM blog 2024-09-05, v0.6.0: "multi-step
+ * scheduling"), so each pays 1/k of it; a prefill pass is one step of
+ * its own and pays all of it (prefill_pass_s). */
+static double decode_host_s(const struct engine *e)
+{
+    return e->overhead / e->sched;
+}
+
 /* One decode iteration for b running sequences at mean context ctx. */
 double serve_decode_step_s(const struct engine *e, double b, double ctx)
 {
@@ -375,7 +388,7 @@ double serve_decode_step_s(const struct engine *e, double b, double ctx)
     return (t_mem > t_cmp ? t_mem + (1 - e->overlap) * t_cmp
                           : t_cmp + (1 - e->overlap) * t_mem) +
            allreduce_s(e, toks) + serve_a2a_s(&e->a2a, toks) + e->launch +
-           e->overhead;
+           decode_host_s(e);
 }
 
 /* Mean context a running sequence holds (prompt plus half the output). */

@@ -39,8 +39,9 @@
  * + (O - 1) TPOT).  Offered above capacity, throughput saturates at
  * capacity and the queue grows over the load test's requests
  * (serve.window_requests; 0: without bound, no latency).  A finite load
- * test (or an offline burst) of N requests whose output lengths spread
- * (serve.output_cv) ends in a drain: once the queue is empty the batch
+ * test (above or below capacity) or an offline burst of N requests whose
+ * output lengths spread (serve.output_cv) ends in a drain: once the
+ * queue is empty (below capacity: after the last arrival) the batch
  * shrinks while the longest requests finish, at the small-batch step
  * time.  Lengths are a shifted exponential of mean O and standard
  * deviation cv O; with j of the last batch left the next finishes after

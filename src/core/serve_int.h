@@ -26,6 +26,7 @@ struct engine {
     double L, h;
     double ar_alpha, ar_beta;
     double overhead;  /* host work per step */
+    double sched;     /* decode iterations per scheduling round (>= 1) */
     double launch;    /* kernel gaps of one forward pass */
     double overlap;   /* share of the shorter of compute and memory hidden */
     double chunk;     /* tokens per prefill pass */

@@ -62,6 +62,16 @@ static void dist_shift(struct dist *d, double c)
     d->p99 += c;
 }
 
+/* The span a prompt that arrives mid-iteration waits for before it joins
+ * the batch: the running decode step, or with multi-step scheduling
+ * (e->sched = vLLM --num-scheduler-steps k) the rest of the round of k
+ * steps the scheduler launched at once - new requests are scheduled only
+ * between rounds (vLLM blog 2024-09-05, v0.6.0, multi-step scheduling). */
+static double round_s(const struct engine *e, double step)
+{
+    return e->sched * step;
+}
+
 /* Plus a delay uniform in [0, w] (the wait for the running iteration to
  * end before a prompt joins).  Quantiles are added, as if the two delays
  * moved together: conservative in the tail (p90, p99) of independent
@@ -163,7 +173,7 @@ static void open_point(const struct engine *e, double lambda, double maxb,
     for (i = 0; i < FIXED_POINT_ITERS; i++) {
         double step = serve_decode_step_s(e, b, serve_mean_ctx(e));
         double tpot = step / e->tau / (1 - rho);
-        double ttft = pf1 + pt->queue.mean + (b > 1 ? step / 2 : 0);
+        double ttft = pf1 + pt->queue.mean + (b > 1 ? round_s(e, step) / 2 : 0);
         double nb;
 
         pt->step = step;
@@ -182,7 +192,7 @@ static void open_point(const struct engine *e, double lambda, double maxb,
         b = nb;
     }
     if (b_at > 1)
-        dist_add_uniform(&pt->queue, pt->step);
+        dist_add_uniform(&pt->queue, round_s(e, pt->step));
     pt->ttft = pt->queue;
     dist_shift(&pt->ttft, pf1);
     tpot_dist(e, pt->tpot.mean, b, lambda, pfb, 1 / (1 - rho), 1, &pt->tpot);
@@ -213,7 +223,7 @@ static void busy_point(const struct engine *e, double b, struct point *pt)
     pt->step = step;
     wait_dist(b > 1 ? frac * (b - 1) / b : 0, pf, &pt->queue);
     if (b > 1)
-        dist_add_uniform(&pt->queue, step);
+        dist_add_uniform(&pt->queue, round_s(e, step));
     pt->ttft = pt->queue;
     dist_shift(&pt->ttft, pf1);
     pt->pf_frac = frac;
@@ -365,6 +375,26 @@ static double burst_s(const struct engine *e, double n, double b,
     if (!(rps_full > 0) || !(last >= 1))
         return 0;
     return (n - last) / rps_full + last * pf + drain_s(e, last, cv);
+}
+
+/* The request throughput a finite load test of n requests offered at
+ * lambda below capacity measures (benchmark_serving.py: completed over
+ * the duration to the last completion): the last arrives (n - 1) /
+ * lambda after the first, is prefilled, and the batch of b then in
+ * flight drains (drain_s; by the exponential's memorylessness the
+ * requests in flight have the spread of fresh ones).  Never above
+ * lambda; with cv = 0 the steady state's lambda. */
+static double finite_run_rps(const struct engine *e, double n, double lambda,
+                             double b, double cv)
+{
+    double t, rps;
+
+    if (!(cv > 0) || !(n >= 1) || !(lambda > 0))
+        return lambda;
+    t = (n - 1) / lambda + serve_prefill_one_s(e) +
+        drain_s(e, n < b ? n : b, cv);
+    rps = t > 0 ? n / t : lambda;
+    return rps < lambda ? rps : lambda;
 }
 
 /* Why a replica meets no target even at the lightest load. */
@@ -643,6 +673,10 @@ static void offered(const struct scenario *sc, const struct engine *e,
     s->capacity_requests_per_s = clamp_pos(cap * replicas);
     if (lambda < cap) {
         open_point(e, lambda, s->max_batch, pt);
+        s->requests_per_s =
+            finite_run_rps(e, (double)sc->serve.window_requests / replicas,
+                           lambda, pt->batch, sc->serve.output_cv) *
+            replicas;
         return;
     }
     s->saturated = true;

@@ -276,6 +276,8 @@ struct serve_spec {
                                   state, unbounded */
     double output_cv;          /* output lengths' standard deviation over their
                                   mean: 0 all alike, 1 exponential (ShareGPT) */
+    uint64_t scheduler_steps;  /* decode iterations per scheduling round
+                                  (vLLM --num-scheduler-steps), >= 1 */
     enum serve_dtype weights;
     /* the routed experts' weights: 0 as weights, else 1 + enum serve_dtype
      * (experts-only quantization: gpt-oss MXFP4 experts, DeepSeek-R1

@@ -35,7 +35,11 @@ PY
 # tests/data/serving_load_cases.csv is ../shared/calibration/
 # serving_load_cases.csv for the serve_calibration suite (a fresh clone
 # has no ../shared): the same rows, but that a row may name its engine's
-# release (software.stack=<engine release>) and cite it in its source.
+# release (software.stack=<engine release>) and cite it in its source,
+# and a row whose source states a run of N ShareGPT prompts may state
+# that workload: serve.window_requests=N and serve.output_cv=1 (the
+# ShareGPT length spread, README "Serving under load"), and the vLLM
+# --num-scheduler-steps K its source states as serve.scheduler_steps=K.
 shared=../shared/calibration/serving_load_cases.csv
 check "load cases copy: the shared serving load cases" \
     python3 - "$shared" tests/data/serving_load_cases.csv <<'PY'
@@ -43,8 +47,16 @@ import csv, sys
 a = list(csv.DictReader(open(sys.argv[1], newline='')))
 b = list(csv.DictReader(open(sys.argv[2], newline='')))
 ok = len(a) == len(b)
+import re
 def rest(sets):
     return [kv for kv in sets.split() if not kv.startswith('software.stack=')]
+def sharegpt(src, xs, ys):  # the keys a ShareGPT run of N prompts adds
+    m = re.search(r'ShareGPT (?:default of )?(\d+) prompts', src)
+    want = ['serve.output_cv=1', 'serve.window_requests=' + m.group(1)] \
+        if m else []
+    k = re.search(r'num-scheduler-steps (\d+)', src)  # vLLM's flag
+    steps = ['serve.scheduler_steps=' + k.group(1)] if k else []
+    return ys in (xs + want + steps, xs + want, xs)
 def stack(sets):
     return [kv.split('=', 1)[1] for kv in sets.split()
             if kv.startswith('software.stack=')]
@@ -52,7 +64,8 @@ def release_of(xs, ys):  # the shared engine, or a release of it
     return len(xs) == len(ys) and all(y.startswith(x) for x, y in zip(xs, ys))
 for x, y in zip(a, b):
     same = all(x[k] == y[k] for k in ('id', 'metric', 'expected', 'tol'))
-    if not same or rest(x['sets']) != rest(y['sets']) or \
+    if not same or \
+            not sharegpt(x['source'], rest(x['sets']), rest(y['sets'])) or \
             not release_of(stack(x['sets']), stack(y['sets'])) or \
             not y['source'].startswith(x['source'].rstrip('"')):
         print('differs: ' + y['id'], file=sys.stderr)

@@ -995,6 +995,132 @@ START_TEST(test_token_budget)
 }
 END_TEST
 
+/* Multi-step scheduling (vLLM --num-scheduler-steps k, serve.scheduler_
+ * steps): the scheduler and the host's input preparation run once for k
+ * decode iterations, so each decode step pays 1/k of the stack's host
+ * time (step_overhead_ms, 2 ms in this fixture), a prompt's prefill its
+ * whole; a prompt arriving mid-round joins when the k iterations end,
+ * a wait uniform over k steps.  Read back: the batch-1 step is the
+ * k = 1 step less 2 ms (1 - 1/k); TTFT = prefill + M/M/1 wait + k step
+ * / 2 with the step the quote reports.  Invariants: prefill unchanged,
+ * offline throughput never lower, TTFT >= prefill, p99 >= p50. */
+START_TEST(test_scheduler_steps)
+{
+    static const struct {
+        uint64_t k;
+        const char *source;
+    } cases[] = {
+        {1, "every iteration scheduled (vLLM default before 0.6, SGLang)"},
+        {10, "vLLM blog 2024-09-05 v0.6.0 runs: --num-scheduler-steps 10"},
+        {15, "vLLM blog 2024-10-23 MI300X: --num-scheduler-steps 15"},
+    };
+    struct scenario sc;
+    struct result base1, baseoff, r;
+    size_t i;
+
+    serving(&sc, 4);
+    sc.serve.concurrency = 1;
+    eval_ok(&sc, &base1);
+    serving(&sc, 4);
+    sc.serve.mode = SERVE_OFFLINE;
+    eval_ok(&sc, &baseoff);
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        const struct serve_result *v = &r.serve;
+        double k = (double)cases[i].k, rho, svc, step;
+
+        serving(&sc, 4);
+        sc.serve.scheduler_steps = cases[i].k;
+        sc.serve.concurrency = 1;
+        eval_ok(&sc, &r);
+        ck_assert_msg(fabs(v->decode_step_ms -
+                           (base1.serve.decode_step_ms - 2 * (1 - 1 / k))) <=
+                          1e-9,
+                      "%s: step %g", cases[i].source, v->decode_step_ms);
+        ck_assert_rel(v->prefill_ms, base1.serve.prefill_ms, 1e-12);
+        serving(&sc, 4);
+        sc.serve.scheduler_steps = cases[i].k;
+        sc.serve.mode = SERVE_OFFLINE;
+        eval_ok(&sc, &r);
+        ck_assert(v->requests_per_s >= baseoff.serve.requests_per_s);
+        serving(&sc, 4);
+        sc.serve.scheduler_steps = cases[i].k;
+        sc.serve.requests_per_s = 4;
+        eval_ok(&sc, &r);
+        ck_assert_msg(v->fits && !v->saturated, "%s", cases[i].source);
+        rho = v->prefill_time_frac;
+        svc = rho / 4;
+        step = v->decode_step_ms / 1e3;
+        ck_assert_rel(v->ttft_ms,
+                      (v->prefill_ms / 1e3 + rho * svc / (1 - rho) +
+                       k * step / 2) * 1e3,
+                      1e-9);
+        ck_assert(v->ttft_ms >= v->prefill_ms);
+        ck_assert(v->ttft_p99_ms >= v->ttft_p50_ms);
+        ck_assert(v->tpot_p99_ms >= v->tpot_p50_ms);
+    }
+}
+END_TEST
+
+/* A load test below capacity is finite too: the last of its n requests
+ * arrives (n - 1) / lambda after the first and the run ends when the
+ * batch then in flight has drained; with spread lengths
+ * (serve.output_cv) the longest finish last, so benchmark_serving.py's
+ * request throughput (completed / duration) is below the offered rate.
+ * Read back: one request alone is its prefill and its 999 decode steps
+ * at batch 1 (H_1 = 1); cv = 0 keeps the offered rate (steady state).
+ * Invariants: below the offered rate and the capacity; a longer run
+ * amortises the drain; TTFT and TPOT are the steady state's. */
+START_TEST(test_finite_run_below_capacity)
+{
+    static const struct {
+        double n, cv;
+        const char *source;
+    } cases[] = {
+        {1000, 0, "fixed lengths: the steady state"},
+        {1, 1, "one request: its e2e"},
+        {1000, 1, "benchmark_serving.py default, ShareGPT-like spread"},
+        {10000, 1, "a longer run"},
+    };
+    struct scenario sc;
+    struct result at1, steady, r;
+    double prev = 0;
+    size_t i;
+
+    serving(&sc, 4);
+    sc.serve.concurrency = 1;
+    eval_ok(&sc, &at1);
+    serving(&sc, 4);
+    sc.serve.requests_per_s = 4;
+    eval_ok(&sc, &steady);
+    ck_assert(!steady.serve.saturated);
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        const struct serve_result *v = &r.serve;
+
+        sc.serve.window_requests = (uint64_t)cases[i].n;
+        sc.serve.output_cv = cases[i].cv;
+        eval_ok(&sc, &r);
+        ck_assert_msg(!v->saturated && v->latency_known, "%s",
+                      cases[i].source);
+        ck_assert_rel(v->ttft_ms, steady.serve.ttft_ms, 1e-12);
+        ck_assert_rel(v->tpot_ms, steady.serve.tpot_ms, 1e-12);
+        if (cases[i].cv == 0) {
+            ck_assert_rel(v->requests_per_s, 4, 1e-12);
+            continue;
+        }
+        ck_assert_msg(v->requests_per_s < 4, "%s: %g", cases[i].source,
+                      v->requests_per_s);
+        ck_assert(v->requests_per_s <= v->capacity_requests_per_s);
+        if (cases[i].n == 1)
+            ck_assert_rel(v->requests_per_s,
+                          1 / (at1.serve.prefill_ms / 1e3 +
+                               999 * at1.serve.decode_step_ms / 1e3),
+                          1e-9);
+        ck_assert(v->requests_per_s > prev);
+        prev = v->requests_per_s;
+    }
+}
+END_TEST
+
 Suite *suite_serve(void); /* listed by the Makefile */
 
 Suite *suite_serve(void)
@@ -1025,6 +1151,8 @@ Suite *suite_serve(void)
     tcase_add_test(core, test_burst_drain);
     tcase_add_test(core, test_saturated_drain);
     tcase_add_test(core, test_token_budget);
+    tcase_add_test(core, test_scheduler_steps);
+    tcase_add_test(core, test_finite_run_below_capacity);
     tcase_add_loop_test(core, test_dtype_bytes, 0,
                         (int)(sizeof(dtypes) / sizeof(dtypes[0])));
     tcase_add_test(core, test_expert_weights);
