@@ -127,6 +127,12 @@ void serve_estimate(const struct scenario *sc, const struct model_shape *m,
 double serve_ttft_at_ms(const struct serve_result *s, enum serve_pct p);
 double serve_tpot_at_ms(const struct serve_result *s, enum serve_pct p);
 
+/* Whether s has a time per output token: its latency is known and it
+ * generates tokens after the first (a prefill pool measured alone,
+ * serve.pool = prefill, yields only the first: its TPOT, decode step and
+ * end to end are unknown, exported null like an unfitting quote's). */
+bool serve_tpot_known(const struct serve_result *s);
+
 /* s->reason from fmt and s->miss = why: the words for a person, the
  * fact for a caller (size sorts misses by it, never by the words). */
 void serve_miss(struct serve_result *s, enum serve_miss why, const char *fmt,

@@ -892,5 +892,10 @@ double serve_tpot_at_ms(const struct serve_result *s, enum serve_pct p)
     struct dist d = {s->tpot_ms, s->tpot_p50_ms, s->tpot_p90_ms,
                      s->tpot_p99_ms};
 
-    return dist_at(&d, p);
+    return serve_tpot_known(s) ? dist_at(&d, p) : 0;
+}
+
+bool serve_tpot_known(const struct serve_result *s)
+{
+    return s->latency_known && s->pool != POOL_PREFILL;
 }

@@ -233,7 +233,13 @@ START_TEST(test_pool_alone)
     ck_assert_double_eq_tol(pf.serve.gpus, 32, 1e-9);
     /* per GPU below the compute roof: 2 x 37B active x tokens at fp8 */
     ck_assert(pf.serve.input_tokens_per_s / 32 < 989e12 * 2 / (2 * 37e9));
+    /* a prefill pool generates no tokens after the first: its TPOT (and
+     * end to end) is not a zero but unknown, as an unfitting quote's */
+    ck_assert(pf.serve.latency_known);
+    ck_assert(!serve_tpot_known(&pf.serve));
     ck_assert(pf.serve.tpot_ms == 0);
+    ck_assert(serve_tpot_at_ms(&pf.serve, SERVE_PCT_P99) == 0);
+    ck_assert(serve_ttft_at_ms(&pf.serve, SERVE_PCT_P99) > 0);
     sc.serve.pool = POOL_DECODE;
     eval_ok(&sc, &dc);
     ck_assert(dc.serve.fits);
@@ -247,6 +253,7 @@ START_TEST(test_pool_alone)
     eval_ok(&sc, &dc);
     ck_assert_double_eq_tol(dc.serve.batch, 32 * 64, 1e-9);
     ck_assert(dc.serve.tpot_ms > 0);
+    ck_assert(serve_tpot_known(&dc.serve));
 }
 END_TEST
 
