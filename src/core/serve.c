@@ -108,6 +108,15 @@ double serve_experts_touched(double experts, double k, double b)
     return experts * -expm1(b * log1p(-k / experts));
 }
 
+double serve_adp_wait_factor(double p, double n)
+{
+    if (!(n > 1) || p >= 1)
+        return 1;
+    if (!(p > 0))
+        return n; /* the limit as p -> 0 */
+    return -expm1(n * log1p(-p)) / p;
+}
+
 void serve_daily_profile(double r, double *f, int n)
 {
     double lo = 0, hi = 60, kappa = 0, mean;

@@ -93,6 +93,16 @@ double serve_harmonic(double n);
  * uniform top-k routing: E (1 - (1 - k/E)^b). */
 double serve_experts_touched(double experts, double k, double b);
 
+/* Attention data parallelism beside MoE expert parallelism runs the n
+ * ranks of a replica in lock step (the MoE all-to-all of every layer), so
+ * an iteration lasts as long as its slowest rank (TensorRT-LLM tech blog
+ * 10, "ADP Balance Strategy": time_i = max over ranks; 54% balance in its
+ * round-robin baseline).  A rank holding a whole prompt in an iteration
+ * with probability p, independently of the others, stalls all n: the
+ * prompt time each rank sees is stretched by (1 - (1 - p)^n) / p, from 1
+ * (n = 1, or p = 1: every rank in a prompt) up to n (rare prompts). */
+double serve_adp_wait_factor(double p, double n);
+
 /* The daily demand shape, n samples over 24 h of mean 1 and maximum
  * peak_to_avg (a von Mises bump, exp(kappa cos t), kappa solved for the
  * ratio).  f must hold n values; n >= 2. */
