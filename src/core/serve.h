@@ -93,6 +93,10 @@ double serve_harmonic(double n);
  * uniform top-k routing: E (1 - (1 - k/E)^b). */
 double serve_experts_touched(double experts, double k, double b);
 
+/* The engine's token budget of one iteration: software.prefill_chunk as
+ * the recipe launched it, else the stack's prefill_chunk, else 8192. */
+double serve_prefill_chunk(const struct scenario *sc);
+
 /* Attention data parallelism beside MoE expert parallelism runs the n
  * ranks of a replica in lock step (the MoE all-to-all of every layer), so
  * an iteration lasts as long as its slowest rank (TensorRT-LLM tech blog

@@ -230,9 +230,7 @@ static void prefill_alone(const struct pool *p, struct serve_result *s)
     s->ttft_ms = clamp_pos(ttft * 1e3);
     s->prefill_ms = clamp_pos(pf1 * 1e3);
     s->queue_ms = clamp_pos((ttft - pf1) * 1e3);
-    s->batch = clamp_pos(floor(p->sc.stack.prefill_chunk >= 1
-                                   ? p->sc.stack.prefill_chunk / p->k.in
-                                   : 8192 / p->k.in));
+    s->batch = clamp_pos(floor(serve_prefill_chunk(&p->sc) / p->k.in));
     s->prefill_time_frac = 1;
     s->prefill_bound = true;
     s->prefill_gpus = s->gpus;

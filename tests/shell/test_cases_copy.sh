@@ -35,7 +35,10 @@ PY
 # tests/data/serving_load_cases.csv is ../shared/calibration/
 # serving_load_cases.csv for the serve_calibration suite (a fresh clone
 # has no ../shared): the same rows, but that a row may name its engine's
-# release (software.stack=<engine release>) and cite it in its source.
+# release (software.stack=<engine release>) and the token budget its
+# recipe launched the engine with (software.prefill_chunk, w22e:
+# TensorRT-LLM --max_num_tokens, SGLang's chunk), and cite them in its
+# source.
 shared=../shared/calibration/serving_load_cases.csv
 check "load cases copy: the shared serving load cases" \
     python3 - "$shared" tests/data/serving_load_cases.csv <<'PY'
@@ -44,7 +47,8 @@ a = list(csv.DictReader(open(sys.argv[1], newline='')))
 b = list(csv.DictReader(open(sys.argv[2], newline='')))
 ok = len(a) == len(b)
 def rest(sets):
-    return [kv for kv in sets.split() if not kv.startswith('software.stack=')]
+    return [kv for kv in sets.split()
+            if not kv.startswith(('software.stack=', 'software.prefill_chunk='))]
 def stack(sets):
     return [kv.split('=', 1)[1] for kv in sets.split()
             if kv.startswith('software.stack=')]

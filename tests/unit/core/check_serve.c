@@ -460,6 +460,45 @@ START_TEST(test_adp_aggregated)
 }
 END_TEST
 
+/* software.prefill_chunk is the recipe's token budget of one iteration
+ * (TensorRT-LLM --max_num_tokens 1536 in its DeepSeek-R1 B200
+ * max-throughput recipe; SGLang's 32K chunks in the GB300 long-context
+ * post): the same engine as a stack whose prefill_chunk it is, and a
+ * prompt longer than it takes more passes, each with its fixed costs. */
+START_TEST(test_recipe_prefill_chunk)
+{
+    struct scenario sc;
+    struct result a, b, c;
+
+    serving(&sc, 4);
+    sc.serve.mode = SERVE_OFFLINE;
+    sc.recipe.prefill_chunk = 512;
+    eval_ok(&sc, &a);
+    serving(&sc, 4);
+    sc.serve.mode = SERVE_OFFLINE;
+    sc.stack.prefill_chunk = 512;
+    eval_ok(&sc, &b);
+    serving(&sc, 4);
+    sc.serve.mode = SERVE_OFFLINE;
+    eval_ok(&sc, &c);
+    ck_assert_double_eq(a.serve.prefill_ms, b.serve.prefill_ms);
+    ck_assert_double_eq(a.serve.output_tokens_per_s,
+                        b.serve.output_tokens_per_s);
+    ck_assert_double_eq(a.serve.ttft_ms, b.serve.ttft_ms);
+    ck_assert(c.serve.prefill_ms < a.serve.prefill_ms);
+    /* beyond its bounds: refused, naming the key */
+    serving(&sc, 4);
+    sc.recipe.prefill_chunk = (uint64_t)2e9;
+    {
+        struct diag d;
+
+        diag_clear(&d);
+        ck_assert(scenario_validate(&sc, &d) != CP_OK);
+        ck_assert_str_eq(d.where, "software.prefill_chunk");
+    }
+}
+END_TEST
+
 /* Experts-only quantization: the routed experts at serve.expert_weights,
  * the rest (attention, shared parts, embedding) as before. */
 START_TEST(test_expert_weights)
@@ -1123,6 +1162,7 @@ Suite *suite_serve(void)
     tcase_add_loop_test(core, test_adp_wait_table, 0,
                         (int)(sizeof(adp_cases) / sizeof(adp_cases[0])));
     tcase_add_test(core, test_adp_aggregated);
+    tcase_add_test(core, test_recipe_prefill_chunk);
     tcase_add_test(inv, test_adp_wait_invariants);
     tcase_add_test(core, test_attention_precision);
     tcase_add_test(core, test_fp4_ceiling);
