@@ -845,6 +845,7 @@ static enum cp_status validate_head(const struct scenario *sc, struct diag *d)
         st = validate_stack(&sc->stack, d);
     /* 0 is "not set" (a scenario built without scenario_defaults): 1. */
     CHECK_SC(SOFTWARE_EFFICIENCY_SCALE)
+    CHECK_SC(SOFTWARE_PREFILL_CHUNK)
     if (!st && (unsigned)sc->recipe.a2a_overlap > RECIPE_NO)
         st = diag_set(d, CP_ERR_RANGE, "software.moe_a2a_overlap",
                       "must be stack, yes or no");

@@ -108,6 +108,22 @@ double serve_experts_touched(double experts, double k, double b)
     return experts * -expm1(b * log1p(-k / experts));
 }
 
+double serve_prefill_chunk(const struct scenario *sc)
+{
+    if (sc->recipe.prefill_chunk >= 1)
+        return (double)sc->recipe.prefill_chunk;
+    return sc->stack.prefill_chunk >= 1 ? sc->stack.prefill_chunk : 8192;
+}
+
+double serve_adp_wait_factor(double p, double n)
+{
+    if (!(n > 1) || p >= 1)
+        return 1;
+    if (!(p > 0))
+        return n; /* the limit as p -> 0 */
+    return -expm1(n * log1p(-p)) / p;
+}
+
 void serve_daily_profile(double r, double *f, int n)
 {
     double lo = 0, hi = 60, kappa = 0, mean;
@@ -291,7 +307,7 @@ void serve_engine_init(const struct scenario *sc, const struct model_shape *m,
         (m->dense_layers * 12 + m->moe_layers * 20 + (m->mla ? 4 * m->L : 0)) *
         (a->kernel_s + st->kernel_s);
     e->overlap = st->decode_overlap;
-    e->chunk = st->prefill_chunk >= 1 ? st->prefill_chunk : 8192;
+    e->chunk = serve_prefill_chunk(sc);
     e->q = sv->spec_tokens >= 1 ? (double)sv->spec_tokens + 1 : 1;
     e->tau = serve_tokens_per_step(sv->spec_accept, (double)sv->spec_tokens);
     e->in_hit = floor((double)sv->input_tokens * sv->prefix_hit_frac);

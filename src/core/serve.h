@@ -94,6 +94,20 @@ double serve_harmonic(double n);
  * uniform top-k routing: E (1 - (1 - k/E)^b). */
 double serve_experts_touched(double experts, double k, double b);
 
+/* The engine's token budget of one iteration: software.prefill_chunk as
+ * the recipe launched it, else the stack's prefill_chunk, else 8192. */
+double serve_prefill_chunk(const struct scenario *sc);
+
+/* Attention data parallelism beside MoE expert parallelism runs the n
+ * ranks of a replica in lock step (the MoE all-to-all of every layer), so
+ * an iteration lasts as long as its slowest rank (TensorRT-LLM tech blog
+ * 10, "ADP Balance Strategy": time_i = max over ranks; 54% balance in its
+ * round-robin baseline).  A rank holding a whole prompt in an iteration
+ * with probability p, independently of the others, stalls all n: the
+ * prompt time each rank sees is stretched by (1 - (1 - p)^n) / p, from 1
+ * (n = 1, or p = 1: every rank in a prompt) up to n (rare prompts). */
+double serve_adp_wait_factor(double p, double n);
+
 /* The daily demand shape, n samples over 24 h of mean 1 and maximum
  * peak_to_avg (a von Mises bump, exp(kappa cos t), kappa solved for the
  * ratio).  f must hold n values; n >= 2. */
@@ -127,6 +141,12 @@ void serve_estimate(const struct scenario *sc, const struct model_shape *m,
  * s->latency_known is false. */
 double serve_ttft_at_ms(const struct serve_result *s, enum serve_pct p);
 double serve_tpot_at_ms(const struct serve_result *s, enum serve_pct p);
+
+/* Whether s has a time per output token: its latency is known and it
+ * generates tokens after the first (a prefill pool measured alone,
+ * serve.pool = prefill, yields only the first: its TPOT, decode step and
+ * end to end are unknown, exported null like an unfitting quote's). */
+bool serve_tpot_known(const struct serve_result *s);
 
 /* s->reason from fmt and s->miss = why: the words for a person, the
  * fact for a caller (size sorts misses by it, never by the words). */

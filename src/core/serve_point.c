@@ -202,6 +202,21 @@ static void open_point(const struct engine *e, double lambda, double maxb,
     pt->rps = lambda;
 }
 
+/* Aggregated attention DP beside MoE EP (e->moe_group ranks in lock
+ * step): a rank's b prompts of `passes` iterations each fall among the
+ * (O - 1) / tau iterations of its cycle, and each stalls the other ranks
+ * (serve_adp_wait_factor).  1 without attention DP.  Disaggregated pools
+ * do not mix prompts with decode (serve_pool.c). */
+static double adp_prompt_stretch(const struct engine *e, double b)
+{
+    double iters = e->out > 1 ? (e->out - 1) / e->tau : 0;
+    double passes = ceil(e->in_new / e->chunk);
+
+    if (!(e->moe_group > 1) || !(iters > 0))
+        return 1;
+    return serve_adp_wait_factor(b * passes / iters, e->moe_group);
+}
+
 /* b requests always in flight on one replica (closed-loop users, or
  * everything queued offline): the engine never idles, so each generation
  * of b requests costs b prefills (batched into chunks) and (O - 1) / tau
@@ -215,8 +230,9 @@ static void busy_point(const struct engine *e, double b, struct point *pt)
     double pf = b > 1 ? serve_prefill_bulk_s(e) : pf1;
     double step = serve_decode_step_s(e, b, serve_mean_ctx(e));
     double decode = (e->out > 1 ? e->out - 1 : 0) / e->tau * step;
-    double cycle = b * pf + decode;
-    double frac = cycle > 0 ? b * pf / cycle : 0;
+    double prompts = b * pf * adp_prompt_stretch(e, b);
+    double cycle = prompts + decode;
+    double frac = cycle > 0 ? prompts / cycle : 0;
 
     memset(pt, 0, sizeof(*pt));
     pt->batch = b;
@@ -926,5 +942,10 @@ double serve_tpot_at_ms(const struct serve_result *s, enum serve_pct p)
     struct dist d = {s->tpot_ms, s->tpot_p50_ms, s->tpot_p90_ms,
                      s->tpot_p99_ms};
 
-    return dist_at(&d, p);
+    return serve_tpot_known(s) ? dist_at(&d, p) : 0;
+}
+
+bool serve_tpot_known(const struct serve_result *s)
+{
+    return s->latency_known && s->pool != POOL_PREFILL;
 }

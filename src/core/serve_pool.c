@@ -14,6 +14,22 @@
 #define BIG 1e300
 #define BISECT_ITERS 60
 
+/* The quantile serve.percentile names (an enum serve_pct, not a number):
+ * the median stands for the mean where one quantile is needed. */
+static double pct_quantile(enum serve_pct p)
+{
+    switch (p) {
+    case SERVE_PCT_P90:
+        return 0.9;
+    case SERVE_PCT_P99:
+        return 0.99;
+    case SERVE_PCT_P50:
+    case SERVE_PCT_MEAN:
+    default:
+        return 0.5;
+    }
+}
+
 static double or_default(uint64_t v, double def)
 {
     return v >= 1 ? (double)v : def;
@@ -210,7 +226,7 @@ static void prefill_alone(const struct pool *p, struct serve_result *s)
     const struct serve_spec *sv = &p->sc.serve;
     double pfb = p->k.prefill_bulk_s, pf1 = prefill_latency(p);
     double cap = p->ranks / pfb, rps = cap, ttft = pf1;
-    double q = sv->percentile > 0 ? sv->percentile / 100 : 0.5;
+    double q = pct_quantile(sv->percentile);
 
     if (sv->mode == SERVE_ONLINE && sv->concurrency > 0) {
         double n = (double)sv->concurrency / p->ranks;
@@ -230,9 +246,7 @@ static void prefill_alone(const struct pool *p, struct serve_result *s)
     s->ttft_ms = clamp_pos(ttft * 1e3);
     s->prefill_ms = clamp_pos(pf1 * 1e3);
     s->queue_ms = clamp_pos((ttft - pf1) * 1e3);
-    s->batch = clamp_pos(floor(p->sc.stack.prefill_chunk >= 1
-                                   ? p->sc.stack.prefill_chunk / p->k.in
-                                   : 8192 / p->k.in));
+    s->batch = clamp_pos(floor(serve_prefill_chunk(&p->sc) / p->k.in));
     s->prefill_time_frac = 1;
     s->prefill_bound = true;
     s->prefill_gpus = s->gpus;
@@ -290,7 +304,10 @@ static void decode_alone(const struct pool *p, struct serve_result *s)
  * users (or the demand) and the two pools allow. */
 struct joint {
     double rps, ttft, queue, b, step;
-    double ttft_mean; /* what Little's law sees (the percentile reports) */
+    double ttft_mean;     /* what Little's law sees (the percentile reports) */
+    double t0, rho, most; /* prefill + transfer, the prefill pool's load,
+                           * the closed loop's cap on the wait */
+    bool spread;          /* the wait varies over requests (M/M/1) */
 };
 
 /* Mean waiting time of the same M/M/1 queue: rho s / (1 - rho). */
@@ -327,23 +344,46 @@ static void joint_at(const struct pool *pf, const struct pool *dc, double rps,
     j->b = b;
     j->step = serve_rank_step_s(&dc->sc, dc->m, b);
     j->queue = serve_wait_at(rho, pf->k.prefill_bulk_s, q);
+    j->most = BIG;
     if (users > 0) {
         /* closed loop: no more than the other users wait ahead */
-        double most = users * pf->k.prefill_bulk_s / pf->ranks;
-
-        wm = fmin(wm, most);
-        j->queue = fmin(j->queue, most);
+        j->most = users * pf->k.prefill_bulk_s / pf->ranks;
+        wm = fmin(wm, j->most);
+        j->queue = fmin(j->queue, j->most);
     }
-    j->queue = fmax(j->queue, wm);
     j->ttft = t0 + j->queue;
     j->ttft_mean = t0 + wm;
+    j->t0 = t0;
+    j->rho = rho;
+    j->spread = true;
+}
+
+/* TTFT over requests: the mean, and the M/M/1 wait at the prefill
+ * pool's load at 0.5, 0.9 and 0.99 after the prefill and the transfer
+ * (capped in a closed loop by the users ahead); one value for all when
+ * every request waits alike. */
+static void joint_ttft(const struct joint *j, double s_bulk,
+                       struct serve_result *s)
+{
+    static const double qs[3] = {0.5, 0.9, 0.99};
+    double *out[3] = {&s->ttft_p50_ms, &s->ttft_p90_ms, &s->ttft_p99_ms};
+    int i;
+
+    s->ttft_ms = clamp_pos(j->ttft_mean * 1e3);
+    for (i = 0; i < 3; i++)
+        *out[i] =
+            j->spread
+                ? clamp_pos((j->t0 + fmin(serve_wait_at(j->rho, s_bulk, qs[i]),
+                                          j->most)) *
+                            1e3)
+                : s->ttft_ms;
 }
 
 static void both_pools(const struct pool *pf, const struct pool *dc,
                        struct serve_result *s)
 {
     const struct serve_spec *sv = &pf->sc.serve;
-    double q = sv->percentile > 0 ? sv->percentile / 100 : 0.5;
+    double q = pct_quantile(sv->percentile);
     double pcap = pf->ranks / pf->k.prefill_bulk_s;
     double dcap =
         dc->ranks * dc->k.max_batch /
@@ -365,6 +405,7 @@ static void both_pools(const struct pool *pf, const struct pool *dc,
             d = decode_time(dc, j.b);
             j.ttft = n / hi - d;
             j.ttft_mean = j.ttft;
+            j.spread = false; /* every user waits its turn alike */
             j.queue = j.ttft - prefill_latency(pf) - pf->k.kv_transfer_s;
         } else {
             for (i = 0; i < BISECT_ITERS; i++) {
@@ -407,14 +448,17 @@ static void both_pools(const struct pool *pf, const struct pool *dc,
         joint_at(pf, dc, top * 0.999999, q, 0, &j);
         j.queue = 0;
         j.ttft = prefill_latency(pf) + pf->k.kv_transfer_s;
+        j.ttft_mean = j.ttft;
+        j.spread = false;
     }
     s->batch = clamp_pos(j.b * dc->lay.adp);
     s->decode_step_ms = clamp_pos(j.step * 1e3);
     s->tpot_ms = clamp_pos(j.step / dc->k.tau * 1e3);
-    s->queue_ms = clamp_pos(j.queue * 1e3);
-    s->ttft_ms = clamp_pos(j.ttft * 1e3);
+    s->queue_ms = clamp_pos(
+        (j.ttft_mean - prefill_latency(pf) - pf->k.kv_transfer_s) * 1e3);
+    joint_ttft(&j, pf->k.prefill_bulk_s, s);
     s->prefill_ms = clamp_pos(prefill_latency(pf) * 1e3);
-    s->e2e_s = clamp_pos(j.ttft + steps_of(dc) * j.step);
+    s->e2e_s = clamp_pos(j.ttft_mean + steps_of(dc) * j.step);
     s->utilization = top > 0 ? clamp_pos(j.rps / top) : 0;
     fill_tokens(s, j.rps, pf->k.in, j.rps * dc->k.out);
 }
@@ -434,7 +478,7 @@ static double whole_ranks(const struct pool *p, double ranks)
 static void size_pools(const struct serve_spec *sv, double gpus,
                        struct pool *pf, struct pool *dc)
 {
-    double q = sv->percentile > 0 ? sv->percentile / 100 : 0.5;
+    double q = pct_quantile(sv->percentile);
     double b = dc->k.max_batch >= 1 ? dc->k.max_batch : 1, rps, rho = 0.8;
     double lo = 1, hi = b;
     int i;
@@ -499,12 +543,13 @@ static void copy_memory(const struct pool *p, struct result *r)
         serve_miss(s, p->r.serve.miss, "%s", p->r.serve.reason);
 }
 
-/* Pools report one latency each (TTFT at serve.percentile, TPOT at the
- * pool's batch), not a distribution over requests: every statistic is that
- * value, and it is known (not null) once the pools are sized. */
-static void one_latency(struct serve_result *s)
+/* Pools report TPOT at the pool's batch, one value for every request;
+ * TTFT over requests (joint_ttft, or one value for a pool alone); known
+ * (not null) once the pools are sized. */
+static void one_latency(struct serve_result *s, bool ttft_set)
 {
-    s->ttft_p50_ms = s->ttft_p90_ms = s->ttft_p99_ms = s->ttft_ms;
+    if (!ttft_set)
+        s->ttft_p50_ms = s->ttft_p90_ms = s->ttft_p99_ms = s->ttft_ms;
     s->tpot_p50_ms = s->tpot_p90_ms = s->tpot_p99_ms = s->tpot_ms;
     s->latency_known = true;
 }
@@ -537,7 +582,7 @@ void serve_pool_estimate(const struct scenario *sc, const struct model_shape *m,
             prefill_alone(p, s);
         else
             decode_alone(p, s);
-        one_latency(s);
+        one_latency(s, false);
         return;
     }
     pool_init(sc, m, POOL_PREFILL, &pf);
@@ -563,5 +608,5 @@ void serve_pool_estimate(const struct scenario *sc, const struct model_shape *m,
     s->prefill_time_frac =
         s->gpus > 0 ? clamp_pos(s->prefill_gpus / s->gpus) : 0;
     both_pools(&pf, &dc, s);
-    one_latency(s);
+    one_latency(s, true);
 }

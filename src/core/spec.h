@@ -488,6 +488,11 @@ struct recipe {
      * no rank busier than its share; stack and no: the stack's
      * moe_imbalance. */
     enum recipe_switch force_balance;
+    /* software.prefill_chunk: the serving engine's token budget of one
+     * iteration as launched (vLLM --max-num-batched-tokens, SGLang
+     * --chunked-prefill-size, TensorRT-LLM --max_num_tokens); 0: the
+     * stack's prefill_chunk. */
+    uint64_t prefill_chunk;
 };
 
 /* The busiest expert-parallel rank's share of routed tokens over the even

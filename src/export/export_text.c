@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/serve.h"
 #include "export/export.h"
 #include "export/metrics.h"
 #include "util/xalloc.h"
@@ -352,6 +353,10 @@ static enum cp_status search_serve(FILE *out, const struct export_search *s,
         export_human_number(v->gpus, c[3], sizeof(c[3]));
         export_human_number(v->ttft_ms, c[4], sizeof(c[4]));
         export_human_number(v->tpot_ms, c[5], sizeof(c[5]));
+        if (!v->latency_known)
+            snprintf(c[4], sizeof(c[4]), "-");
+        if (!serve_tpot_known(v))
+            snprintf(c[5], sizeof(c[5]), "-");
         export_human_number(v->output_tokens_per_s_per_gpu, c[6], sizeof(c[6]));
         export_human_number(v->usd_per_mtok_build, c[7], sizeof(c[7]));
         fprintf(out, "%4zu %3llu %3llu %9s %7s %8s %7s %9s %9s %10s %10s %4s\n",

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/serve.h"
 #include "export/metrics.h"
 
 #define GIB (1.0 / 1073741824.0)
@@ -197,6 +198,20 @@ static bool latency_known(const struct result *r)
     return r->serve.latency_known;
 }
 
+/* Tokens follow the first: not from a prefill pool measured alone
+ * (serve.pool = prefill), which hands every request to a decode pool
+ * after its first token, so it has no TPOT, decode step or end to end. */
+static bool tpot_known(const struct result *r)
+{
+    return serve_tpot_known(&r->serve);
+}
+
+/* A decode step is taken: not by a prefill pool measured alone. */
+static bool decodes(const struct result *r)
+{
+    return r->serve.pool != POOL_PREFILL;
+}
+
 /* Prompts are processed: not by a decode pool measured alone
  * (serve.pool = decode), which receives their KV and reports what it
  * does, output tokens. */
@@ -304,9 +319,10 @@ static const struct metric table[] = {
     F("serve", "prefill_ms", "ms", serve.prefill_ms, 1, MB_LOWER,
       "one prompt alone: (2 x active params x tokens + attention) / "
       "(tp x GEMM rate), at least one weight read, + all-reduces"),
-    F("serve", "decode_step_ms", "ms", serve.decode_step_ms, 1, MB_LOWER,
-      "max((weights + batch x context x KV) / (HBM x MBU), GEMMs) + 2 x "
-      "layers all-reduces + host overhead"),
+    FK("serve", "decode_step_ms", "ms", serve.decode_step_ms, MB_LOWER,
+       decodes,
+       "max((weights + batch x context x KV) / (HBM x MBU), GEMMs) + 2 x "
+       "layers all-reduces + host overhead"),
     FK("serve", "queue_ms", "ms", serve.queue_ms, MB_LOWER, latency_known,
        "mean wait before the prefill (M/M/1) + half a step, + the load "
        "test's queue above capacity"),
@@ -318,17 +334,17 @@ static const struct metric table[] = {
        latency_known, "TTFT 90th percentile"),
     FK("serve", "ttft_p99_ms", "ms", serve.ttft_p99_ms, MB_LOWER,
        latency_known, "TTFT 99th percentile"),
-    FK("serve", "tpot_ms", "ms", serve.tpot_ms, MB_LOWER, latency_known,
+    FK("serve", "tpot_ms", "ms", serve.tpot_ms, MB_LOWER, tpot_known,
        "mean time between output tokens of one request after the first: "
        "decode step / tokens per step / (1 - prefill share)"),
     FK("serve", "tpot_p50_ms", "ms", serve.tpot_p50_ms, MB_LOWER,
-       latency_known, "TPOT median over requests (normal approximation)"),
+       tpot_known, "TPOT median over requests (normal approximation)"),
     FK("serve", "tpot_p90_ms", "ms", serve.tpot_p90_ms, MB_LOWER,
-       latency_known,
+       tpot_known,
        "TPOT 90th percentile: mean + 1.28 sd (prompt stalls, batch)"),
     FK("serve", "tpot_p99_ms", "ms", serve.tpot_p99_ms, MB_LOWER,
-       latency_known, "TPOT 99th percentile: mean + 2.33 sd"),
-    FK("serve", "e2e_s", "s", serve.e2e_s, MB_LOWER, latency_known,
+       tpot_known, "TPOT 99th percentile: mean + 2.33 sd"),
+    FK("serve", "e2e_s", "s", serve.e2e_s, MB_LOWER, tpot_known,
        "end to end = ttft + (output_tokens - 1) x tpot, means"),
     F("serve", "tokens_per_step", "", serve.tokens_per_step, 1, MB_HIGHER,
       "speculative decoding: (1 - a^(g+1)) / (1 - a); 1 without"),

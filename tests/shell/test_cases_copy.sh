@@ -35,10 +35,12 @@ PY
 # tests/data/serving_load_cases.csv is ../shared/calibration/
 # serving_load_cases.csv for the serve_calibration suite (a fresh clone
 # has no ../shared): the same rows, but that a row may name its engine's
-# release (software.stack=<engine release>) and cite it in its source,
-# and a row whose source states a run of N ShareGPT prompts may state
-# that workload: serve.window_requests=N and serve.output_cv=1 (the
-# ShareGPT length spread, README "Serving under load"), and the vLLM
+# release (software.stack=<engine release>) and the token budget its
+# recipe launched the engine with (software.prefill_chunk: TensorRT-LLM
+# --max_num_tokens, SGLang's chunk), and cite them in its source; a row
+# whose source states a run of N ShareGPT prompts may state that
+# workload: serve.window_requests=N and serve.output_cv=1 (the ShareGPT
+# length spread, README "Serving under load"), and the vLLM
 # --num-scheduler-steps K its source states as serve.scheduler_steps=K.
 shared=../shared/calibration/serving_load_cases.csv
 check "load cases copy: the shared serving load cases" \
@@ -49,7 +51,8 @@ b = list(csv.DictReader(open(sys.argv[2], newline='')))
 ok = len(a) == len(b)
 import re
 def rest(sets):
-    return [kv for kv in sets.split() if not kv.startswith('software.stack=')]
+    return [kv for kv in sets.split()
+            if not kv.startswith(('software.stack=', 'software.prefill_chunk='))]
 def sharegpt(src, xs, ys):  # the keys a ShareGPT run of N prompts adds
     m = re.search(r'ShareGPT (?:default of )?(\d+) prompts', src)
     want = ['serve.output_cv=1', 'serve.window_requests=' + m.group(1)] \

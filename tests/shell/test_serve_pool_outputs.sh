@@ -42,3 +42,29 @@ check "serve.pool=decode: empty input tokens/s cell in CSV" \
 run L quote "$plan" $alone --set serve.pool=decode
 check "serve.pool=decode: input tokens/s '-' in the table" \
     grep -qE '^ +input_tokens_per_s +- +tok/s$' "$tmp/out"
+
+# The prefill pool alone generates no token after the first: its TPOT,
+# the decode step and the end-to-end time are unknown, null in JSON, empty
+# in CSV and "-" in the table (not 0, which reads as infinitely fast),
+# while its TTFT is there.
+if [ -s "$tmp/p.json" ]; then
+    check "serve.pool=prefill: TPOT, decode step and e2e null in JSON" \
+        python3 - "$tmp/p.json" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))['serve']
+for k in ('tpot_ms', 'tpot_p50_ms', 'tpot_p90_ms', 'tpot_p99_ms',
+          'decode_step_ms', 'e2e_s'):
+    assert p[k] is None, (k, p[k])
+assert p['ttft_ms'] > 0 and p['ttft_p99_ms'] >= p['ttft_p50_ms'] > 0, p
+PY
+fi
+# shellcheck disable=SC2086
+run L quote "$plan" $alone --set serve.pool=prefill --format csv
+check "serve.pool=prefill: empty TPOT cell in CSV" \
+    grep -qx 'serve,tpot_ms,ms,' "$tmp/out"
+# shellcheck disable=SC2086
+run L quote "$plan" $alone --set serve.pool=prefill
+check "serve.pool=prefill: TPOT '-' in the table" \
+    grep -qE '^ +tpot_ms +- +ms$' "$tmp/out"
+check "serve.pool=prefill: TTFT a number in the table" \
+    grep -qE '^ +ttft_ms +[0-9.]+[kM]? +ms$' "$tmp/out"

@@ -368,6 +368,137 @@ START_TEST(test_dtype_bytes)
 }
 END_TEST
 
+/* Attention-DP ranks wait for the slowest (TensorRT-LLM tech blog 10,
+ * "ADP Balance Strategy": the iteration time is the maximum over the
+ * ranks): with n ranks each holding a whole prompt in an iteration with
+ * probability p, the prompt time per rank is stretched by
+ * (1 - (1 - p)^n) / p. */
+/* clang-format off */
+static const struct adp_case {
+    double p, n, want;
+    const char *source;
+} adp_cases[] = {
+    {384.0 / 2047, 8, 4.31919, "TensorRT-LLM Best_perf_practice_on_DeepSeek-R1 B200 max-throughput: 384 per rank, 1K/2K, ADP8: 1 - (1 - 384/2047)^8 over 384/2047"},
+    {0.5, 2, 1.5, "two ranks, each in a prompt half the iterations: 3/4 of them wait, over 1/2"},
+    {0.3, 1, 1, "one rank waits for no other"},
+    {1, 8, 1, "every rank in a prompt every iteration: balanced"},
+    {1e-9, 8, 8, "rare prompts: each one stalls all n ranks"},
+};
+/* clang-format on */
+
+START_TEST(test_adp_wait_table)
+{
+    const struct adp_case *c = &adp_cases[_i];
+    double g = serve_adp_wait_factor(c->p, c->n);
+
+    ck_assert_msg(fabs(g - c->want) <= 1e-5 * c->want, "%s: %g, want %g",
+                  c->source, g, c->want);
+}
+END_TEST
+
+START_TEST(test_adp_wait_invariants)
+{
+    double p, n;
+
+    for (n = 1; n <= 64; n *= 2)
+        for (p = 1e-4; p <= 1; p *= 1.7) {
+            double g = serve_adp_wait_factor(p, n);
+
+            ck_assert(g >= 1 - 1e-12 && g <= n + 1e-9);
+            ck_assert(serve_adp_wait_factor(p * 1.7 > 1 ? 1 : p * 1.7, n) <=
+                      g + 1e-12);
+            ck_assert(serve_adp_wait_factor(p, 2 * n) >= g - 1e-12);
+        }
+    ck_assert_double_eq(serve_adp_wait_factor(0, 8), 8);
+    ck_assert_double_eq(serve_adp_wait_factor(2, 8), 1);
+    ck_assert_double_eq(serve_adp_wait_factor(0.2, 0), 1);
+    ck_assert(isfinite(serve_adp_wait_factor(NAN, 8)));
+}
+END_TEST
+
+/* Aggregated attention DP beside MoE EP (TensorRT-LLM tech blog 3's B200
+ * max-throughput layout, on this fixture's H100): offline, each rank's
+ * cycle of b requests is its decode steps plus b prompts stretched by
+ * the wait for the slowest rank; one rank alone (no attention DP) has no
+ * such wait.  Prompts of one full chunk make the bulk prefill the
+ * prompt alone (prefill_ms). */
+START_TEST(test_adp_aggregated)
+{
+    struct scenario sc;
+    struct result r;
+    double b, cycle, decode, p, g, rank_rps;
+    int adp;
+
+    for (adp = 1; adp <= 8; adp *= 8) {
+        serving(&sc, 1);
+        llama8b(&sc.model);
+        sc.model.experts = 64;
+        sc.model.experts_active = 4;
+        sc.model.expert_ffn = 1408;
+        sc.model.moe_every = 1;
+        sc.gpus = 8;
+        sc.layout.ep = (uint64_t)adp;
+        sc.serve.attention_dp = (uint64_t)adp;
+        sc.serve.mode = SERVE_OFFLINE;
+        sc.serve.input_tokens = 1024;
+        sc.serve.output_tokens = 2048;
+        sc.serve.max_batch = 384 * (uint64_t)adp; /* per replica */
+        sc.stack.prefill_chunk = 1024;
+        eval_ok(&sc, &r);
+        ck_assert(r.serve.fits);
+        b = r.serve.batch; /* per rank: 384, or what its KV holds */
+        ck_assert(b >= 100 && b <= 384);
+        rank_rps = r.serve.requests_per_s / r.serve.replicas;
+        cycle = b / rank_rps;
+        decode = 2047 * r.serve.decode_step_ms / 1e3;
+        p = b / 2047; /* one pass per prompt among 2047 iterations */
+        g = adp > 1 ? (1 - pow(1 - p, adp)) / p : 1;
+        ck_assert_rel(cycle - decode, b * r.serve.prefill_ms / 1e3 * g, 1e-9);
+        /* closed loop at the same users: the same cycle */
+        ck_assert(r.serve.tpot_ms >= r.serve.decode_step_ms - 1e-9);
+    }
+}
+END_TEST
+
+/* software.prefill_chunk is the recipe's token budget of one iteration
+ * (TensorRT-LLM --max_num_tokens 1536 in its DeepSeek-R1 B200
+ * max-throughput recipe; SGLang's 32K chunks in the GB300 long-context
+ * post): the same engine as a stack whose prefill_chunk it is, and a
+ * prompt longer than it takes more passes, each with its fixed costs. */
+START_TEST(test_recipe_prefill_chunk)
+{
+    struct scenario sc;
+    struct result a, b, c;
+
+    serving(&sc, 4);
+    sc.serve.mode = SERVE_OFFLINE;
+    sc.recipe.prefill_chunk = 512;
+    eval_ok(&sc, &a);
+    serving(&sc, 4);
+    sc.serve.mode = SERVE_OFFLINE;
+    sc.stack.prefill_chunk = 512;
+    eval_ok(&sc, &b);
+    serving(&sc, 4);
+    sc.serve.mode = SERVE_OFFLINE;
+    eval_ok(&sc, &c);
+    ck_assert_double_eq(a.serve.prefill_ms, b.serve.prefill_ms);
+    ck_assert_double_eq(a.serve.output_tokens_per_s,
+                        b.serve.output_tokens_per_s);
+    ck_assert_double_eq(a.serve.ttft_ms, b.serve.ttft_ms);
+    ck_assert(c.serve.prefill_ms < a.serve.prefill_ms);
+    /* beyond its bounds: refused, naming the key */
+    serving(&sc, 4);
+    sc.recipe.prefill_chunk = (uint64_t)2e9;
+    {
+        struct diag d;
+
+        diag_clear(&d);
+        ck_assert(scenario_validate(&sc, &d) != CP_OK);
+        ck_assert_str_eq(d.where, "software.prefill_chunk");
+    }
+}
+END_TEST
+
 /* Experts-only quantization: the routed experts at serve.expert_weights,
  * the rest (attention, shared parts, embedding) as before. */
 START_TEST(test_expert_weights)
@@ -1156,6 +1287,11 @@ Suite *suite_serve(void)
     tcase_add_loop_test(core, test_dtype_bytes, 0,
                         (int)(sizeof(dtypes) / sizeof(dtypes[0])));
     tcase_add_test(core, test_expert_weights);
+    tcase_add_loop_test(core, test_adp_wait_table, 0,
+                        (int)(sizeof(adp_cases) / sizeof(adp_cases[0])));
+    tcase_add_test(core, test_adp_aggregated);
+    tcase_add_test(core, test_recipe_prefill_chunk);
+    tcase_add_test(inv, test_adp_wait_invariants);
     tcase_add_test(core, test_attention_precision);
     tcase_add_test(core, test_fp4_ceiling);
     tcase_add_test(inv, test_tp_invariants);

@@ -233,7 +233,13 @@ START_TEST(test_pool_alone)
     ck_assert_double_eq_tol(pf.serve.gpus, 32, 1e-9);
     /* per GPU below the compute roof: 2 x 37B active x tokens at fp8 */
     ck_assert(pf.serve.input_tokens_per_s / 32 < 989e12 * 2 / (2 * 37e9));
+    /* a prefill pool generates no tokens after the first: its TPOT (and
+     * end to end) is not a zero but unknown, as an unfitting quote's */
+    ck_assert(pf.serve.latency_known);
+    ck_assert(!serve_tpot_known(&pf.serve));
     ck_assert(pf.serve.tpot_ms == 0);
+    ck_assert(serve_tpot_at_ms(&pf.serve, SERVE_PCT_P99) == 0);
+    ck_assert(serve_ttft_at_ms(&pf.serve, SERVE_PCT_P99) > 0);
     sc.serve.pool = POOL_DECODE;
     eval_ok(&sc, &dc);
     ck_assert(dc.serve.fits);
@@ -247,6 +253,109 @@ START_TEST(test_pool_alone)
     eval_ok(&sc, &dc);
     ck_assert_double_eq_tol(dc.serve.batch, 32 * 64, 1e-9);
     ck_assert(dc.serve.tpot_ms > 0);
+    ck_assert(serve_tpot_known(&dc.serve));
+}
+END_TEST
+
+/* serve.percentile names a statistic (enum serve_pct), not a number: the
+ * pools' TTFT at the prefill pool's load is the M/M/1 wait around the bulk
+ * prefill at 0.5, 0.9 and 0.99 (serve_wait_at) and its mean rho s / (1 -
+ * rho), after the prefill alone and the KV transfer; open loop at half
+ * the prefill pool's capacity the p99 lies well above the median.  The
+ * targets hold at the named statistic. */
+static double mm1_wait(double rho, double s, double p)
+{
+    /* P(W > t) = rho exp(-(1 - rho) t / s) (Kleinrock 1975, vol. 1) */
+    return 1 - p >= rho ? 0 : s / (1 - rho) * log(rho / (1 - p));
+}
+
+START_TEST(test_pool_ttft_percentiles)
+{
+    struct scenario sc;
+    struct result r, lo;
+    double t0, pf, cap, rho, w50, w99, wm;
+
+    wide_ep(&sc);
+    sc.gpus = 176;
+    sc.serve.mode = SERVE_ONLINE;
+    sc.serve.disaggregated = DISAGG_YES;
+    sc.serve.prefill.gpus = 32;
+    sc.serve.prefill.ep = 32;
+    sc.serve.prefill.attention_dp = 32;
+    sc.serve.decode.gpus = 144;
+    sc.serve.decode.ep = 144;
+    sc.serve.decode.attention_dp = 144;
+    sc.serve.percentile = SERVE_PCT_P99;
+    sc.serve.output_tokens = 100; /* the prefill pool sets the pace */
+    sc.serve.concurrency = 20000; /* past capacity: the prefill rate */
+    eval_ok(&sc, &r);
+    ck_assert(r.serve.fits);
+    cap = r.serve.requests_per_s;
+    sc.serve.concurrency = 0;
+    sc.serve.requests_per_s = cap / 2;
+    eval_ok(&sc, &r);
+    ck_assert(r.serve.fits);
+    sc.serve.requests_per_s = cap * 1e-6; /* no queue: prefill + transfer */
+    eval_ok(&sc, &lo);
+    t0 = lo.serve.ttft_ms;
+    pf = 32 / cap; /* bulk prefill of one prompt on one of 32 ranks */
+    rho = 0.5;
+    w50 = mm1_wait(rho, pf, 0.5) * 1e3;
+    w99 = mm1_wait(rho, pf, 0.99) * 1e3;
+    wm = rho * pf / (1 - rho) * 1e3;
+    /* cap is the closed loop's bisection to within 1% of 32 / pf */
+    ck_assert_rel(r.serve.ttft_p99_ms, t0 + w99, 1e-2);
+    ck_assert_rel(r.serve.ttft_p50_ms, t0 + w50, 1e-2);
+    ck_assert_rel(r.serve.ttft_ms, t0 + wm, 1e-2);
+    ck_assert(r.serve.ttft_p99_ms > r.serve.ttft_p90_ms);
+    ck_assert(r.serve.ttft_p90_ms > r.serve.ttft_p50_ms);
+    ck_assert(r.serve.ttft_p50_ms >= t0 * (1 - 1e-6));
+    /* a TTFT target holds at the statistic it names */
+    sc.serve.requests_per_s = cap / 2;
+    sc.serve.ttft_ms = (r.serve.ttft_p50_ms + r.serve.ttft_p99_ms) / 2;
+    eval_ok(&sc, &r);
+    ck_assert(!r.serve.fits);
+    sc.serve.percentile = SERVE_PCT_P50;
+    eval_ok(&sc, &r);
+    ck_assert_msg(r.serve.fits, "%s", r.serve.reason);
+}
+END_TEST
+
+/* Closed loop of N users over both pools, think time 0: Little's law
+ * with the mean TTFT (N = r (TTFT + (O - 1) TPOT)), so the throughput
+ * is at most N over the unloaded latency; TTFT at least the prefill
+ * alone; percentiles ordered.  From one user to past the capacity. */
+static const double users[] = {1, 32, 180, 2000, 8000, 20000, 60000};
+
+START_TEST(test_closed_loop_invariants)
+{
+    struct scenario sc;
+    struct result r;
+    double n = users[_i], d;
+
+    wide_ep(&sc);
+    sc.gpus = 176;
+    sc.serve.concurrency = (uint64_t)n;
+    sc.serve.disaggregated = DISAGG_YES;
+    sc.serve.prefill.gpus = 32;
+    sc.serve.prefill.ep = 32;
+    sc.serve.prefill.attention_dp = 32;
+    sc.serve.decode.gpus = 144;
+    sc.serve.decode.ep = 144;
+    sc.serve.decode.attention_dp = 144;
+    eval_ok(&sc, &r);
+    ck_assert_msg(r.serve.fits, "%s", r.serve.reason);
+    d = 499 * r.serve.tpot_ms / 1e3;
+    ck_assert_rel(r.serve.requests_per_s * (r.serve.ttft_ms / 1e3 + d), n,
+                  1e-6);
+    ck_assert(r.serve.requests_per_s * (r.serve.prefill_ms / 1e3 + d) <=
+              n * (1 + 1e-9));
+    ck_assert(r.serve.ttft_ms >= r.serve.prefill_ms);
+    ck_assert(r.serve.ttft_p50_ms >= r.serve.prefill_ms * (1 - 1e-9));
+    ck_assert(r.serve.ttft_p99_ms >= r.serve.ttft_p90_ms);
+    ck_assert(r.serve.ttft_p90_ms >= r.serve.ttft_p50_ms);
+    ck_assert(r.serve.tpot_p99_ms >= r.serve.tpot_p50_ms);
+    ck_assert(r.serve.utilization <= 1 + 1e-9);
 }
 END_TEST
 
@@ -451,6 +560,9 @@ Suite *suite_serve_pool(void)
     tcase_add_test(core, test_expert_weights_spread);
     tcase_add_test(core, test_pool_alone);
     tcase_add_test(core, test_deepseek_ep32_ep144);
+    tcase_add_test(core, test_pool_ttft_percentiles);
+    tcase_add_loop_test(core, test_closed_loop_invariants, 0,
+                        (int)(sizeof(users) / sizeof(users[0])));
     tcase_add_test(core, test_mla_decode_absorbed);
     tcase_add_loop_test(core, test_bad_keys, 0,
                         (int)(sizeof(bad) / sizeof(bad[0])));
