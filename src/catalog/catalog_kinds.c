@@ -104,7 +104,13 @@
       1, 0, 0, "where the measured ceilings come from")                        \
     C(accel_spec, "fp4_gemm_frac", CATCOL_REAL, 0, 0, 1, NULL, FT_DBL,         \
       fp4_gemm_frac, 1, 0, 0,                                                  \
-      "measured: best 4-bit matmul / 4-bit peak; empty = fp8_gemm_frac")
+      "measured: best 4-bit matmul / 4-bit peak; empty = fp8_gemm_frac")     \
+    C(accel_spec, "nccl_ar_us", CATCOL_REAL, 0, 0, 1e5, NULL, FT_DBL,         \
+      nccl_ar_s, 1e-6, 0, 0,                                                   \
+      "measured: NCCL all-reduce latency at 1-32 MB, us")                      \
+    C(accel_spec, "nccl_ar_gb_s", CATCOL_REAL, 0, 0, 1e6, NULL, FT_DBL,       \
+      nccl_ar_bps, 1e9, 0, 0,                                                  \
+      "measured: NCCL all-reduce bus bandwidth at 1-32 MB, GB/s")
 
 #define SYSTEM_COLS(C)                                                         \
     C(system_spec, "id", CATCOL_ID, KEY, 0, 0, NULL, FT_STR, id, 1, 0,         \
@@ -404,7 +410,13 @@
       moe_gemm_per_expert, 1, 0, DF,                                           \
       "MoE: 1 = one GEMM launch per local expert, 0 = one grouped kernel")  \
     STACK_FRAC(C, "dp_flat", dp_flat, 0,                                       \
-               "DP/ZeRO collectives: 1 one flat ring, 0 hierarchical")
+               "DP/ZeRO collectives: 1 one flat ring, 0 hierarchical")         \
+    C(stack_spec, "ar_oneshot_kb", CATCOL_REAL, 0, 0, 1e9, NULL, FT_DBL,       \
+      ar_oneshot_bytes, 1e3, 0, DF,                                            \
+      "serving, tp > 2: custom all-reduce while tp x message < it, kB")        \
+    C(stack_spec, "ar_workspace_kb", CATCOL_REAL, 0, 0, 1e9, NULL, FT_DBL,     \
+      ar_workspace_bytes, 1e3, 0, DF,                                          \
+      "serving, tp <= 2: custom all-reduce up to this message, kB")
 
 #define PUBLIC_COL(T, name, type, flags, min, max, choices, ft, member, scale, \
                    dflt, pf, help)                                             \

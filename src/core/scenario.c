@@ -415,7 +415,9 @@ static enum cp_status validate_hardware(const struct scenario *sc,
         !(a->attn_frac > 0 && a->attn_frac <= 1) ||
         !(a->power_frac >= 0 && a->power_frac <= 2) ||
         !(a->kernel_s >= 0 && a->kernel_s < 1) ||
-        !(a->gemm_half_flops >= 0 && a->gemm_half_flops < 1e15))
+        !(a->gemm_half_flops >= 0 && a->gemm_half_flops < 1e15) ||
+        !(a->nccl_ar_s >= 0 && a->nccl_ar_s < 1) ||
+        !(a->nccl_ar_bps >= 0 && a->nccl_ar_bps < 1e15))
         return diag_set(d, CP_ERR_RANGE, "hardware.accelerator",
                         "'%s' has calibration knobs out of range", a->id);
     if (!isfinite(a->scaleup_bps) || a->scaleup_bps < 0 ||
@@ -751,7 +753,9 @@ static enum cp_status validate_serve(const struct scenario *sc, struct diag *d)
         !(s->max_seqs >= 0 && s->max_seqs <= MAX_BATCH) ||
         !(s->allreduce_s >= 0 && s->allreduce_s < 1) ||
         !(s->prefill_chunk >= 0 && s->prefill_chunk <= MAX_SEQ) ||
-        !(s->decode_overlap >= 0 && s->decode_overlap <= 1))
+        !(s->decode_overlap >= 0 && s->decode_overlap <= 1) ||
+        !(s->ar_oneshot_bytes >= 0 && s->ar_oneshot_bytes < 1e12) ||
+        !(s->ar_workspace_bytes >= 0 && s->ar_workspace_bytes < 1e12))
         return diag_set(d, CP_ERR_RANGE, "software.stack",
                         "'%s' has serving values out of range", s->id);
     return validate_serve_layout(sc, d);

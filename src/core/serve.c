@@ -295,6 +295,10 @@ void serve_engine_init(const struct scenario *sc, const struct model_shape *m,
         if (!(e->ar_beta > 0))
             e->ar_beta = 1e9;
     }
+    e->nccl_alpha = a->nccl_ar_s;
+    e->nccl_beta = a->nccl_ar_bps;
+    e->ar_oneshot = st->ar_oneshot_bytes;
+    e->ar_workspace = st->ar_workspace_bytes;
     e->overhead = st->step_overhead_s;
     e->sched = sv->scheduler_steps >= 1 ? (double)sv->scheduler_steps : 1;
     /* A forward pass is a chain of kernels: per dense layer about 12
@@ -327,14 +331,42 @@ static double gemm_s(const struct engine *e, double flops)
     return flops > 0 ? flops / e->rate : 0;
 }
 
+/* Does the engine hand an all-reduce of `bytes` per rank to NCCL?  Its
+ * custom all-reduce reads every peer's buffer (one shot): at tp > 2 that
+ * is tp - 1 times a ring's traffic, so TensorRT-LLM keeps it only while
+ * tp x bytes stays under ar_oneshot (AUTO: 500 kB at tp 8, 1 MB at tp 4;
+ * cpp/tensorrt_llm/thop/allreduceOp.cpp selectImplementation); at tp <= 2
+ * one shot moves what a ring does and it keeps it while the message fits
+ * its workspace (16 MB, customAllReduceUtils.h
+ * getMaxRequiredWorkspaceSize).  0 in the stack row: never; no measured
+ * NCCL curve for the accelerator: never either. */
+static bool ar_uses_nccl(const struct engine *e, double bytes)
+{
+    if (!(e->nccl_beta > 0))
+        return false;
+    if (e->tp > 2)
+        return e->ar_oneshot > 0 && e->tp * bytes >= e->ar_oneshot;
+    return e->ar_workspace > 0 && bytes > e->ar_workspace;
+}
+
+/* One TP all-reduce of `bytes` per rank as the engine runs it: its custom
+ * kernel at the stack's measured call latency plus the ring's 2 (n-1)/n
+ * bytes over the scale-up links (comm.h), or NCCL at the accelerator's
+ * latency and bus bandwidth measured at these sizes (nccl-tests sweeps,
+ * data/accelerators.csv nccl_ar_us / nccl_ar_gb_s): at 1-32 MB NCCL
+ * reaches a third to two thirds of its large-message bus bandwidth. */
+static double tp_allreduce_s(const struct engine *e, double bytes)
+{
+    if (ar_uses_nccl(e, bytes))
+        return comm_allreduce_call_s(bytes, e->tp, e->nccl_beta, e->nccl_alpha);
+    return comm_allreduce_call_s(bytes, e->tp, e->ar_beta, e->ar_alpha);
+}
+
 /* Two all-reduces per layer of tokens x hidden 16-bit activations
- * (Megatron TP), at the stack's measured call latency (its custom
- * all-reduce at decode sizes, comm.h) plus the ring's 2 (n-1)/n bytes. */
+ * (Megatron TP), each as tp_allreduce_s runs it. */
 static double allreduce_s(const struct engine *e, double tokens)
 {
-    return 2 * e->L *
-           comm_allreduce_call_s(tokens * e->h * 2, e->tp, e->ar_beta,
-                                 e->ar_alpha);
+    return 2 * e->L * tp_allreduce_s(e, tokens * e->h * 2);
 }
 
 /* One prefill pass of `tokens` new prompt tokens of requests whose

@@ -37,6 +37,10 @@ struct engine {
     double out;       /* output tokens */
     double moe_group; /* attention ranks sharing the experts (EP) */
     struct serve_a2a a2a; /* the EP dispatcher (serve_pool.h) */
+    /* the TP all-reduce beyond the engine's custom kernel: NCCL's measured
+     * latency and bus bandwidth, and when the engine switches to it */
+    double nccl_alpha, nccl_beta;
+    double ar_oneshot, ar_workspace;
 };
 
 /* The engine of sc's replica of model m. */

@@ -144,6 +144,11 @@ struct accel_spec {
     double hbm_frac;        /* achievable fraction of HBM bandwidth */
     double kernel_s;        /* fixed cost per kernel launch, seconds */
     double power_frac;      /* mean power while training, fraction of TDP */
+    /* NCCL all-reduce at serving message sizes (1-32 MB): latency and bus
+     * bandwidth fitted to a measured nccl-tests size sweep; 0: unknown
+     * (serve.c then keeps the stack's custom all-reduce). */
+    double nccl_ar_s;
+    double nccl_ar_bps;
 };
 
 enum workload_kind { WORKLOAD_TRAIN, WORKLOAD_SERVE };
@@ -201,6 +206,12 @@ struct stack_spec {
     double prefill_chunk;  /* tokens per forward pass (max_num_tokens) */
     double decode_overlap; /* share of the shorter of a step's compute and
                               memory time hidden under the longer */
+    /* When the engine hands a TP all-reduce to NCCL (serve.c
+     * tp_allreduce_s): at tp > 2 once tp x message bytes reach
+     * ar_oneshot_bytes, at tp <= 2 once the message outgrows
+     * ar_workspace_bytes; 0: never (always its custom all-reduce). */
+    double ar_oneshot_bytes;
+    double ar_workspace_bytes;
 };
 
 /* Serving inputs (README "Serving"). */

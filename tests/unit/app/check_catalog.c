@@ -161,7 +161,7 @@ START_TEST(test_get_accel_units)
             "knob-test", "Knob test", "x", "", "", "100", "", "", "",
             "10", "1", "", "", "", "0.5", "3", "0.25", "0.75", "6", "0.6",
             "test", "2026", "", "", "", "", "", "", "0.4", "0.3", "bench",
-            "0.35"};
+            "0.35", "36", "341"};
         size_t n;
 
         catalog_columns(CATALOG_ACCELERATORS, &n);
@@ -180,6 +180,8 @@ START_TEST(test_get_accel_units)
         ck_assert_rel(a.hbm_frac, 0.75, 1e-12);
         ck_assert_rel(a.kernel_s, 6e-6, 1e-12);
         ck_assert_rel(a.power_frac, 0.6, 1e-12);
+        ck_assert_rel(a.nccl_ar_s, 36e-6, 1e-12);    /* us -> s */
+        ck_assert_rel(a.nccl_ar_bps, 341e9, 1e-12);  /* GB/s -> B/s */
         ck_assert_int_eq(catalog_get_accel(cat, "h100-sxm", &a, &m, &d), CP_OK);
     }
     ck_assert(a.price_usd > 0);
@@ -565,14 +567,14 @@ END_TEST
 START_TEST(test_injection_text_verbatim)
 {
     static const char evil[] = "x'); DROP TABLE plans;--";
-    const char *row[32] = {0};
+    const char *row[40] = {0};
     size_t n, i;
     const struct catalog_column *cols =
         catalog_columns(CATALOG_ACCELERATORS, &n);
     struct accel_spec a;
     char *text = NULL;
 
-    ck_assert_uint_le(n, 32);
+    ck_assert_uint_le(n, 40);
     for (i = 0; i < n; i++) {
         const char *c = cols[i].name;
 
@@ -741,6 +743,8 @@ START_TEST(test_migrate_v1_seeds_stacks)
         "ALTER TABLE sites DROP COLUMN liquid_pue",
         "ALTER TABLE cloud DROP COLUMN capacity_gpus",
         "ALTER TABLE cloud DROP COLUMN spot_mtbi_h",
+        "ALTER TABLE accelerators DROP COLUMN nccl_ar_us",
+        "ALTER TABLE accelerators DROP COLUMN nccl_ar_gb_s",
         "DELETE FROM models WHERE id = 'bloom-176b'",
         "PRAGMA user_version = 1",
     };
@@ -791,6 +795,10 @@ START_TEST(test_migrate_v5_sale_capacity)
         "ALTER TABLE stacks DROP COLUMN runs_on_source",
         "ALTER TABLE stacks DROP COLUMN moe_gemm_per_expert",
         "ALTER TABLE stacks DROP COLUMN dp_flat",
+        "ALTER TABLE accelerators DROP COLUMN nccl_ar_us",
+        "ALTER TABLE accelerators DROP COLUMN nccl_ar_gb_s",
+        "ALTER TABLE stacks DROP COLUMN ar_oneshot_kb",
+        "ALTER TABLE stacks DROP COLUMN ar_workspace_kb",
         "UPDATE cloud SET capacity_gpus = NULL",
         "UPDATE cloud SET capacity_gpus = 64 WHERE id = 'gcp-a3-highgpu-8g'",
         "PRAGMA user_version = 5",

@@ -10,6 +10,7 @@
 #include "core/model.h"
 #include "core/scenario.h"
 #include "core/serve.h"
+#include "core/serve_pool.h"
 #include "fixture.h"
 
 static void llama8b(struct model_spec *m)
@@ -1252,6 +1253,71 @@ START_TEST(test_finite_run_below_capacity)
 }
 END_TEST
 
+/* The TP all-reduce as TensorRT-LLM runs it (serve.c tp_allreduce_s):
+ * its one-shot custom kernel while tp x message < 4 MB at tp > 2 (AUTO:
+ * 500 kB at tp 8, 1 MB at tp 4) or while the message fits its 16 MB
+ * workspace at tp <= 2, NCCL beyond at the accelerator's measured
+ * latency and bus bandwidth.  A decode step of b tokens on Llama 3 70B
+ * (h 8192, 80 layers) carries 160 all-reduces of b x 8192 x 2 bytes;
+ * the step with the NCCL curve less the step without it is 160 x (NCCL
+ * time - custom time), or 0 where the custom kernel stays. */
+static double ar_custom_s(double bytes, double tp)
+{
+    /* the fixture's DGX H100: 450 GB/s NVLink x scaleup_frac 0.8 */
+    return 5e-6 + 2 * (tp - 1) / tp * bytes / (450e9 * 0.8);
+}
+
+static double ar_nccl_s(double bytes, double tp)
+{
+    return 36e-6 + 2 * (tp - 1) / tp * bytes / 341e9;
+}
+
+START_TEST(test_tp_allreduce_switch)
+{
+    /* clang-format off */
+    static const struct {
+        double tp, batch;
+        bool nccl;
+        const char *source;
+    } cases[] = {
+        {8, 16, false, "256 kB x 8 = 2.1 MB < 4 MB: allreduceOp.cpp "
+                       "selectImplementation, tp > 4: one shot below 500 kB"},
+        {8, 32, true, "512 kB x 8 = 4.2 MB: NCCL (message >= 500 kB)"},
+        {4, 32, false, "512 kB x 4 = 2.1 MB: one shot below 1 MB at tp 4"},
+        {4, 64, true, "1 MiB x 4 = 4.2 MB: NCCL at tp 4"},
+        {2, 512, false, "8.4 MB within the 16 MB workspace "
+                        "(customAllReduceUtils.h, tp <= 2)"},
+        {2, 1024, true, "16.8 MB > 16 MB workspace: NCCL"},
+        {1, 1024, false, "tp 1: no all-reduce"},
+    };
+    /* clang-format on */
+    size_t i;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct scenario sc;
+        struct model_shape m;
+        double tp = cases[i].tp, b = cases[i].batch;
+        double bytes = b * 8192 * 2, with, without, want;
+
+        serving(&sc, (uint64_t)tp);
+        sc.stack.ar_oneshot_bytes = 4e6;
+        sc.stack.ar_workspace_bytes = 16e6;
+        model_shape_derive(&sc.model, 1, &m);
+        without = serve_rank_step_s(&sc, &m, b);
+        sc.accel.nccl_ar_s = 36e-6;
+        sc.accel.nccl_ar_bps = 341e9;
+        with = serve_rank_step_s(&sc, &m, b);
+        want = cases[i].nccl
+                   ? 160 * (ar_nccl_s(bytes, tp) - ar_custom_s(bytes, tp))
+                   : 0;
+        ck_assert_msg(fabs((with - without) - want) <= 1e-9 + 1e-9 * with,
+                      "%s: %g s more, want %g", cases[i].source, with - without,
+                      want);
+        ck_assert_double_finite(with);
+    }
+}
+END_TEST
+
 Suite *suite_serve(void); /* listed by the Makefile */
 
 Suite *suite_serve(void)
@@ -1284,6 +1350,7 @@ Suite *suite_serve(void)
     tcase_add_test(core, test_token_budget);
     tcase_add_test(core, test_scheduler_steps);
     tcase_add_test(core, test_finite_run_below_capacity);
+    tcase_add_test(core, test_tp_allreduce_switch);
     tcase_add_loop_test(core, test_dtype_bytes, 0,
                         (int)(sizeof(dtypes) / sizeof(dtypes[0])));
     tcase_add_test(core, test_expert_weights);
