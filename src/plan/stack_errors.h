@@ -5,9 +5,9 @@
  * inputs: sha256 3279f857e18dcadbc8d96a75de4f868a0436c77e49b18ad3c6aa2798db7854b9 of tests/data/training_cases.csv data/stacks.csv data/accelerators.csv */
 #define SIZE_STACK_ERRORS \
     {"llm-foundry", 0.1299, 20}, \
-    {"maxtext", 0.1735, 31}, \
-    {"megatron-core", 0.1253, 53}, \
+    {"maxtext", 0.1889, 31}, \
+    {"megatron-core", 0.1405, 53}, \
     {"megatron-deepspeed", 0.2470, 3}, \
-    {"megatron-lm", 0.0505, 14}, \
-    {"torchtitan", 0.3841, 14}
-#define SIZE_OVERALL_ERROR 0.1588 /* 135 runs */
+    {"megatron-lm", 0.0511, 14}, \
+    {"torchtitan", 0.3842, 14}
+#define SIZE_OVERALL_ERROR 0.1684 /* 135 runs */
