@@ -458,13 +458,21 @@ double calib_score(const struct calib_set *cs, const size_t *sel, size_t nsel,
 /* A knob the stack has by definition, never fitted: selective_keep
  * measures selective recomputation against Megatron's set (the attention
  * core: Korthikanti et al. 2022; Megatron-Core --recompute-modules default
- * core_attn), so the Megatron stacks keep 1. */
+ * core_attn), so the Megatron stacks keep 1; kernel_us is host dispatch
+ * per kernel, and MaxText's train step is one jax.jit program, compiled
+ * whole by XLA and launched once per step (JAX docs, "Just-in-time
+ * compilation"; MaxText train.py p_train_step = jax.jit(...)), so maxtext
+ * has none: 0. */
 static bool calib_knob_defined(const struct stack_spec *st, size_t k,
                                double *value)
 {
     if (k == CK_SELECTIVE_KEEP && (!strcmp(st->id, "megatron-core") ||
                                    !strcmp(st->id, "megatron-lm"))) {
         *value = 1;
+        return true;
+    }
+    if (k == CK_KERNEL_US && !strcmp(st->id, "maxtext")) {
+        *value = 0;
         return true;
     }
     return false;

@@ -162,7 +162,7 @@ enum calib_skip {
     CALIB_FEW_MOE,   /* moe_imbalance: fewer than CALIB_MOE_RUNS_MIN */
     CALIB_FEW_RUNS,  /* it moves fewer than CALIB_KNOB_RUNS_MIN runs */
     CALIB_DEFINED,   /* the stack has it by definition (selective_keep of
-                        the Megatron stacks: 1) */
+                        the Megatron stacks: 1; kernel_us of maxtext: 0) */
 };
 
 struct calib_fit {

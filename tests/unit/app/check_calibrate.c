@@ -237,6 +237,14 @@ START_TEST(test_megatron_selective_defined)
     calib_fit(cs, NULL, 0, &st, &fit);
     ck_assert_int_ne(fit.why[CK_SELECTIVE_KEEP], CALIB_DEFINED);
     ck_assert_double_eq_tol(fit.start[CK_SELECTIVE_KEEP], 0.4, 1e-12);
+    /* MaxText's step is one jax.jit program: no host dispatch per kernel */
+    mc = st;
+    snprintf(mc.id, sizeof(mc.id), "%s", "maxtext");
+    mc.kernel_s = 5e-6;
+    calib_fit(cs, NULL, 0, &mc, &fit);
+    ck_assert_int_eq(fit.why[CK_KERNEL_US], CALIB_DEFINED);
+    ck_assert_double_eq(fit.knobs[CK_KERNEL_US], 0);
+    ck_assert_int_ne(fit.why[CK_SELECTIVE_KEEP], CALIB_DEFINED);
     calib_set_free(cs);
     catalog_close(cat);
 }
@@ -369,6 +377,27 @@ START_TEST(test_typical_knobs)
 }
 END_TEST
 
+/* A hardware ceiling is not below what a published whole step reached on
+ * that chip: MaxText 32B on one v5e-256 slice, 66.86% MFU with
+ * remat_policy=full (MaxText configs/v5e README and 32b.sh @76bd53b0f),
+ * i.e. 4/3 of it in hardware FLOPs.  The row's gemm_frac (a large GEMM's
+ * share of peak) must be at least that. */
+START_TEST(test_tpu_v5e_ceiling_bound)
+{
+    struct catalog *cat = NULL;
+    struct accel_spec a;
+    struct diag d;
+
+    ck_assert_int_eq(catalog_open(":memory:", 0, &cat, &d), CP_OK);
+    ck_assert_int_eq(catalog_get_accel(cat, "tpu-v5e", &a, NULL, &d), CP_OK);
+    ck_assert_msg(a.gemm_frac >= 4.0 / 3.0 * 0.6686 - 0.005,
+                  "tpu-v5e gemm_frac %.3f below the HFU MaxText reached",
+                  a.gemm_frac);
+    ck_assert(a.gemm_frac <= 1);
+    catalog_close(cat);
+}
+END_TEST
+
 /* A knob is fitted only on CALIB_KNOB_RUNS_MIN runs that it moves: on
  * two runs gemm_eff would meet both whatever it stands for, so it keeps
  * its start; on three it is fitted (the same fitter for make validate,
@@ -493,6 +522,7 @@ Suite *suite_calibrate(void)
     tcase_add_test(tc, test_source_of);
     tcase_add_test(tc, test_typical_knobs);
     tcase_add_test(tc, test_few_runs_rule);
+    tcase_add_test(tc, test_tpu_v5e_ceiling_bound);
     tcase_add_test(tc, test_loso);
     suite_add_tcase(s, tc);
     return s;
