@@ -201,7 +201,8 @@ static enum cp_status loso_one(const struct calib_set *cs,
     size_t j;
 
     st = calib_typical_knobs(cat, g->st.id, knobs, d);
-    if (!st && ntrain) {
+    if (!st) {
+        /* no runs left: nothing fitted, the knobs it has by definition */
         calib_set_knobs(&typical, knobs);
         calib_fit(cs, train, ntrain, &typical, fit);
         memcpy(knobs, fit->knobs, sizeof(knobs));

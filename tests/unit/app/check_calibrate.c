@@ -488,8 +488,8 @@ START_TEST(test_loso)
             ck_assert_msg(fabs(c[i].error) > 0.05, "run %zu: %.4f", c[i].run,
                           c[i].error);
         else
-            ck_assert_msg(fabs(c[i].error) < 0.005, "run %zu: %.4f",
-                          c[i].run, c[i].error);
+            ck_assert_msg(fabs(c[i].error) < 0.005, "run %zu: %.4f", c[i].run,
+                          c[i].error);
     }
     free(c);
     /* one source: the typical stack's knobs, not a fit on the runs */
@@ -500,6 +500,18 @@ START_TEST(test_loso)
     for (i = 0; i < n; i++) {
         ck_assert(c[i].fallback);
         ck_assert(fabs(c[i].error) > 0.005);
+    }
+    free(c);
+    /* ... with the knobs the stack has by definition (maxtext: no host
+     * dispatch per kernel) */
+    snprintf(gs.g[0].st.id, sizeof(gs.g[0].st.id), "%s", "maxtext");
+    ck_assert_int_eq(calib_typical_knobs(cat, "maxtext", typical, &d), CP_OK);
+    ck_assert(typical[CK_KERNEL_US] > 1);
+    typical[CK_KERNEL_US] = 0;
+    ck_assert_int_eq(calib_loso(cs, &gs, cat, &c, &n, &d), CP_OK);
+    for (i = 0; i < n; i++) {
+        ck_assert(calib_predict(cs, c[i].run, &gs.g[0].st, typical, &v));
+        ck_assert_double_eq_tol(c[i].predicted, v, 1e-9 * v);
     }
     free(c);
     calib_groups_release(&gs);
