@@ -245,7 +245,8 @@ def loso_table(a):
     for (src, stack, fb), es in sorted(groups.items()):
         lines.append('| %s | %s | %d | %.1f%% | %.1f%% | %s |' % (
             src, stack, len(es), 100 * sum(es) / len(es), 100 * max(es),
-            'median of the other stacks (no other source)' if fb == 'yes' else 'the other sources'))
+            'median of the other stacks (no knob moved by 3+ runs of another source)'
+            if fb == 'yes' else 'the other sources (the rest: median of the other stacks)'))
     lines += ['', '**%s**' % summary, '', LOSO_END]
     return '\n'.join(lines), summary
 

@@ -67,14 +67,16 @@ static const char help_text[] =
     "                   (the fit of make validate); writes no row\n"
     "  --loso           leave one source out: each source (the source text\n"
     "                   before its first ';') predicted by its stacks fitted\n"
-    "                   without it (the median of the other training\n"
-    "                   stacks' knobs when none is left); writes no row\n"
+    "                   without it, from the median of the other training\n"
+    "                   stacks' knobs (what its other runs do not tell\n"
+    "                   stays the median); writes no row\n"
     "\n"
     "knobs fitted (where they move the runs): gemm_eff, attn_eff, fp8_eff,\n"
     "kernel_us, selective_keep, ep_overlap, moe_imbalance (3+ MoE runs),\n"
-    "mem_reserve_gib (runs measuring total_gib); calibrate refuses fewer\n"
-    "runs than knobs to fit.  Use the new stack with --set "
-    "software.stack=NEW_ID.\n";
+    "mem_reserve_gib (runs measuring total_gib); a knob that moves fewer\n"
+    "than 3 runs keeps the stack's value; calibrate refuses fewer runs\n"
+    "than knobs to fit, or runs too few to fit any.  Use the new stack\n"
+    "with --set software.stack=NEW_ID.\n";
 
 struct opts {
     const char *file, *stack, *as, *output;
@@ -455,23 +457,40 @@ static enum cp_status load_runs(const struct opts *o, struct calib_set *cs,
     return CP_OK;
 }
 
-/* Fewer runs than knobs that move them: refused, naming the knobs. */
+/* Fewer runs than knobs that move them, or no knob moving enough of them
+ * (CALIB_KNOB_RUNS_MIN) to be fitted: refused, naming the knobs. */
+static bool too_few(const struct calib_set *cs, const struct calib_fit *fit)
+{
+    size_t k;
+
+    if (cs->n < fit->nactive)
+        return true;
+    for (k = 0; k < CK_COUNT && !fit->nactive; k++)
+        if (fit->why[k] == CALIB_FEW_RUNS)
+            return true;
+    return false;
+}
+
 static enum cp_status too_few_runs(const struct calib_set *cs,
                                    const struct calib_fit *fit,
                                    const char *file, struct diag *d)
 {
     char names[256];
-    size_t k;
+    size_t k, n = 0;
 
     names[0] = '\0';
     for (k = 0; k < CK_COUNT; k++)
-        if (fit->why[k] == CALIB_FIT)
+        if (fit->why[k] == CALIB_FIT || fit->why[k] == CALIB_FEW_RUNS) {
             snprintf(names + strlen(names), sizeof(names) - strlen(names),
                      "%s%s", names[0] ? ", " : "", calib_knob_info(k)->name);
+            n++;
+        }
     return diag_set(d, CP_ERR_USAGE, file,
                     "%zu run%s for %zu knobs that move them (%s): calibrate "
-                    "needs at least one run per knob",
-                    cs->n, cs->n == 1 ? "" : "s", fit->nactive, names);
+                    "needs at least one run per knob and %d runs that move "
+                    "a knob to fit it",
+                    cs->n, cs->n == 1 ? "" : "s", n, names,
+                    CALIB_KNOB_RUNS_MIN);
 }
 
 /* The new stack row: the stack's row with the fitted knobs, renamed, and
@@ -584,7 +603,7 @@ static enum cp_status run(const struct global_opts *g, const struct opts *o,
     if (s)
         goto out;
     calib_fit(cs, NULL, 0, &st, fit);
-    if (cs->n < fit->nactive) {
+    if (too_few(cs, fit)) {
         s = too_few_runs(cs, fit, o->file, d);
         goto out;
     }

@@ -188,7 +188,9 @@ static void loso_lines(FILE *fp, const struct calib_set *cs,
                 "%-60.60s %-18s %3zu cases  MAPE %5.1f%%  worst %5.1f%%%s\n",
                 term_safe_str(src, &sb, 0), c[i].group->st.id, m,
                 100 * gsum / (double)m, 100 * gworst,
-                c[i].fallback ? "  (typical stack: no other source)" : "");
+                c[i].fallback ? "  (typical stack: no knob told by 3+ runs of "
+                                "another source)"
+                              : "");
             gsum = gworst = 0;
             m = 0;
         }
@@ -220,6 +222,7 @@ static enum cp_status loso_json(FILE *fp, const struct calib_set *cs,
         json_object_set_new(o, "predicted", num_or_null(c[i].predicted));
         json_object_set_new(o, "published", json_real(run->expected));
         json_object_set_new(o, "error", json_real(c[i].error));
+        json_object_set_new(o, "fitted", json_integer((json_int_t)c[i].fitted));
         json_object_set_new(o, "fallback", json_boolean(c[i].fallback));
         json_array_append_new(cases, o);
         sum += fabs(c[i].error);

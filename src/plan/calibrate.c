@@ -42,6 +42,11 @@ static void apply_knobs(struct stack_spec *st, const double knobs[CK_COUNT])
 #undef CALIB_KNOB_SET
 }
 
+void calib_set_knobs(struct stack_spec *st, const double knobs[CK_COUNT])
+{
+    apply_knobs(st, knobs);
+}
+
 void calib_knobs_of(const struct stack_spec *st, double knobs[CK_COUNT])
 {
     char buf[32];
@@ -453,7 +458,11 @@ double calib_score(const struct calib_set *cs, const size_t *sel, size_t nsel,
 /* A knob the stack has by definition, never fitted: selective_keep
  * measures selective recomputation against Megatron's set (the attention
  * core: Korthikanti et al. 2022; Megatron-Core --recompute-modules default
- * core_attn), so the Megatron stacks keep 1. */
+ * core_attn), so the Megatron stacks keep 1; kernel_us is host dispatch
+ * per kernel, and MaxText's train step is one jax.jit program, compiled
+ * whole by XLA and launched once per step (JAX docs, "Just-in-time
+ * compilation"; MaxText train.py p_train_step = jax.jit(...)), so maxtext
+ * has none: 0. */
 static bool calib_knob_defined(const struct stack_spec *st, size_t k,
                                double *value)
 {
@@ -462,7 +471,54 @@ static bool calib_knob_defined(const struct stack_spec *st, size_t k,
         *value = 1;
         return true;
     }
+    if (k == CK_KERNEL_US && !strcmp(st->id, "maxtext")) {
+        *value = 0;
+        return true;
+    }
     return false;
+}
+
+/* Whether knob k is fitted on the runs of s, from knobs (best: their
+ * score): out->why[k] says why not, out->moved[k] how many runs it moves
+ * when pushed to its far bound (err0: the runs' errors at knobs; err1:
+ * scratch). */
+static bool probe_knob(const struct scorer *s, const double knobs[CK_COUNT],
+                       size_t k, bool memory, const double *err0, double *err1,
+                       struct calib_fit *out)
+{
+    const struct calib_knob_info *ki = &knob_info[k];
+    double trial[CK_COUNT], far;
+    size_t j;
+
+    out->why[k] = CALIB_NO_EFFECT;
+    if (k == CK_MEM_RESERVE_GIB && !memory) {
+        out->why[k] = CALIB_NO_MEMORY; /* only a measured peak tells */
+        return false;
+    }
+    if (k == CK_MOE_IMBALANCE && out->moe_runs < CALIB_MOE_RUNS_MIN) {
+        out->why[k] = CALIB_FEW_MOE;
+        return false;
+    }
+    if (calib_knob_defined(s->st, k, &trial[k])) {
+        out->why[k] = CALIB_DEFINED;
+        return false;
+    }
+    memcpy(trial, knobs, sizeof(trial));
+    far = ki->high;
+    if (fabs(knobs[k] - ki->low) > fabs(knobs[k] - ki->high))
+        far = ki->low;
+    trial[k] = far;
+    score_with(s, trial, err1);
+    for (j = 0; j < s->nsel; j++)
+        out->moved[k] += err1[j] != err0[j];
+    if (!out->moved[k])
+        return false;
+    if (out->moved[k] < CALIB_KNOB_RUNS_MIN) {
+        out->why[k] = CALIB_FEW_RUNS; /* a per-run fit: keeps its start */
+        return false;
+    }
+    out->why[k] = CALIB_FIT;
+    return true;
 }
 
 void calib_fit(const struct calib_set *cs, const size_t *sel, size_t nsel,
@@ -471,7 +527,7 @@ void calib_fit(const struct calib_set *cs, const size_t *sel, size_t nsel,
     struct scorer s = {cs, sel, sel ? nsel : cs->n, st,
                        xmalloc(sizeof(struct plan_outcome))};
     const double g = (sqrt(5.0) - 1) / 2;
-    double knobs[CK_COUNT], trial[CK_COUNT], best;
+    double knobs[CK_COUNT], trial[CK_COUNT], best, *err0, *err1;
     bool memory = false, active[CK_COUNT];
     size_t j, k, sweep, it;
 
@@ -488,36 +544,18 @@ void calib_fit(const struct calib_set *cs, const size_t *sel, size_t nsel,
         memory |= !strcmp(r->metric, "total_gib");
         out->moe_runs += r->moe;
     }
-    best = score_with(&s, knobs, NULL);
+    err0 = xcalloc(s.nsel + 1, sizeof(double));
+    err1 = xcalloc(s.nsel + 1, sizeof(double));
+    best = score_with(&s, knobs, err0);
     out->before = best;
-    /* the knobs that move the runs: each pushed to its far bound */
+    /* the knobs that move enough of the runs: each pushed to its far
+     * bound */
     for (k = 0; k < CK_COUNT; k++) {
-        const struct calib_knob_info *ki = &knob_info[k];
-
-        active[k] = false;
-        out->why[k] = CALIB_NO_EFFECT;
-        if (k == CK_MEM_RESERVE_GIB && !memory) {
-            out->why[k] = CALIB_NO_MEMORY; /* only a measured peak tells */
-            continue;
-        }
-        if (k == CK_MOE_IMBALANCE && out->moe_runs < CALIB_MOE_RUNS_MIN) {
-            out->why[k] = CALIB_FEW_MOE;
-            continue;
-        }
-        if (calib_knob_defined(st, k, &trial[k])) {
-            out->why[k] = CALIB_DEFINED;
-            continue;
-        }
-        memcpy(trial, knobs, sizeof(knobs));
-        trial[k] = fabs(knobs[k] - ki->low) > fabs(knobs[k] - ki->high)
-                       ? ki->low
-                       : ki->high;
-        if (score_with(&s, trial, NULL) != best) {
-            active[k] = true;
-            out->why[k] = CALIB_FIT;
-            out->nactive++;
-        }
+        active[k] = probe_knob(&s, knobs, k, memory, err0, err1, out);
+        out->nactive += active[k];
     }
+    free(err1);
+    free(err0);
     /* coordinate descent, a golden-section search per knob */
     for (sweep = 0; sweep < 3; sweep++)
         for (k = 0; k < CK_COUNT; k++) {
@@ -593,6 +631,8 @@ const char *calib_why_text(enum calib_skip w)
         return "no run measures total_gib";
     case CALIB_FEW_MOE:
         return "fewer than 3 dropless MoE runs";
+    case CALIB_FEW_RUNS:
+        return "moves fewer than 3 runs";
     case CALIB_DEFINED:
         return "the stack's by definition";
     }

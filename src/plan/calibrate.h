@@ -72,6 +72,11 @@ const struct calib_knob_info *calib_knob_info(enum calib_knob k);
 /* Fewest MoE runs that may tell a stack's dropless routing imbalance (one
  * or two would make it a per-run fit). */
 #define CALIB_MOE_RUNS_MIN 3
+/* Fewest runs a knob must move to be fitted, any knob: with one or two a
+ * knob meets them whatever the physics it stands for (one run, one knob:
+ * zero error), so it keeps the value it starts from.  The same rule for
+ * `make validate`, `--loso` and `llmplan calibrate`. */
+#define CALIB_KNOB_RUNS_MIN 3
 
 #define CALIB_ID_MAX 96
 #define CALIB_METRIC_MAX 64
@@ -124,6 +129,9 @@ enum cp_status calib_pin_layouts(struct calib_set *cs, size_t *pinned /* OUT */,
 
 /* The knob values of a stack row, in column units. */
 void calib_knobs_of(const struct stack_spec *st, double knobs[CK_COUNT]);
+/* Set the knobs of a stack row (column units; stored as the catalog
+ * would store them). */
+void calib_set_knobs(struct stack_spec *st, const double knobs[CK_COUNT]);
 
 /* The metric `name` of an evaluated plan, read as validate.py's metric()
  * reads it from `quote --format json`: step_s, mfu, tokens_per_s_per_gpu
@@ -152,19 +160,24 @@ enum calib_skip {
     CALIB_NO_EFFECT, /* moving it over its range does not change the runs */
     CALIB_NO_MEMORY, /* mem_reserve_gib: no run measures total_gib */
     CALIB_FEW_MOE,   /* moe_imbalance: fewer than CALIB_MOE_RUNS_MIN */
+    CALIB_FEW_RUNS,  /* it moves fewer than CALIB_KNOB_RUNS_MIN runs */
     CALIB_DEFINED,   /* the stack has it by definition (selective_keep of
-                        the Megatron stacks: 1) */
+                        the Megatron stacks: 1; kernel_us of maxtext: 0) */
 };
 
 struct calib_fit {
     double start[CK_COUNT]; /* the stack row's knobs, clamped */
     double knobs[CK_COUNT]; /* fitted (= start for knobs not fitted) */
     enum calib_skip why[CK_COUNT];
+    size_t moved[CK_COUNT]; /* runs the knob moves (at its far bound) */
     size_t nactive, moe_runs;
     double before, after; /* MAPE at start and fitted */
 };
 
-/* Fit the knobs of stack st on runs sel[0..nsel) (sel NULL: all). */
+/* Fit the knobs of stack st on runs sel[0..nsel) (sel NULL: all), from
+ * the row's values.  A knob is fitted only when it moves at least
+ * CALIB_KNOB_RUNS_MIN of the runs (and moe_imbalance CALIB_MOE_RUNS_MIN
+ * dropless MoE runs); otherwise it keeps its start. */
 void calib_fit(const struct calib_set *cs, const size_t *sel, size_t nsel,
                const struct stack_spec *st, struct calib_fit *out /* OUT */);
 
@@ -217,14 +230,19 @@ struct calib_loso_case {
     const struct calib_group *group; /* borrowed from the groups */
     double predicted;                /* NAN: the model refused it */
     double error;                    /* signed; refused: 1 */
-    bool fallback; /* no run of the stack from another source: the
-                      typical stack's knobs (calib_typical_knobs) */
+    size_t fitted; /* knobs fitted on the other sources' runs */
+    bool fallback; /* none: the typical stack's knobs (calib_typical_knobs),
+                      no run of the stack from another source or none
+                      that CALIB_KNOB_RUNS_MIN of them move */
 };
 
 /* Leave one source out: for every source (in strcmp order) and every
- * stack of its runs (in id order), the stack fitted from its row on its
- * runs from the other sources predicts that source's runs.  *out (caller
- * frees) gets one entry per run, in that order. */
+ * stack of its runs (in id order), the stack fitted on its runs from the
+ * other sources predicts that source's runs.  The fit starts from the
+ * typical knobs, not from the stack's row (which was fitted with the
+ * held-out source): a knob those runs do not tell (calib_fit's rule)
+ * stays typical.  *out (caller frees) gets one entry per run, in that
+ * order. */
 enum cp_status calib_loso(const struct calib_set *cs,
                           const struct calib_groups *gs, struct catalog *cat,
                           struct calib_loso_case **out, size_t *nout /* OUT */,

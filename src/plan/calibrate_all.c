@@ -181,7 +181,9 @@ static size_t select_runs(const struct calib_group *g, const char *src,
     return n;
 }
 
-/* The held-out runs of source src and group g: appended to out. */
+/* The held-out runs of source src and group g: appended to out.  The
+ * stack is fitted on its other runs from the typical knobs (its row was
+ * fitted with src): what those runs do not tell stays typical. */
 static enum cp_status loso_one(const struct calib_set *cs,
                                const struct calib_group *g, const char *src,
                                const struct source_ref *by_run,
@@ -192,16 +194,18 @@ static enum cp_status loso_one(const struct calib_set *cs,
     size_t *test = xmalloc(g->nsel * sizeof(*test));
     size_t ntrain = select_runs(g, src, by_run, false, train);
     size_t ntest = select_runs(g, src, by_run, true, test);
-    struct calib_fit *fit = xmalloc(sizeof(*fit));
+    struct calib_fit *fit = xcalloc(1, sizeof(*fit));
+    struct stack_spec typical = g->st;
     double knobs[CK_COUNT], v;
-    enum cp_status st = CP_OK;
+    enum cp_status st;
     size_t j;
 
-    if (ntrain) {
-        calib_fit(cs, train, ntrain, &g->st, fit);
+    st = calib_typical_knobs(cat, g->st.id, knobs, d);
+    if (!st) {
+        /* no runs left: nothing fitted, the knobs it has by definition */
+        calib_set_knobs(&typical, knobs);
+        calib_fit(cs, train, ntrain, &typical, fit);
         memcpy(knobs, fit->knobs, sizeof(knobs));
-    } else {
-        st = calib_typical_knobs(cat, g->st.id, knobs, d);
     }
     for (j = 0; j < ntest && !st; j++) {
         struct calib_loso_case *c = &out[(*nout)++];
@@ -209,7 +213,8 @@ static enum cp_status loso_one(const struct calib_set *cs,
 
         c->run = test[j];
         c->group = g;
-        c->fallback = !ntrain;
+        c->fitted = fit->nactive;
+        c->fallback = !fit->nactive;
         if (calib_predict(cs, test[j], &g->st, knobs, &v)) {
             c->predicted = v;
             c->error = (v - want) / want;
