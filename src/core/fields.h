@@ -140,6 +140,7 @@ struct field_info {
     X(MODEL_EXPERT_FFN, "model", "expert_ffn", PT_COUNT, PKF_ZERO_UNSET, 0, B_MODEL_FFN_MAX, "", NULL, NULL, FIELD_REF_NONE, "ffn", PS_U64, OFF(model.expert_ffn), "FFN width of one expert") \
     X(MODEL_MOE_EVERY, "model", "moe_every", PT_COUNT, PKF_ZERO_UNSET, 1, B_MODEL_MOE_EVERY_MAX, "", NULL, NULL, FIELD_REF_NONE, "1", PS_U64, OFF(model.moe_every), "every n-th layer is MoE (1: all)") \
     X(MODEL_FIRST_DENSE_LAYERS, "model", "first_dense_layers", PT_COUNT, 0, 0, B_MODEL_LAYERS_MAX, "", NULL, NULL, FIELD_REF_NONE, "0", PS_U64, OFF(model.first_dense_layers), "the first n layers are dense, the rest MoE (DeepSeek first_k_dense_replace)") \
+    X(MODEL_MTP_LAYERS, "model", "mtp_layers", PT_COUNT, 0, 0, 16, "", NULL, NULL, FIELD_REF_NONE, "0", PS_U64, OFF(model.mtp_layers), "multi-token prediction modules trained beside the model: each a layer, a projection and the output head once more (DeepSeek-V3 num_nextn_predict_layers)") \
     X(MODEL_HEAD_DIM, "model", "head_dim", PT_COUNT, PKF_ZERO_UNSET, 1, B_MODEL_HEADS_MAX, "", NULL, NULL, FIELD_REF_NONE, "hidden / heads", PS_U64, OFF(model.head_dim), "width of one attention head") \
     X(MODEL_ATTENTION, "model", "attention", PT_ENUM, 0, 0, 0, "", "mha|gqa|mla", NULL, FIELD_REF_NONE, "preset's, else mha", PS_INT, OFF(model.attention), "attention kind (mla: DeepSeek latent KV)") \
     X(MODEL_KV_LORA_RANK, "model", "kv_lora_rank", PT_COUNT, PKF_ZERO_UNSET, 1, B_MODEL_WIDTH_MAX, "", NULL, NULL, FIELD_REF_NONE, "preset's", PS_U64, OFF(model.kv_lora_rank), "MLA: latent width of keys and values") \
@@ -155,6 +156,7 @@ struct field_info {
     X(SOFTWARE_CUDA_GRAPHS, "software", "cuda_graphs", PT_ENUM, 0, 0, 0, "", "stack|none|router|attn|full", NULL, FIELD_REF_NONE, "stack (none)", PS_INT, OFF(recipe.graphs), "kernels launched from CUDA graphs (no host dispatch)") \
     X(SOFTWARE_MOE_DISPATCHER, "software", "moe_dispatcher", PT_ENUM, 0, 0, 0, "", "stack|alltoall|deepep|hybridep", NULL, FIELD_REF_NONE, "stack (alltoall)", PS_INT, OFF(recipe.dispatcher), "MoE token dispatcher") \
     X(SOFTWARE_MOE_FORCE_BALANCE, "software", "moe_force_balance", PT_ENUM, 0, 0, 0, "", "stack|yes|no", NULL, FIELD_REF_NONE, "stack (no)", PS_INT, OFF(recipe.force_balance), "MoE router forced to an even split (benchmark runs)") \
+    X(SOFTWARE_PP_SCHEDULE, "software", "pp_schedule", PT_ENUM, 0, 0, 0, "", "stack|1f1b|dualpipe", NULL, FIELD_REF_NONE, "stack (1f1b)", PS_INT, OFF(recipe.schedule), "pipeline schedule: dualpipe runs two pipelines in opposite directions, overlapping each chunk's all-to-all and sends with the other's compute (DeepSeek-V3; needs an even parallel.pp, no interleave, 2x the parameters)") \
     /* [train] */ \
     X(TRAIN_TOKENS, "train", "tokens", PT_COUNT, PKF_ZERO_UNSET, 1, 9e15, "tokens", NULL, NULL, FIELD_REF_NONE, "0 (run totals 0)", PS_F64, OFF(train.tokens), "training tokens (15T)") \
     X(TRAIN_SEQ_LEN, "train", "seq_len", PT_COUNT, 0, 1, B_COUNT_MAX, "tokens", NULL, NULL, FIELD_REF_NONE, "4096", PS_U64, OFF(train.seq_len), "sequence length") \
