@@ -213,10 +213,39 @@ static inline enum cp_status check_field(const void *base, size_t base_off,
     X(MODEL_MOE_EVERY)                                                         \
     X(MODEL_FIRST_DENSE_LAYERS)                                                \
     X(MODEL_MTP_LAYERS)                                                        \
+    X(MODEL_MOE_GROUPS)                                                        \
+    X(MODEL_MOE_GROUP_TOPK)                                                    \
     X(MODEL_HEAD_DIM)                                                          \
     X(MODEL_KV_LORA_RANK)                                                      \
     X(MODEL_Q_LORA_RANK)                                                       \
     X(MODEL_ROPE_HEAD_DIM)
+
+/* Group-limited routing needs a mixture of experts split into equal
+ * groups, and the chosen groups must hold the token's k experts. */
+static enum cp_status validate_groups(const struct model_spec *m,
+                                      struct diag *d)
+{
+    double per_group;
+
+    if (!m->moe_groups && !m->moe_group_topk)
+        return CP_OK;
+    if (m->experts < 2 || !m->moe_groups || m->experts % m->moe_groups)
+        return diag_set(d, CP_ERR_RANGE, "model.moe_groups",
+                        "%llu must divide model.experts (%llu) of a "
+                        "mixture-of-experts model",
+                        (unsigned long long)m->moe_groups,
+                        (unsigned long long)m->experts);
+    per_group = (double)m->experts / (double)m->moe_groups;
+    if (m->moe_group_topk < 1 || m->moe_group_topk > m->moe_groups ||
+        (double)m->moe_group_topk * per_group <
+            (double)(m->experts_active ? m->experts_active : 1))
+        return diag_set(d, CP_ERR_RANGE, "model.moe_group_topk",
+                        "%llu must be 1..model.moe_groups (%llu) and its "
+                        "groups hold model.experts_active experts",
+                        (unsigned long long)m->moe_group_topk,
+                        (unsigned long long)m->moe_groups);
+    return CP_OK;
+}
 
 static enum cp_status validate_model(const struct model_spec *m, struct diag *d)
 {
@@ -231,6 +260,8 @@ static enum cp_status validate_model(const struct model_spec *m, struct diag *d)
     if (!st && m->first_dense_layers && m->layers)
         st = count_in(d, "model.first_dense_layers", m->first_dense_layers, 0,
                       (double)m->layers - 1);
+    if (!st)
+        st = validate_groups(m, d);
     if (st)
         return st;
     if (m->params && m->hidden) {

@@ -116,6 +116,11 @@ struct model_spec {
     /* multi-token prediction modules trained beside the model (DeepSeek-V3
      * num_nextn_predict_layers, Megatron-Core --mtp-num-layers); 0: none */
     uint64_t mtp_layers;
+    /* group-limited routing (DeepSeek-V3 node-limited routing, Megatron-
+     * Core --moe-router-num-groups / --moe-router-group-topk): the experts
+     * in moe_groups equal contiguous groups, a token's experts from its
+     * best moe_group_topk of them; 0: no limit */
+    uint64_t moe_groups, moe_group_topk;
     uint64_t head_dim; /* width of one head; 0 = hidden / heads */
     enum model_attention attention;
     uint64_t kv_lora_rank;  /* MLA: latent width of K and V */

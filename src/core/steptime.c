@@ -241,7 +241,7 @@ static double dp_ring_s(const struct group *gr, double bytes, bool flat)
  * domains a token reaches (D - 1)(1 - (1 - 1/D)^k) remote domains on
  * average, against k (D - 1)/D copies. */
 static double group_all_to_all(const struct group *gr, double bytes, double k,
-                               bool forward)
+                               bool forward, double reach)
 {
     double n = gr->n, g = gr->g, D = n / g;
 
@@ -249,9 +249,31 @@ static double group_all_to_all(const struct group *gr, double bytes, double k,
         return 0;
     if (D <= 1)
         return comm_all_to_all_s(bytes, n, gr->in.beta, gr->in.alpha);
+    if (forward && k > 1 && reach < D)
+        return comm_all_to_all_reach_s(bytes, n, g, k, reach, gr->in.beta,
+                                       gr->out.beta) +
+               (D - 1) * gr->out.alpha;
     return comm_all_to_all_tiers_s(bytes, n, g, k, forward && k > 1,
                                    gr->in.beta, gr->out.beta) +
            (forward ? (D - 1) : (n - 1)) * gr->out.alpha;
+}
+
+/* Domains of the expert-parallel group one token's experts may lie in:
+ * all D of them, or with group-limited routing (model.moe_groups G,
+ * model.moe_group_topk t; the groups are contiguous experts, so
+ * contiguous ranks) the t chosen groups' domains: t D/G when a group
+ * spans whole domains (DeepSeek-V3: 8 groups over 8 nodes, t = 4, "at
+ * most 4 nodes", report section 2.1.2), else the domains t groups land in
+ * among D, D (1 - (1 - 1/D)^t). */
+static double routing_reach(const struct model_spec *ms, double D)
+{
+    double G = (double)ms->moe_groups, t = (double)ms->moe_group_topk;
+
+    if (!(G > 0 && t > 0) || D <= 1)
+        return D;
+    if (D / G >= 1)
+        return fmin(D, t * D / G);
+    return D * -expm1(t * log1p(-1 / D));
 }
 
 /* ---- compute --------------------------------------------------------- */
@@ -439,7 +461,8 @@ static double moe_ffn_time(const struct scenario *sc,
      * another's compute hides its share ep_overlap */
     group_init(hw, e, etp == t ? t * c : etp, &gr);
     lt->ep_f = 2 * group_all_to_all(&gr, load * T / t * m->top_k * h * elem,
-                                    m->top_k, hw->forward);
+                                    m->top_k, hw->forward,
+                                    routing_reach(&sc->model, gr.n / gr.g));
     if (etp > 1) {
         struct group tpg;
 

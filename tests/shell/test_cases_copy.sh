@@ -5,7 +5,8 @@
 # facts each source states: the same ids, metrics, published figures and
 # tolerances, and the same sets but for software.* recipe keys and the
 # model facts a recipe's model config states beyond the table (DeepSeek-V3's
-# dense layers, moe_layer_freq, and MTP modules, mtp_num_layers), and a
+# dense layers, moe_layer_freq, MTP modules, mtp_num_layers, and routing
+# groups, moe_router_num_groups / group_topk), and a
 # source text that may cite the config the fact comes from.  Skipped
 # without ../shared (a fresh clone).
 . tests/shell/lib.sh
@@ -21,7 +22,8 @@ import csv, sys
 RECIPE = ('software.moe_a2a_overlap=', 'software.tp_comm_overlap=',
           'software.cuda_graphs=', 'software.moe_dispatcher=',
           'software.moe_force_balance=',  # new key (d19b)
-          'model.first_dense_layers=', 'model.mtp_layers=')
+          'model.first_dense_layers=', 'model.mtp_layers=',
+          'model.moe_groups=', 'model.moe_group_topk=')
 a = list(csv.DictReader(open(sys.argv[1], newline='')))
 b = list(csv.DictReader(open(sys.argv[2], newline='')))
 ok = len(a) == len(b)

@@ -677,6 +677,45 @@ START_TEST(test_mtp_stage)
 }
 END_TEST
 
+/* Group-limited routing (model.moe_groups / moe_group_topk) shortens a
+ * forwarding dispatcher's cross-domain traffic only: not the all-to-all's
+ * (every copy goes anyway), not inside one domain; bad groups name their
+ * key. */
+START_TEST(test_moe_groups)
+{
+    struct scenario sc;
+    struct result r;
+    struct diag d;
+    double free_ep, limited;
+
+    recipe_moe(&sc, 16); /* 64 experts, top 8, EP 16 over 2 domains */
+    sc.recipe.dispatcher = DISPATCH_DEEPEP;
+    recipe_step(&sc, &r);
+    free_ep = r.time.ep_comm_s;
+    sc.model.moe_groups = 8;
+    sc.model.moe_group_topk = 1; /* 8 experts of one group, one domain */
+    recipe_step(&sc, &r);
+    limited = r.time.ep_comm_s;
+    ck_assert(limited < free_ep);
+    sc.recipe.dispatcher = DISPATCH_ALLTOALL;
+    recipe_step(&sc, &r);
+    limited = r.time.ep_comm_s;
+    sc.model.moe_groups = sc.model.moe_group_topk = 0;
+    recipe_step(&sc, &r);
+    ck_assert_rel(limited, r.time.ep_comm_s, 1e-12);
+
+    sc.model.moe_groups = 6; /* does not divide 64 */
+    sc.model.moe_group_topk = 1;
+    ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_RANGE);
+    ck_assert_str_eq(d.where, "model.moe_groups");
+    sc.model.moe_groups = 16; /* 4 experts a group, top 8 needs 2 */
+    ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_RANGE);
+    ck_assert_str_eq(d.where, "model.moe_group_topk");
+    sc.model.moe_group_topk = 2;
+    ck_assert_int_eq(scenario_validate(&sc, &d), CP_OK);
+}
+END_TEST
+
 /* model.mtp_layers are trained beside the model: a serving plan of the
  * same model runs without them (its throughput and FLOPs do not move). */
 START_TEST(test_mtp_not_served)
@@ -725,6 +764,7 @@ Suite *suite_steptime(void)
     tcase_add_test(tc, test_dualpipe_rules);
     tcase_add_test(tc, test_mtp_stage);
     tcase_add_test(tc, test_mtp_not_served);
+    tcase_add_test(tc, test_moe_groups);
     tcase_add_test(tc, test_fp4_ceiling);
     suite_add_tcase(s, tc);
     tc = tcase_create("invariants");
