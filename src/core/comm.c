@@ -69,3 +69,20 @@ double comm_all_to_all_tiers_s(double bytes, double n, double g, double k,
     return bytes * (g - 1) / n / beta_in +
            bytes / k * comm_remote_copies(n, g, k, forward) / beta_out;
 }
+
+double comm_all_to_all_reach_s(double bytes, double n, double g, double k,
+                               double reach, double beta_in, double beta_out)
+{
+    double D = n / g, hit;
+
+    if (n <= 1 || bytes <= 0)
+        return 0;
+    if (k < 1)
+        k = 1;
+    if (!(D > 1) || reach >= D)
+        return comm_all_to_all_tiers_s(bytes, n, g, k, true, beta_in, beta_out);
+    reach = reach < 1 ? 1 : reach;
+    hit = reach > 1 ? reach * -expm1(k * log1p(-1 / reach)) : 1;
+    return bytes * (g - 1) / n / beta_in +
+           bytes / k * hit * (D - 1) / D / beta_out;
+}

@@ -69,4 +69,11 @@ double comm_remote_copies(double n, double g, double k, bool forward);
 double comm_all_to_all_tiers_s(double bytes, double n, double g, double k,
                                bool forward, double beta_in, double beta_out);
 
+/* The same for a forwarding dispatcher when a token's experts lie in at
+ * most `reach` of the D = n/g domains (group-limited routing): it reaches
+ * reach (1 - (1 - 1/reach)^k) of them, (D - 1)/D of those remote;
+ * reach >= D is comm_all_to_all_tiers_s with forward. */
+double comm_all_to_all_reach_s(double bytes, double n, double g, double k,
+                               double reach, double beta_in, double beta_out);
+
 #endif

@@ -99,6 +99,34 @@ static double stage_total(const struct stage_mem *st)
  * Memory of pipeline stage `first` (true) or the last one.  `layers` is the
  * busiest stage's layer count (ceil(L/p) for uneven stages).
  */
+/* What the stage holds beyond its decoder layers and ends: on the last
+ * stage the MTP modules, their experts split like the model's and the
+ * rest (layer, projection, norms) by TP; with DualPipe a stage of each
+ * direction, two copies of everything (DeepSeek-V3 report table 2: 2x
+ * parameters). */
+static void schedule_params(const struct scenario *sc,
+                            const struct model_shape *m, bool last,
+                            double *dense, double *expert)
+{
+    const struct layout *lay = &sc->layout;
+    double t = (double)lay->tp, e = (double)lay->ep;
+
+    if (last) {
+        *dense +=
+            m->mtp *
+            (m->attn_params + m->norm_params + 2 * m->h * m->h + 2 * m->h +
+             (m->experts > 0 ? m->router_params + m->shared * m->expert_params
+                             : m->ffn_params)) /
+            t;
+        *expert += m->mtp * m->experts * m->expert_params /
+                   (layout_expert_tp(lay) * e);
+    }
+    if (sc->recipe.schedule == SCHED_DUALPIPE) {
+        *dense *= 2;
+        *expert *= 2;
+    }
+}
+
 static void stage_memory(const struct scenario *sc, const struct model_shape *m,
                          bool first, struct stage_mem *out)
 {
@@ -137,6 +165,8 @@ static void stage_memory(const struct scenario *sc, const struct model_shape *m,
             dense_params += m->embed_params / t;
         dense_params += m->h; /* final norm */
     }
+    schedule_params(sc, m, !first || lay->pp == 1, &dense_params,
+                    &expert_params);
     dense_params *= m->param_scale;
     expert_params *= m->param_scale;
     params = dense_params + expert_params;
@@ -161,6 +191,9 @@ static void stage_memory(const struct scenario *sc, const struct model_shape *m,
         in_flight = fmin(m_in_flight, p);
         if (lay->interleave > 1 && lay->pp > 1)
             in_flight *= 1 + (p - 1) / (p * v);
+        /* DualPipe: pp + 1 microbatches' activations (report table 2) */
+        if (sc->recipe.schedule == SCHED_DUALPIPE)
+            in_flight = fmin(m_in_flight, p + 1);
     } else {
         in_flight = 1;
     }

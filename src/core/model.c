@@ -42,6 +42,14 @@ static double derive_heads(double h)
     return fmax(1, floor(target));
 }
 
+/* One MTP module's layer: like the model's last layer, an MoE layer in an
+ * MoE model (DeepSeek-V3's MTP block is MoE, its first_k_dense_replace
+ * layers are at the start). */
+static double mtp_layer_params(const struct model_shape *s)
+{
+    return s->experts > 0 ? s->moe_layer_params : s->dense_layer_params;
+}
+
 void model_shape_derive(const struct model_spec *m, double seq_len,
                         struct model_shape *out)
 {
@@ -123,6 +131,9 @@ void model_shape_derive(const struct model_spec *m, double seq_len,
               s.output_params + s.h; /* + final norm */
     s.params = m->params ? (double)m->params : derived;
     s.param_scale = m->params ? s.params / derived : 1;
+    s.mtp = (double)m->mtp_layers;
+    s.mtp_params = s.mtp * (mtp_layer_params(&s) + 2 * s.h * s.h + 2 * s.h) *
+                   s.param_scale;
 
     /* Weights used in a matmul for one token: every layer's attention and
      * FFN (top-k + shared experts and the router in MoE layers) and the
@@ -135,9 +146,19 @@ void model_shape_derive(const struct model_spec *m, double seq_len,
     s.active_params = (matmul_active + s.L * s.norm_params + s.h +
                        (s.tied ? 0 : s.embed_params)) *
                       s.param_scale;
+    /* Each MTP module runs its layer (the experts it routes to), its
+     * projection and the shared output head once more per token
+     * (DeepSeek-V3 report section 2.2, eq. 21-23). */
+    matmul_active +=
+        s.mtp * (s.attn_params +
+                 (s.experts > 0
+                      ? s.router_params + (s.top_k + s.shared) * s.expert_params
+                      : s.ffn_params) +
+                 2 * s.h * s.h + s.V * s.h);
     /* PaLM appendix B: 6N per token for the weight matmuls (forward 2N,
      * backward 4N) plus 12 L a d s for attention scores and values. */
-    s.attn_flops_per_token = 6 * s.L * s.a * (s.d_qk + s.d_v) * seq_len;
+    s.attn_flops_per_token =
+        6 * (s.L + s.mtp) * s.a * (s.d_qk + s.d_v) * seq_len;
     s.flops_per_token =
         6 * matmul_active * s.param_scale + s.attn_flops_per_token;
     *out = s;

@@ -36,6 +36,11 @@ struct model_shape {
     double d_qk, d_v, q_lora, kv_lora, rope;
     double experts, top_k, shared, f_expert;
     double moe_layers, dense_layers; /* moe_layers + dense_layers == L */
+    /* multi-token prediction: mtp modules, each a projection (2h -> h), two
+     * norms and one layer like the last (MoE in an MoE model), sharing the
+     * embedding and the output head; mtp_params is all of them (not in
+     * `params`, which is the model as reported: DeepSeek-V3's 671B) */
+    double mtp, mtp_params;
     /* parameters */
     double attn_params;          /* per layer: Q, K, V, O */
     double norm_params;          /* per layer */

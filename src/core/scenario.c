@@ -213,10 +213,40 @@ static inline enum cp_status check_field(const void *base, size_t base_off,
     X(MODEL_EXPERT_FFN)                                                        \
     X(MODEL_MOE_EVERY)                                                         \
     X(MODEL_FIRST_DENSE_LAYERS)                                                \
+    X(MODEL_MTP_LAYERS)                                                        \
+    X(MODEL_MOE_GROUPS)                                                        \
+    X(MODEL_MOE_GROUP_TOPK)                                                    \
     X(MODEL_HEAD_DIM)                                                          \
     X(MODEL_KV_LORA_RANK)                                                      \
     X(MODEL_Q_LORA_RANK)                                                       \
     X(MODEL_ROPE_HEAD_DIM)
+
+/* Group-limited routing needs a mixture of experts split into equal
+ * groups, and the chosen groups must hold the token's k experts. */
+static enum cp_status validate_groups(const struct model_spec *m,
+                                      struct diag *d)
+{
+    double per_group;
+
+    if (!m->moe_groups && !m->moe_group_topk)
+        return CP_OK;
+    if (m->experts < 2 || !m->moe_groups || m->experts % m->moe_groups)
+        return diag_set(d, CP_ERR_RANGE, "model.moe_groups",
+                        "%llu must divide model.experts (%llu) of a "
+                        "mixture-of-experts model",
+                        (unsigned long long)m->moe_groups,
+                        (unsigned long long)m->experts);
+    per_group = (double)m->experts / (double)m->moe_groups;
+    if (m->moe_group_topk < 1 || m->moe_group_topk > m->moe_groups ||
+        (double)m->moe_group_topk * per_group <
+            (double)(m->experts_active ? m->experts_active : 1))
+        return diag_set(d, CP_ERR_RANGE, "model.moe_group_topk",
+                        "%llu must be 1..model.moe_groups (%llu) and its "
+                        "groups hold model.experts_active experts",
+                        (unsigned long long)m->moe_group_topk,
+                        (unsigned long long)m->moe_groups);
+    return CP_OK;
+}
 
 static enum cp_status validate_model(const struct model_spec *m, struct diag *d)
 {
@@ -231,6 +261,8 @@ static enum cp_status validate_model(const struct model_spec *m, struct diag *d)
     if (!st && m->first_dense_layers && m->layers)
         st = count_in(d, "model.first_dense_layers", m->first_dense_layers, 0,
                       (double)m->layers - 1);
+    if (!st)
+        st = validate_groups(m, d);
     if (st)
         return st;
     if (m->params && m->hidden) {
@@ -290,6 +322,34 @@ enum cp_status scenario_validate_model_spec(const struct model_spec *m,
 
 /* The layout against the model and the GPU count (Megatron's rules);
  * shape is model_shape_derive of the model at train.seq_len, or NULL. */
+/* DualPipe pairs stage i with stage pp-1-i on every device and feeds
+ * microbatches from both ends (DeepSeek-V3 report section 3.2.1;
+ * deepseek-ai/DualPipe dualpipe/dualpipe.py @030ce432, DualPipe.step
+ * asserts: an even number of ranks, an even number of microbatches, at
+ * least two per rank). */
+static enum cp_status validate_dualpipe(const struct scenario *sc,
+                                        struct diag *d)
+{
+    const struct layout *lay = &sc->layout;
+    uint64_t mbs = sc->train.global_batch / (lay->dp * lay->microbatch);
+
+    if (sc->recipe.schedule != SCHED_DUALPIPE)
+        return CP_OK;
+    if (lay->pp < 2 || lay->pp % 2 || lay->interleave > 1)
+        return diag_set(d, CP_ERR_LAYOUT, "software.pp_schedule",
+                        "dualpipe needs an even parallel.pp (%llu) and no "
+                        "parallel.interleave (%llu)",
+                        (unsigned long long)lay->pp,
+                        (unsigned long long)lay->interleave);
+    if (mbs % 2 || mbs < 2 * lay->pp)
+        return diag_set(d, CP_ERR_LAYOUT, "software.pp_schedule",
+                        "dualpipe needs an even number of microbatches per "
+                        "step (%llu), at least 2*pp (%llu)",
+                        (unsigned long long)mbs,
+                        (unsigned long long)(2 * lay->pp));
+    return CP_OK;
+}
+
 static enum cp_status validate_layout(const struct scenario *sc,
                                       const struct model_shape *shape,
                                       struct diag *d)
@@ -375,7 +435,7 @@ static enum cp_status validate_layout(const struct scenario *sc,
                         (unsigned long long)(sc->train.global_batch /
                                              (lay->dp * lay->microbatch)),
                         (unsigned long long)lay->pp);
-    return CP_OK;
+    return validate_dualpipe(sc, d);
 }
 
 #define HARDWARE_FIELDS(X)                                                     \
@@ -865,6 +925,9 @@ static enum cp_status validate_head(const struct scenario *sc, struct diag *d)
     if (!st && (unsigned)sc->recipe.force_balance > RECIPE_NO)
         st = diag_set(d, CP_ERR_RANGE, "software.moe_force_balance",
                       "must be stack, yes or no");
+    if (!st && (unsigned)sc->recipe.schedule > SCHED_DUALPIPE)
+        st = diag_set(d, CP_ERR_RANGE, "software.pp_schedule",
+                      "must be stack, 1f1b or dualpipe");
     if (!st && (unsigned)sc->train.optimizer >= OPT_COUNT)
         st = diag_set(d, CP_ERR_RANGE, "train.optimizer", "unknown optimizer");
     if (!st && sc->train.grad_dtype != PREC_FP32 &&
@@ -954,6 +1017,7 @@ static double serve_fleet_cost(const struct scenario *sc, bool base,
 static void serve_eval(const struct scenario *sc, unsigned flags,
                        struct result *out)
 {
+    struct model_spec serve_model;
     struct model_shape m;
     uint64_t warnings;
     double all_owned;
@@ -963,7 +1027,11 @@ static void serve_eval(const struct scenario *sc, unsigned flags,
     memset(out, 0, sizeof(*out));
     out->workload = WORKLOAD_SERVE;
     out->layout = sc->layout;
-    model_shape_derive(&sc->model, len, &m);
+    /* model.mtp_layers are modules trained beside the model: serving
+     * runs the model alone */
+    serve_model = sc->model;
+    serve_model.mtp_layers = 0;
+    model_shape_derive(&serve_model, len, &m);
     out->model.params = m.params;
     out->model.active_params = m.active_params;
     out->model.flops_per_token = m.flops_per_token;

@@ -152,6 +152,13 @@ const char *moe_dispatcher_name(enum moe_dispatcher m)
     return (unsigned)m <= DISPATCH_HYBRIDEP ? names[m] : NULL;
 }
 
+const char *pp_schedule_name(enum pp_schedule s)
+{
+    static const char *const names[] = {"stack", "1f1b", "dualpipe"};
+
+    return (unsigned)s <= SCHED_DUALPIPE ? names[s] : NULL;
+}
+
 const char *serve_pct_name(enum serve_pct p)
 {
     static const char *const names[] = {"mean", "p50", "p90", "p99"};

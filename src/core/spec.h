@@ -113,6 +113,14 @@ struct model_spec {
     /* the first n layers are dense, the rest follow moe_every (DeepSeek's
      * first_k_dense_replace); 0: none */
     uint64_t first_dense_layers;
+    /* multi-token prediction modules trained beside the model (DeepSeek-V3
+     * num_nextn_predict_layers, Megatron-Core --mtp-num-layers); 0: none */
+    uint64_t mtp_layers;
+    /* group-limited routing (DeepSeek-V3 node-limited routing, Megatron-
+     * Core --moe-router-num-groups / --moe-router-group-topk): the experts
+     * in moe_groups equal contiguous groups, a token's experts from its
+     * best moe_group_topk of them; 0: no limit */
+    uint64_t moe_groups, moe_group_topk;
     uint64_t head_dim; /* width of one head; 0 = hidden / heads */
     enum model_attention attention;
     uint64_t kv_lora_rank;  /* MLA: latent width of K and V */
@@ -488,6 +496,10 @@ enum moe_dispatcher {
     DISPATCH_HYBRIDEP
 };
 
+/* software.pp_schedule: the pipeline schedule; stack is the stack's 1F1B
+ * (interleaved with parallel.interleave > 1). */
+enum pp_schedule { SCHED_STACK, SCHED_1F1B, SCHED_DUALPIPE };
+
 struct recipe {
     enum recipe_switch a2a_overlap; /* overlap of the MoE all-to-all */
     enum recipe_switch tp_overlap;  /* TP communication overlap */
@@ -504,6 +516,9 @@ struct recipe {
      * --chunked-prefill-size, TensorRT-LLM --max_num_tokens); 0: the
      * stack's prefill_chunk. */
     uint64_t prefill_chunk;
+    /* DualPipe (DeepSeek-V3 report section 3.2.1): two pipelines in
+     * opposite directions, each device holding a stage of each */
+    enum pp_schedule schedule;
 };
 
 /* The busiest expert-parallel rank's share of routed tokens over the even
@@ -576,6 +591,7 @@ const char *serve_disagg_name(enum serve_disagg g);
 const char *recipe_switch_name(enum recipe_switch r);
 const char *cuda_graphs_name(enum cuda_graphs g);
 const char *moe_dispatcher_name(enum moe_dispatcher m);
+const char *pp_schedule_name(enum pp_schedule s);
 const char *serve_pct_name(enum serve_pct p);
 const char *serve_pool_name(enum serve_pool p);
 

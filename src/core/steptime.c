@@ -148,6 +148,12 @@ static void hw_init(const struct scenario *sc, struct hw *hw)
     hw->ep_ov = sc->recipe.a2a_overlap == RECIPE_YES  ? 1
                 : sc->recipe.a2a_overlap == RECIPE_NO ? 0
                                                       : sc->stack.ep_overlap;
+    /* DualPipe runs a forward chunk beside a backward chunk and hides
+     * each one's dispatch and combine under the other's compute
+     * (DeepSeek-V3 report section 3.2.1, figure 4) */
+    if (sc->recipe.schedule == SCHED_DUALPIPE &&
+        sc->recipe.a2a_overlap == RECIPE_STACK)
+        hw->ep_ov = 1;
     hw->graphs = sc->recipe.graphs;
     hw->forward = sc->recipe.dispatcher == DISPATCH_DEEPEP ||
                   sc->recipe.dispatcher == DISPATCH_HYBRIDEP;
@@ -235,7 +241,7 @@ static double dp_ring_s(const struct group *gr, double bytes, bool flat)
  * domains a token reaches (D - 1)(1 - (1 - 1/D)^k) remote domains on
  * average, against k (D - 1)/D copies. */
 static double group_all_to_all(const struct group *gr, double bytes, double k,
-                               bool forward)
+                               bool forward, double reach)
 {
     double n = gr->n, g = gr->g, D = n / g;
 
@@ -243,9 +249,31 @@ static double group_all_to_all(const struct group *gr, double bytes, double k,
         return 0;
     if (D <= 1)
         return comm_all_to_all_s(bytes, n, gr->in.beta, gr->in.alpha);
+    if (forward && k > 1 && reach < D)
+        return comm_all_to_all_reach_s(bytes, n, g, k, reach, gr->in.beta,
+                                       gr->out.beta) +
+               (D - 1) * gr->out.alpha;
     return comm_all_to_all_tiers_s(bytes, n, g, k, forward && k > 1,
                                    gr->in.beta, gr->out.beta) +
            (forward ? (D - 1) : (n - 1)) * gr->out.alpha;
+}
+
+/* Domains of the expert-parallel group one token's experts may lie in:
+ * all D of them, or with group-limited routing (model.moe_groups G,
+ * model.moe_group_topk t; the groups are contiguous experts, so
+ * contiguous ranks) the t chosen groups' domains: t D/G when a group
+ * spans whole domains (DeepSeek-V3: 8 groups over 8 nodes, t = 4, "at
+ * most 4 nodes", report section 2.1.2), else the domains t groups land in
+ * among D, D (1 - (1 - 1/D)^t). */
+static double routing_reach(const struct model_spec *ms, double D)
+{
+    double G = (double)ms->moe_groups, t = (double)ms->moe_group_topk;
+
+    if (!(G > 0 && t > 0) || D <= 1)
+        return D;
+    if (D / G >= 1)
+        return fmin(D, t * D / G);
+    return D * -expm1(t * log1p(-1 / D));
 }
 
 /* ---- compute --------------------------------------------------------- */
@@ -433,7 +461,8 @@ static double moe_ffn_time(const struct scenario *sc,
      * another's compute hides its share ep_overlap */
     group_init(hw, e, etp == t ? t * c : etp, &gr);
     lt->ep_f = 2 * group_all_to_all(&gr, load * T / t * m->top_k * h * elem,
-                                    m->top_k, hw->forward);
+                                    m->top_k, hw->forward,
+                                    routing_reach(&sc->model, gr.n / gr.g));
     if (etp > 1) {
         struct group tpg;
 
@@ -554,7 +583,27 @@ struct stage_time {
     double rec;        /* recomputation */
     double tp, cp, ep; /* exposed communication */
     double head_f, head_b, head_tp; /* embedding, output layer, loss */
+    double mtp_layers, mtp_heads;   /* MTP modules on the stage */
 };
+
+/* Where the MTP modules run: on the last stage, which a pipeline layout
+ * gives fewer decoder layers to make room for them (Megatron-Core
+ * --pipeline-model-parallel-layout; Megatron-Bridge's DeepSeek-V3 layouts
+ * put 61 layers + MTP + loss on 16 stages as 4 decoder layers each and 1 +
+ * MTP + loss on the last).  The busiest stage holds ceil(L/pp) decoder
+ * layers, so the last has pp ceil(L/pp) - L slots spare: MTP layers
+ * beyond them lengthen the busiest stage, and the MTP heads (projection,
+ * output layer, loss) do unless a slot is left for them.  Without
+ * pipelining all of it runs on the one stage. */
+static void mtp_on_stage(const struct scenario *sc, const struct model_shape *m,
+                         struct stage_time *st)
+{
+    double p = (double)sc->layout.pp;
+    double spare = p > 1 ? p * ceil(m->L / p) - m->L : 0;
+
+    st->mtp_layers = fmax(0, m->mtp - spare);
+    st->mtp_heads = m->mtp > 0 && spare - m->mtp < 1 ? m->mtp : 0;
+}
 
 /* The layers of the busiest stage for one microbatch.  Stages are
  * balanced (they differ by at most one layer), so the busiest holds
@@ -565,8 +614,11 @@ static void stage_layers(const struct scenario *sc, const struct model_shape *m,
     struct layer_time dense = {0}, moe = {0};
     double moe_l, dense_l;
 
+    mtp_on_stage(sc, m, st);
     st->layers = ceil(m->L / (double)sc->layout.pp);
-    moe_l = st->layers * (m->moe_layers / m->L);
+    moe_l = st->layers * (m->moe_layers / m->L) +
+            (m->experts > 0 ? st->mtp_layers : 0);
+    st->layers += st->mtp_layers;
     dense_l = st->layers - moe_l;
     layer_time(sc, m, hw, false, &dense);
     if (moe_l > 0)
@@ -599,6 +651,25 @@ static void stage_layers(const struct scenario *sc, const struct model_shape *m,
     }
 }
 
+/* Each MTP module's own work beside its layer (counted with the stage's
+ * layers): the projection of [norm(h); norm(embedding)] from 2h to h and
+ * the shared output head with its loss once more (DeepSeek-V3 report
+ * section 2.2: one head per prediction depth, all on the last stage). */
+static void mtp_head(const struct model_shape *m, const struct hw *hw, double T,
+                     double t, double heads, double *f, double *b)
+{
+    double one_f = 0, one_b = 0;
+
+    if (heads <= 0)
+        return;
+    gemm_fb(hw, T, m->h, 2 * m->h, 1, &one_f, &one_b);
+    gemm16_fb(hw, T, m->V / t, m->h, 1, &one_f, &one_b);
+    one_f += bytes_s(hw, 3 * 4 * T * m->V / t) + 2 * hw->kernel;
+    one_b += bytes_s(hw, 3 * 4 * T * m->V / t) + 2 * hw->kernel;
+    *f += heads * one_f;
+    *b += heads * one_b;
+}
+
 /* Embedding on the first stage; output projection and the fp32
  * cross-entropy (about three passes over the logits) on the last; both on
  * a single stage.  With several stages the costlier end sets the pace. */
@@ -614,6 +685,7 @@ static void stage_head(const struct scenario *sc, const struct model_shape *m,
     gemm16_fb(hw, T, m->V / t, m->h, 1, &head_f, &head_b);
     head_f += ce;
     head_b += ce;
+    mtp_head(m, hw, T, t, st->mtp_heads, &head_f, &head_b);
     /* vocabulary-parallel embedding and loss each reduce over TP */
     group_init(hw, t, 1, &gr);
     ar = group_allreduce(&gr, T * m->h * elem);
@@ -763,6 +835,24 @@ static double optimizer_time(const struct scenario *sc, const struct hw *hw,
     return bytes_s(hw, sharded * per_param + grad_passes) + 10 * hw->kernel;
 }
 
+/* DualPipe's bubble and pipeline sends (DeepSeek-V3 report section 3.2.1,
+ * table 2): (pp/2 - 1)(F&B + B - 3W) against 1F1B's (pp - 1)(F + B), where
+ * F&B is a forward and a backward chunk overlapped (their compute in
+ * sequence, F + B, the communication hidden) and W the weight-gradient
+ * half of the backward (B/2): (pp/2 - 1)(F + B/2), in proportion to the
+ * microbatch's time.  Its sends run beside the overlapped chunks: what
+ * `compute` hides of them costs the overlap tax only. */
+static double dualpipe_bubble(const struct stage_time *st, double p,
+                              double t_mb, double compute, double *pp_s)
+{
+    double f = st->f + st->head_f, b = st->b + st->rec + st->head_b;
+
+    *pp_s = exposed(*pp_s, compute, 0);
+    if (f + b <= 0)
+        return 0;
+    return (p / 2 - 1) * (f + b / 2) / (f + b) * t_mb;
+}
+
 /* The largest part of the step names the bottleneck. */
 static void name_bottleneck(const struct time_result *tr, struct result *r)
 {
@@ -799,7 +889,7 @@ void steptime_estimate(const struct scenario *sc, const struct model_shape *m,
     double B = (double)sc->train.global_batch;
     double T = (double)lay->microbatch * s / (double)lay->cp;
     double mbs = B / ((double)lay->dp * (double)lay->microbatch);
-    double comp_mb, t_mb, params, pp_s, dp_s, opt_s, step;
+    double comp_mb, t_mb, params, pp_s, dp_s, opt_s, step, bubble;
     double tokens_step = B * s, model_flops, hw_flops;
 
     hw_init(sc, &hw);
@@ -808,14 +898,20 @@ void steptime_estimate(const struct scenario *sc, const struct model_shape *m,
     comp_mb = st.f + st.b + st.rec + st.head_f + st.head_b;
     t_mb = comp_mb + st.tp + st.cp + st.ep + st.head_tp;
     params = local_params(sc, m, st.layers);
+    /* DualPipe: every device holds a stage of each direction */
+    if (sc->recipe.schedule == SCHED_DUALPIPE)
+        params *= 2;
     pp_s = pp_comm(sc, m, &hw, T, mbs);
     dp_s = dp_comm(sc, &hw, &st, params, mbs);
     opt_s = optimizer_time(sc, &hw, params);
 
     /* 1F1B / interleaved schedule (Narayanan et al. 2021 section 2.2):
      * m microbatches plus a bubble of (p - 1)/v of one microbatch. */
-    step = mbs * t_mb + (p - 1) / v * t_mb + pp_s + dp_s + opt_s +
-           sc->stack.step_overhead_s;
+    bubble = (p - 1) / v * t_mb;
+    if (sc->recipe.schedule == SCHED_DUALPIPE)
+        bubble = dualpipe_bubble(&st, p, t_mb, mbs * comp_mb, &pp_s);
+    step =
+        mbs * t_mb + bubble + pp_s + dp_s + opt_s + sc->stack.step_overhead_s;
 
     /* Hardware FLOPs add what recomputation repeats: the forward
      * (a third of 6N + 12Las) for full, the attention core for selective
@@ -835,7 +931,7 @@ void steptime_estimate(const struct scenario *sc, const struct model_shape *m,
     tr->microbatches = mbs;
     tr->compute_s = mbs * comp_mb + opt_s + sc->stack.step_overhead_s;
     tr->optimizer_s = opt_s;
-    tr->bubble_s = (p - 1) / v * t_mb;
+    tr->bubble_s = bubble;
     tr->tp_comm_s = mbs * (st.tp + st.head_tp);
     tr->pp_comm_s = pp_s;
     tr->dp_comm_s = dp_s;

@@ -43,6 +43,8 @@ static const char *enum_text(enum plan_key k, int value)
         return cuda_graphs_name((enum cuda_graphs)value);
     case PK_SOFTWARE_MOE_DISPATCHER:
         return moe_dispatcher_name((enum moe_dispatcher)value);
+    case PK_SOFTWARE_PP_SCHEDULE:
+        return pp_schedule_name((enum pp_schedule)value);
     case PK_SERVE_PERCENTILE:
         return serve_pct_name((enum serve_pct)value);
     case PK_SERVE_POOL:

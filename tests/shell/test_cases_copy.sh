@@ -3,8 +3,11 @@
 # tests/data/training_cases.csv is the corrected
 # shared copy (../shared/calibration/training_cases.csv) plus the recipe
 # facts each source states: the same ids, metrics, published figures and
-# tolerances, and the same sets but for software.* recipe keys (and a
-# source text that may cite the config the fact comes from).  Skipped
+# tolerances, and the same sets but for software.* recipe keys and the
+# model facts a recipe's model config states beyond the table (DeepSeek-V3's
+# dense layers, moe_layer_freq, MTP modules, mtp_num_layers, and routing
+# groups, moe_router_num_groups / group_topk), and a
+# source text that may cite the config the fact comes from.  Skipped
 # without ../shared (a fresh clone).
 . tests/shell/lib.sh
 
@@ -18,7 +21,9 @@ check "cases copy: the shared cases plus software.* recipe facts" \
 import csv, sys
 RECIPE = ('software.moe_a2a_overlap=', 'software.tp_comm_overlap=',
           'software.cuda_graphs=', 'software.moe_dispatcher=',
-          'software.moe_force_balance=')  # new key (d19b)
+          'software.moe_force_balance=',  # new key (d19b)
+          'model.first_dense_layers=', 'model.mtp_layers=',
+          'model.moe_groups=', 'model.moe_group_topk=')
 a = list(csv.DictReader(open(sys.argv[1], newline='')))
 b = list(csv.DictReader(open(sys.argv[2], newline='')))
 ok = len(a) == len(b)

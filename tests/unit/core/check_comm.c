@@ -114,6 +114,44 @@ START_TEST(test_all_to_all_tiers)
 }
 END_TEST
 
+/* Group-limited routing: the same 8 MB of k = 8 copies on 64 ranks in 8
+ * domains, a token's experts in at most `reach` domains (DeepSeek-V3
+ * node-limited routing: 4 of 8 nodes, report section 2.1.2). */
+struct reach_case {
+    double reach, remote; /* remote domains reached per token */
+    const char *source;
+};
+
+static const struct reach_case reach_cases[] = {
+    {4, 4 * (1 - 0.75 * 0.75 * 0.75 * 0.75 * 0.75 * 0.75 * 0.75 * 0.75) *
+            7 / 8,
+     "4 of 8 nodes: 4 (1 - (3/4)^8) domains hit, 7/8 of them remote"},
+    {1, 7.0 / 8, "one domain: all 8 copies in it, remote 7/8 of the time"},
+    {8, 7 * (1 - 0.875 * 0.875 * 0.875 * 0.875 * 0.875 * 0.875 * 0.875 *
+                     0.875),
+     "every domain: the unlimited (D - 1)(1 - (1 - 1/D)^k)"},
+    {16, 7 * (1 - 0.875 * 0.875 * 0.875 * 0.875 * 0.875 * 0.875 * 0.875 *
+                      0.875),
+     "more than D is every domain"},
+};
+
+START_TEST(test_all_to_all_reach)
+{
+    const struct reach_case *c = &reach_cases[_i];
+    double in = 8e6 * 7 / 64 / 1e11;
+
+    ck_assert_msg(fabs(comm_all_to_all_reach_s(8e6, 64, 8, 8, c->reach, 1e11,
+                                               1e10) -
+                       (in + 1e6 * c->remote / 1e10)) <
+                      1e-12 * (in + 1e6 * c->remote / 1e10),
+                  "%s", c->source);
+    /* never more than the unlimited forwarding dispatcher */
+    ck_assert(comm_all_to_all_reach_s(8e6, 64, 8, 8, c->reach, 1e11, 1e10) <=
+              comm_all_to_all_tiers_s(8e6, 64, 8, 8, true, 1e11, 1e10) *
+                  (1 + 1e-12));
+}
+END_TEST
+
 /* Invariants: times grow with the bytes and the latency, shrink with the
  * bandwidth; all-reduce is reduce-scatter plus all-gather in bytes. */
 START_TEST(test_invariants)
@@ -144,6 +182,8 @@ Suite *suite_comm(void)
                         (int)(sizeof(cases) / sizeof(cases[0])));
     tcase_add_test(tc, test_remote_copies);
     tcase_add_test(tc, test_all_to_all_tiers);
+    tcase_add_loop_test(tc, test_all_to_all_reach, 0,
+                        sizeof(reach_cases) / sizeof(reach_cases[0]));
     tcase_add_test(tc, test_invariants);
     suite_add_tcase(s, tc);
     return s;

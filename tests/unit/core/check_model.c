@@ -89,6 +89,69 @@ START_TEST(test_first_dense_layers)
 }
 END_TEST
 
+/* Multi-token prediction (DeepSeek-V3 report section 2.2): each module is
+ * a projection (2h -> h), two norms and one transformer block, sharing the
+ * embedding and the output head with the model. */
+struct mtp_case {
+    const char *name;
+    unsigned model; /* index in param_cases */
+    uint64_t mtp;
+    double want_params; /* the MTP modules as a checkpoint stores them */
+    double tol;
+    const char *source;
+};
+
+/* clang-format off */
+static const struct mtp_case mtp_cases[] = {
+    /* the Hugging Face checkpoint keeps its own copy of the embedding and
+     * the head in the MTP module: 2 V h more than the trained parameters */
+    {"deepseek-v3", 5, 1, 14e9, 0.05,
+     "DeepSeek-V3 README: 685B on Hugging Face = 671B main model + 14B MTP "
+     "module"},
+};
+/* clang-format on */
+
+START_TEST(test_mtp_params)
+{
+    const struct mtp_case *c = &mtp_cases[_i];
+    struct model_spec m = param_cases[c->model].m;
+    struct model_shape s;
+
+    ck_assert_str_eq(param_cases[c->model].name, c->name);
+    m.mtp_layers = c->mtp;
+    model_shape_derive(&m, 4096, &s);
+    ck_assert_rel(s.mtp_params + 2 * s.V * s.h, c->want_params, c->tol);
+}
+END_TEST
+
+/* Invariants: MTP leaves the reported counts alone and adds per token the
+ * module's active matmuls (its layer with k + shared experts, the 2h x h
+ * projection, the V x h head) and one more layer's attention. */
+START_TEST(test_mtp_flops)
+{
+    struct model_spec m = param_cases[5].m;
+    struct model_shape s0, s1, s2;
+    double layer, attn;
+
+    model_shape_derive(&m, 4096, &s0);
+    m.mtp_layers = 1;
+    model_shape_derive(&m, 4096, &s1);
+    m.mtp_layers = 2;
+    model_shape_derive(&m, 4096, &s2);
+    ck_assert_double_eq(s0.mtp_params, 0);
+    ck_assert_double_eq(s1.params, s0.params);
+    ck_assert_double_eq(s1.active_params, s0.active_params);
+    layer = s1.attn_params + s1.router_params +
+            (s1.top_k + s1.shared) * s1.expert_params;
+    attn = 6 * s1.a * (s1.d_qk + s1.d_v) * 4096;
+    ck_assert_rel(s1.flops_per_token - s0.flops_per_token,
+                  6 * (layer + 2 * s1.h * s1.h + s1.V * s1.h) + attn, 1e-12);
+    ck_assert_rel(s2.flops_per_token - s1.flops_per_token,
+                  s1.flops_per_token - s0.flops_per_token, 1e-12);
+    ck_assert_rel(s2.mtp_params, 2 * s1.mtp_params, 1e-12);
+}
+END_TEST
+
 START_TEST(test_megatron_flops)
 {
     static const double shapes[][4] = {
@@ -178,8 +241,8 @@ START_TEST(test_auto_batch)
         ck_assert((double)b * (double)batch_cases[_i].seq_len <= hi);
     }
     ck_assert_uint_le(b, model_auto_global_batch(batch_cases[_i].params * 3,
-                                                 batch_cases[_i].seq_len,
-                                                 NULL, NULL));
+                                                 batch_cases[_i].seq_len, NULL,
+                                                 NULL));
 }
 END_TEST
 
@@ -195,6 +258,9 @@ Suite *suite_model(void)
     tcase_add_loop_test(tc, test_auto_batch, 0,
                         sizeof(batch_cases) / sizeof(batch_cases[0]));
     tcase_add_test(tc, test_first_dense_layers);
+    tcase_add_loop_test(tc, test_mtp_params, 0,
+                        sizeof(mtp_cases) / sizeof(mtp_cases[0]));
+    tcase_add_test(tc, test_mtp_flops);
     suite_add_tcase(s, tc);
     tc = tcase_create("limits");
     tcase_add_test(tc, test_absurd_finite);

@@ -543,6 +543,208 @@ START_TEST(test_recipe_facts)
 }
 END_TEST
 
+/* DualPipe (DeepSeek-V3 report section 3.2.1, table 2): the bubble is
+ * (pp/2 - 1)(F&B + B - 3W) against 1F1B's (pp - 1)(F + B); with W = B/2
+ * and F&B = F + B that is (pp/2 - 1)(F + B/2), so against 1F1B it is
+ * (pp/2 - 1)/(pp - 1) times (F + B/2)/(F + B), a factor in [1/2, 1]. */
+struct dualpipe_case {
+    uint64_t pp;
+    double lo, hi; /* bubble over the 1F1B bubble */
+    const char *source;
+};
+
+static const struct dualpipe_case dualpipe_cases[] = {
+    {2, 0, 0, "table 2: (2/2 - 1) = 0, no bubble on two ranks"},
+    {4, 1.0 / 6, 1.0 / 3, "(4/2 - 1)/(4 - 1) = 1/3, times [1/2, 1]"},
+    {8, 3.0 / 14, 3.0 / 7, "(8/2 - 1)/(8 - 1) = 3/7, times [1/2, 1]"},
+    {16, 7.0 / 30, 7.0 / 15, "(16/2 - 1)/(16 - 1) = 7/15, times [1/2, 1]"},
+};
+
+static void dualpipe_dense(struct scenario *sc, uint64_t pp)
+{
+    fixture_scenario(sc, "h100-sxm");
+    fixture_gpt(sc, 32, 4096, 32, 32000);
+    sc->gpus = 8 * pp;
+    sc->layout.tp = 1;
+    sc->layout.pp = pp;
+    sc->layout.dp = 8;
+    sc->layout.microbatch = 1;
+    sc->train.global_batch = 8 * 4 * pp;
+}
+
+START_TEST(test_dualpipe_bubble)
+{
+    const struct dualpipe_case *c = &dualpipe_cases[_i];
+    struct scenario sc;
+    struct result one, dual;
+    double ratio;
+
+    dualpipe_dense(&sc, c->pp);
+    recipe_step(&sc, &one);
+    sc.recipe.schedule = SCHED_DUALPIPE;
+    recipe_step(&sc, &dual);
+    ratio = one.time.bubble_s > 0 ? dual.time.bubble_s / one.time.bubble_s : 0;
+    ck_assert_msg(ratio >= c->lo - 1e-12 && ratio <= c->hi + 1e-12,
+                  "pp %llu: %g not in [%g, %g] (%s)",
+                  (unsigned long long)c->pp, ratio, c->lo, c->hi, c->source);
+    /* the same work; two copies of the parameters (table 2: 2x) */
+    ck_assert_rel(dual.model.flops_per_token, one.model.flops_per_token,
+                  1e-12);
+    ck_assert_rel(dual.memory.weights_bytes, 2 * one.memory.weights_bytes, 1e-12);
+    ck_assert_rel(dual.memory.optimizer_bytes,
+                  2 * one.memory.optimizer_bytes,
+                  1e-12);
+    ck_assert(dual.time.pp_comm_s <= one.time.pp_comm_s);
+}
+END_TEST
+
+/* DualPipe hides the MoE all-to-all like --overlap-moe-expert-parallel-
+ * comm (yes), unless the recipe says no; its layout rules name the key. */
+START_TEST(test_dualpipe_rules)
+{
+    struct scenario sc;
+    struct result r;
+    struct diag d;
+    double yes, dual;
+
+    recipe_moe(&sc, 16);
+    sc.gpus = 64;
+    sc.layout.pp = 2;
+    sc.train.global_batch = 4 * 16 * 2;
+    sc.recipe.a2a_overlap = RECIPE_YES;
+    yes = recipe_step(&sc, &r);
+    ck_assert(r.time.ep_comm_s > 0);
+    sc.recipe.a2a_overlap = RECIPE_STACK;
+    sc.recipe.schedule = SCHED_DUALPIPE;
+    dual = recipe_step(&sc, &r);
+    ck_assert(dual < yes); /* the same overlap and no bubble at pp 2 */
+    ck_assert_double_eq(r.time.bubble_s, 0);
+
+    dualpipe_dense(&sc, 4);
+    sc.recipe.schedule = SCHED_DUALPIPE;
+    sc.layout.interleave = 2;
+    ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_LAYOUT);
+    ck_assert_str_eq(d.where, "software.pp_schedule");
+    dualpipe_dense(&sc, 4);
+    sc.recipe.schedule = SCHED_DUALPIPE;
+    sc.train.global_batch = 8 * 6; /* 6 microbatches < 2 * pp */
+    ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_LAYOUT);
+    ck_assert_str_eq(d.where, "software.pp_schedule");
+    dualpipe_dense(&sc, 1);
+    sc.recipe.schedule = SCHED_DUALPIPE;
+    ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_LAYOUT);
+    sc.recipe.schedule = (enum pp_schedule)7;
+    ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_RANGE);
+    ck_assert_str_eq(d.where, "software.pp_schedule");
+}
+END_TEST
+
+/* MTP modules (DeepSeek-V3 section 2.2) run on the last pipeline stage:
+ * without pipelining they add their layer and head to the step; with 16
+ * stages of 61 layers the last stage has 3 decoder slots spare and the
+ * busiest stage does not change (Megatron-Bridge's DeepSeek-V3 layout). */
+START_TEST(test_mtp_stage)
+{
+    struct scenario sc;
+    struct result r0, r1;
+
+    fixture_scenario(&sc, "h100-sxm");
+    fixture_gpt(&sc, 61, 2048, 16, 32000);
+    sc.gpus = 8;
+    sc.layout.tp = 1;
+    sc.layout.dp = 8;
+    sc.train.global_batch = 64;
+    recipe_step(&sc, &r0);
+    sc.model.mtp_layers = 1;
+    recipe_step(&sc, &r1);
+    ck_assert(r1.time.step_s > r0.time.step_s);
+    /* one more layer and one more head: above 1/61 of the step */
+    ck_assert(r1.time.step_s / r0.time.step_s > 1 + 1.0 / 61);
+    ck_assert(r1.model.flops_per_token > r0.model.flops_per_token);
+
+    fixture_scenario(&sc, "h100-sxm");
+    fixture_gpt(&sc, 61, 2048, 16, 32000);
+    sc.gpus = 16;
+    sc.layout.tp = 1;
+    sc.layout.pp = 16;
+    sc.layout.dp = 1;
+    sc.train.global_batch = 64;
+    recipe_step(&sc, &r0);
+    sc.model.mtp_layers = 1;
+    recipe_step(&sc, &r1);
+    ck_assert_rel(r1.time.step_s, r0.time.step_s, 1e-12);
+    ck_assert(r1.time.mfu > r0.time.mfu); /* more model FLOPs, same time */
+}
+END_TEST
+
+/* Group-limited routing (model.moe_groups / moe_group_topk) shortens a
+ * forwarding dispatcher's cross-domain traffic only: not the all-to-all's
+ * (every copy goes anyway), not inside one domain; bad groups name their
+ * key. */
+START_TEST(test_moe_groups)
+{
+    struct scenario sc;
+    struct result r;
+    struct diag d;
+    double free_ep, limited;
+
+    recipe_moe(&sc, 16); /* 64 experts, top 8, EP 16 over 2 domains */
+    sc.recipe.dispatcher = DISPATCH_DEEPEP;
+    recipe_step(&sc, &r);
+    free_ep = r.time.ep_comm_s;
+    sc.model.moe_groups = 8;
+    sc.model.moe_group_topk = 1; /* 8 experts of one group, one domain */
+    recipe_step(&sc, &r);
+    limited = r.time.ep_comm_s;
+    ck_assert(limited < free_ep);
+    sc.recipe.dispatcher = DISPATCH_ALLTOALL;
+    recipe_step(&sc, &r);
+    limited = r.time.ep_comm_s;
+    sc.model.moe_groups = sc.model.moe_group_topk = 0;
+    recipe_step(&sc, &r);
+    ck_assert_rel(limited, r.time.ep_comm_s, 1e-12);
+
+    sc.model.moe_groups = 6; /* does not divide 64 */
+    sc.model.moe_group_topk = 1;
+    ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_RANGE);
+    ck_assert_str_eq(d.where, "model.moe_groups");
+    sc.model.moe_groups = 16; /* 4 experts a group, top 8 needs 2 */
+    ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_RANGE);
+    ck_assert_str_eq(d.where, "model.moe_group_topk");
+    sc.model.moe_group_topk = 2;
+    ck_assert_int_eq(scenario_validate(&sc, &d), CP_OK);
+}
+END_TEST
+
+/* model.mtp_layers are trained beside the model: a serving plan of the
+ * same model runs without them (its throughput and FLOPs do not move). */
+START_TEST(test_mtp_not_served)
+{
+    struct scenario sc;
+    struct result r0, r1;
+    struct diag d;
+
+    fixture_scenario(&sc, "h100-sxm");
+    fixture_gpt(&sc, 32, 4096, 32, 32000);
+    sc.workload = WORKLOAD_SERVE;
+    sc.gpus = 1;
+    sc.layout.tp = sc.layout.pp = sc.layout.dp = 1;
+    sc.stack.mbu = 0.8;
+    sc.stack.kv_mem_frac = 0.9;
+    sc.stack.max_seqs = 256;
+    sc.serve.input_tokens = sc.serve.output_tokens = 1000;
+    ck_assert_msg(scenario_validate(&sc, &d) == CP_OK, "%s: %s", d.where, d.msg);
+    scenario_eval(&sc, &r0);
+    sc.model.mtp_layers = 1;
+    ck_assert_int_eq(scenario_validate(&sc, &d), CP_OK);
+    scenario_eval(&sc, &r1);
+    ck_assert(r0.serve.output_tokens_per_s > 0);
+    ck_assert_double_eq(r1.serve.output_tokens_per_s,
+                        r0.serve.output_tokens_per_s);
+    ck_assert_double_eq(r1.model.flops_per_token, r0.model.flops_per_token);
+}
+END_TEST
+
 Suite *suite_steptime(void)
 {
     Suite *s = suite_create("steptime");
@@ -557,6 +759,12 @@ Suite *suite_steptime(void)
     tcase_add_test(tc, test_moe_gemm_per_expert);
     tcase_add_test(tc, test_moe_force_balance);
     tcase_add_test(tc, test_recipe_facts);
+    tcase_add_loop_test(tc, test_dualpipe_bubble, 0,
+                        sizeof(dualpipe_cases) / sizeof(dualpipe_cases[0]));
+    tcase_add_test(tc, test_dualpipe_rules);
+    tcase_add_test(tc, test_mtp_stage);
+    tcase_add_test(tc, test_mtp_not_served);
+    tcase_add_test(tc, test_moe_groups);
     tcase_add_test(tc, test_fp4_ceiling);
     suite_add_tcase(s, tc);
     tc = tcase_create("invariants");
