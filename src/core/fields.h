@@ -155,6 +155,7 @@ struct field_info {
     X(SOFTWARE_CUDA_GRAPHS, "software", "cuda_graphs", PT_ENUM, 0, 0, 0, "", "stack|none|router|attn|full", NULL, FIELD_REF_NONE, "stack (none)", PS_INT, OFF(recipe.graphs), "kernels launched from CUDA graphs (no host dispatch)") \
     X(SOFTWARE_MOE_DISPATCHER, "software", "moe_dispatcher", PT_ENUM, 0, 0, 0, "", "stack|alltoall|deepep|hybridep", NULL, FIELD_REF_NONE, "stack (alltoall)", PS_INT, OFF(recipe.dispatcher), "MoE token dispatcher") \
     X(SOFTWARE_MOE_FORCE_BALANCE, "software", "moe_force_balance", PT_ENUM, 0, 0, 0, "", "stack|yes|no", NULL, FIELD_REF_NONE, "stack (no)", PS_INT, OFF(recipe.force_balance), "MoE router forced to an even split (benchmark runs)") \
+    X(SOFTWARE_FP8_SCALING, "software", "fp8_scaling", PT_ENUM, 0, 0, 0, "", "stack|tensor|row", NULL, FIELD_REF_NONE, "stack", PS_INT, OFF(recipe.fp8_scaling), "FP8 scaling recipe: the stack's, or torchao dynamic tensorwise / rowwise (its casts)") \
     /* [train] */ \
     X(TRAIN_TOKENS, "train", "tokens", PT_COUNT, PKF_ZERO_UNSET, 1, 9e15, "tokens", NULL, NULL, FIELD_REF_NONE, "0 (run totals 0)", PS_F64, OFF(train.tokens), "training tokens (15T)") \
     X(TRAIN_SEQ_LEN, "train", "seq_len", PT_COUNT, 0, 1, B_COUNT_MAX, "tokens", NULL, NULL, FIELD_REF_NONE, "4096", PS_U64, OFF(train.seq_len), "sequence length") \

@@ -858,6 +858,9 @@ static enum cp_status validate(const struct scenario *sc,
     if (!st && (unsigned)sc->recipe.dispatcher > DISPATCH_HYBRIDEP)
         st = diag_set(d, CP_ERR_RANGE, "software.moe_dispatcher",
                       "must be stack, alltoall, deepep or hybridep");
+    if (!st && (unsigned)sc->recipe.fp8_scaling > FP8_SCALING_ROW)
+        st = diag_set(d, CP_ERR_RANGE, "software.fp8_scaling",
+                      "must be stack, tensor or row");
     if (!st && (unsigned)sc->recipe.force_balance > RECIPE_NO)
         st = diag_set(d, CP_ERR_RANGE, "software.moe_force_balance",
                       "must be stack, yes or no");

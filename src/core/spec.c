@@ -152,6 +152,13 @@ const char *moe_dispatcher_name(enum moe_dispatcher m)
     return (unsigned)m <= DISPATCH_HYBRIDEP ? names[m] : NULL;
 }
 
+const char *fp8_scaling_name(enum fp8_scaling f)
+{
+    static const char *const names[] = {"stack", "tensor", "row"};
+
+    return (unsigned)f <= FP8_SCALING_ROW ? names[f] : NULL;
+}
+
 const char *serve_pct_name(enum serve_pct p)
 {
     static const char *const names[] = {"mean", "p50", "p90", "p99"};

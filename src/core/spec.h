@@ -474,12 +474,19 @@ enum moe_dispatcher {
     DISPATCH_DEEPEP,
     DISPATCH_HYBRIDEP
 };
+/* How an 8-bit recipe scales its tensors (software.fp8_scaling): as the
+ * stack's own recipe does (Transformer Engine: the scale is known before
+ * the cast, which fuses into the op before), or torchao's dynamic
+ * tensorwise and rowwise float8 (torchao.float8 recipes "tensorwise" and
+ * "rowwise"), whose casts steptime.c prices per the torchao roofline. */
+enum fp8_scaling { FP8_SCALING_STACK, FP8_SCALING_TENSOR, FP8_SCALING_ROW };
 
 struct recipe {
     enum recipe_switch a2a_overlap; /* overlap of the MoE all-to-all */
     enum recipe_switch tp_overlap;  /* TP communication overlap */
     enum cuda_graphs graphs;        /* what CUDA graphs capture */
     enum moe_dispatcher dispatcher; /* MoE token dispatcher */
+    enum fp8_scaling fp8_scaling;   /* FP8 scaling recipe (w19d) */
     /* yes: the router hands
      * every expert its even share (Megatron-Core --moe-router-force-load-
      * balancing, which benchmark recipes set), so dropless routing leaves
@@ -558,6 +565,7 @@ const char *serve_disagg_name(enum serve_disagg g);
 const char *recipe_switch_name(enum recipe_switch r);
 const char *cuda_graphs_name(enum cuda_graphs g);
 const char *moe_dispatcher_name(enum moe_dispatcher m);
+const char *fp8_scaling_name(enum fp8_scaling f);
 const char *serve_pct_name(enum serve_pct p);
 const char *serve_pool_name(enum serve_pool p);
 

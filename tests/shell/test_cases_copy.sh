@@ -18,7 +18,8 @@ check "cases copy: the shared cases plus software.* recipe facts" \
 import csv, sys
 RECIPE = ('software.moe_a2a_overlap=', 'software.tp_comm_overlap=',
           'software.cuda_graphs=', 'software.moe_dispatcher=',
-          'software.moe_force_balance=')  # new key (d19b)
+          'software.moe_force_balance=',  # new key (d19b)
+          'software.fp8_scaling=')  # new key (w19d)
 a = list(csv.DictReader(open(sys.argv[1], newline='')))
 b = list(csv.DictReader(open(sys.argv[2], newline='')))
 ok = len(a) == len(b)
