@@ -50,6 +50,7 @@ static const struct {
     {"src/catalog/schema/0009_stack_runs_on.sql", "PRAGMA user_version = 9"},
     {"src/catalog/schema/0010_moe_gemm.sql", "PRAGMA user_version = 10"},
     {"src/catalog/schema/0011_dp_flat.sql", "PRAGMA user_version = 11"},
+    {"src/catalog/schema/0012_tp_bwd_exposed.sql", "PRAGMA user_version = 12"},
 };
 #define SCHEMA_VERSION ((int)(sizeof(migrations) / sizeof(migrations[0])))
 

@@ -404,7 +404,9 @@
       moe_gemm_per_expert, 1, 0, DF,                                           \
       "MoE: 1 = one GEMM launch per local expert, 0 = one grouped kernel")  \
     STACK_FRAC(C, "dp_flat", dp_flat, 0,                                       \
-               "DP/ZeRO collectives: 1 one flat ring, 0 hierarchical")
+               "DP/ZeRO collectives: 1 one flat ring, 0 hierarchical")         \
+    STACK_FRAC(C, "tp_bwd_exposed", tp_bwd_exposed, 0,                         \
+               "backward TP collectives: 1 in order, 0 under the wgrad GEMM")
 
 #define PUBLIC_COL(T, name, type, flags, min, max, choices, ft, member, scale, \
                    dflt, pf, help)                                             \

@@ -173,6 +173,11 @@ struct stack_spec {
                           another's compute) */
     double dp_overlap; /* share of DP gradient traffic under backward */
     double zero3_prefetch; /* ZeRO-3 layer gathers in flight ahead (0: none) */
+    /* 1: the backward TP collectives run in order with the GEMMs, none
+     * hidden (PyTorch DTensor TP without async TP); 0: Megatron's overlap
+     * of each input-gradient reduction with the weight-gradient GEMM
+     * (w19d) */
+    double tp_bwd_exposed;
     /* new key: dp_flat (d19a) */
     double dp_flat;  /* 1: data-parallel / ZeRO collectives run as one flat
                         ring over every rank of the group (DeepSpeed ZeRO,

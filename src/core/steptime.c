@@ -550,13 +550,18 @@ static void layer_time(const struct scenario *sc, const struct model_shape *m,
      * parallel layer with its weight-gradient GEMM (and, with SP, the
      * re-gather of its input with the data-gradient GEMM), so only what
      * outlasts those GEMMs is exposed (Korthikanti 2022 Table 4: backward
-     * takes ~1.55x forward, not 2x).  Forward, a stack with TP comm
+     * takes ~1.55x forward, not 2x); a stack whose TP runs its backward
+     * collectives in order with the GEMMs (tp_bwd_exposed: PyTorch DTensor
+     * TP, each functional collective waited on where autograd needs it)
+     * hides none of them.  Forward, a stack with TP comm
      * overlap (Transformer Engine userbuffers, async-TP) pipelines the
      * collectives with the GEMMs around them for its share tp_overlap. */
     group_init(hw, t, 1, &gr);
     lt->tp_f = 2 * group_allreduce(&gr, T * h * elem);
     tp_hide = hw->tp_ov;
-    lt->tp_b = (1 - tp_hide) * exposed(lt->tp_f, col_b, 0) +
+    lt->tp_b = (1 - tp_hide) * ((1 - sc->stack.tp_bwd_exposed) *
+                                    exposed(lt->tp_f, col_b, 0) +
+                                sc->stack.tp_bwd_exposed * lt->tp_f) +
                tp_hide * exposed(lt->tp_f, lt->b, 0);
     lt->tp_f = (1 - tp_hide) * lt->tp_f + tp_hide * exposed(lt->tp_f, lt->f, 0);
 

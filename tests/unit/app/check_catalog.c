@@ -791,6 +791,7 @@ START_TEST(test_migrate_v5_sale_capacity)
         "ALTER TABLE stacks DROP COLUMN runs_on_source",
         "ALTER TABLE stacks DROP COLUMN moe_gemm_per_expert",
         "ALTER TABLE stacks DROP COLUMN dp_flat",
+        "ALTER TABLE stacks DROP COLUMN tp_bwd_exposed",
         "UPDATE cloud SET capacity_gpus = NULL",
         "UPDATE cloud SET capacity_gpus = 64 WHERE id = 'gcp-a3-highgpu-8g'",
         "PRAGMA user_version = 5",

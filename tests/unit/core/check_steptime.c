@@ -619,6 +619,58 @@ START_TEST(test_fp8_scaling)
 }
 END_TEST
 
+/* stack tp_bwd_exposed: Megatron hides each backward TP reduction under
+ * the weight-gradient GEMM beside it (Korthikanti et al. 2022 section 4:
+ * backward ~1.55x forward), PyTorch DTensor TP waits on every collective
+ * in order (1): the backward then exposes all of the forward's TP volume
+ * again, more TP time and a longer step than with the overlap; without TP
+ * it changes nothing; beyond [0, 1] it is refused. */
+START_TEST(test_tp_bwd_exposed)
+{
+    static const struct {
+        uint64_t tp;
+        double exposed;
+        const char *source;
+    } cases[] = {
+        {8, 0, "Megatron: backward reduction under the wgrad GEMM"},
+        {8, 1, "DTensor TP: every backward collective in order"},
+        {1, 1, "no TP: nothing to expose"},
+    };
+    struct scenario sc;
+    struct result r[3];
+    struct diag d;
+    size_t i;
+
+    for (i = 0; i < 3; i++) {
+        fixture_scenario(&sc, "h100-sxm");
+        fixture_gpt(&sc, 8, 4096, 32, 32000);
+        sc.gpus = 8;
+        sc.layout.tp = cases[i].tp;
+        sc.layout.dp = 8 / cases[i].tp;
+        sc.layout.microbatch = 1;
+        sc.layout.sequence_parallel = cases[i].tp > 1;
+        sc.train.global_batch = 8;
+        sc.stack.tp_overlap = 0;
+        sc.stack.tp_bwd_exposed = cases[i].exposed;
+        ck_assert_msg(scenario_validate(&sc, &d) == CP_OK, "%s: %s", d.where,
+                      d.msg);
+        scenario_eval(&sc, &r[i]);
+        ck_assert_msg(r[i].time.mfu > 0 && r[i].time.mfu <= 1, "%s",
+                      cases[i].source);
+    }
+    ck_assert(r[1].time.tp_comm_s > r[0].time.tp_comm_s);
+    ck_assert(r[1].time.step_s > r[0].time.step_s);
+    /* without TP the column changes nothing (sc is still the tp 1 case) */
+    ck_assert_double_eq(r[2].time.tp_comm_s, 0);
+    sc.stack.tp_bwd_exposed = 0;
+    scenario_eval(&sc, &r[0]);
+    ck_assert_double_eq(r[0].time.step_s, r[2].time.step_s);
+
+    sc.stack.tp_bwd_exposed = 1.5;
+    ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_RANGE);
+}
+END_TEST
+
 Suite *suite_steptime(void)
 {
     Suite *s = suite_create("steptime");
@@ -634,6 +686,7 @@ Suite *suite_steptime(void)
     tcase_add_test(tc, test_moe_force_balance);
     tcase_add_test(tc, test_recipe_facts);
     tcase_add_test(tc, test_fp8_scaling);
+    tcase_add_test(tc, test_tp_bwd_exposed);
     tcase_add_test(tc, test_fp4_ceiling);
     suite_add_tcase(s, tc);
     tc = tcase_create("invariants");
