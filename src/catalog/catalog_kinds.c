@@ -416,7 +416,9 @@
       "serving, tp > 2: custom all-reduce while tp x message < it, kB")        \
     C(stack_spec, "ar_workspace_kb", CATCOL_REAL, 0, 0, 1e9, NULL, FT_DBL,     \
       ar_workspace_bytes, 1e3, 0, DF,                                          \
-      "serving, tp <= 2: custom all-reduce up to this message, kB")
+      "serving, tp <= 2: custom all-reduce up to this message, kB")        \
+    STACK_FRAC(C, "tp_bwd_exposed", tp_bwd_exposed, 0,                         \
+               "backward TP collectives: 1 in order, 0 under the wgrad GEMM")
 
 #define PUBLIC_COL(T, name, type, flags, min, max, choices, ft, member, scale, \
                    dflt, pf, help)                                             \

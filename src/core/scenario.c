@@ -533,6 +533,7 @@ static enum cp_status validate_stack(const struct stack_spec *s, struct diag *d)
         {"dp_overlap", s->dp_overlap, 0, 1, false},
         {"zero3_prefetch", s->zero3_prefetch, 0, 64, false},
         {"dp_flat", s->dp_flat, 0, 1, false}, /* new key: dp_flat (d19a) */
+        {"tp_bwd_exposed", s->tp_bwd_exposed, 0, 1, false},
         {"kernel_us", s->kernel_s * 1e6, 0, 1e6, false},
         {"step_overhead_ms", s->step_overhead_s * 1e3, 0, 1e6, false},
         {"mem_reserve_gib", s->mem_reserve_bytes / 1073741824.0, 0, 1e4, false},
@@ -922,6 +923,9 @@ static enum cp_status validate_head(const struct scenario *sc, struct diag *d)
     if (!st && (unsigned)sc->recipe.dispatcher > DISPATCH_HYBRIDEP)
         st = diag_set(d, CP_ERR_RANGE, "software.moe_dispatcher",
                       "must be stack, alltoall, deepep or hybridep");
+    if (!st && (unsigned)sc->recipe.fp8_scaling > FP8_SCALING_ROW)
+        st = diag_set(d, CP_ERR_RANGE, "software.fp8_scaling",
+                      "must be stack, tensor or row");
     if (!st && (unsigned)sc->recipe.force_balance > RECIPE_NO)
         st = diag_set(d, CP_ERR_RANGE, "software.moe_force_balance",
                       "must be stack, yes or no");

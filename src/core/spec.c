@@ -159,6 +159,13 @@ const char *pp_schedule_name(enum pp_schedule s)
     return (unsigned)s <= SCHED_DUALPIPE ? names[s] : NULL;
 }
 
+const char *fp8_scaling_name(enum fp8_scaling f)
+{
+    static const char *const names[] = {"stack", "tensor", "row"};
+
+    return (unsigned)f <= FP8_SCALING_ROW ? names[f] : NULL;
+}
+
 const char *serve_pct_name(enum serve_pct p)
 {
     static const char *const names[] = {"mean", "p50", "p90", "p99"};

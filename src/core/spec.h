@@ -186,6 +186,11 @@ struct stack_spec {
                           another's compute) */
     double dp_overlap; /* share of DP gradient traffic under backward */
     double zero3_prefetch; /* ZeRO-3 layer gathers in flight ahead (0: none) */
+    /* 1: the backward TP collectives run in order with the GEMMs, none
+     * hidden (PyTorch DTensor TP without async TP); 0: Megatron's overlap
+     * of each input-gradient reduction with the weight-gradient GEMM
+     * (w19d) */
+    double tp_bwd_exposed;
     /* new key: dp_flat (d19a) */
     double dp_flat;  /* 1: data-parallel / ZeRO collectives run as one flat
                         ring over every rank of the group (DeepSpeed ZeRO,
@@ -495,6 +500,12 @@ enum moe_dispatcher {
     DISPATCH_DEEPEP,
     DISPATCH_HYBRIDEP
 };
+/* How an 8-bit recipe scales its tensors (software.fp8_scaling): as the
+ * stack's own recipe does (Transformer Engine: the scale is known before
+ * the cast, which fuses into the op before), or torchao's dynamic
+ * tensorwise and rowwise float8 (torchao.float8 recipes "tensorwise" and
+ * "rowwise"), whose casts steptime.c prices per the torchao roofline. */
+enum fp8_scaling { FP8_SCALING_STACK, FP8_SCALING_TENSOR, FP8_SCALING_ROW };
 
 /* software.pp_schedule: the pipeline schedule; stack is the stack's 1F1B
  * (interleaved with parallel.interleave > 1). */
@@ -505,6 +516,7 @@ struct recipe {
     enum recipe_switch tp_overlap;  /* TP communication overlap */
     enum cuda_graphs graphs;        /* what CUDA graphs capture */
     enum moe_dispatcher dispatcher; /* MoE token dispatcher */
+    enum fp8_scaling fp8_scaling;   /* FP8 scaling recipe (w19d) */
     /* yes: the router hands
      * every expert its even share (Megatron-Core --moe-router-force-load-
      * balancing, which benchmark recipes set), so dropless routing leaves
@@ -592,6 +604,7 @@ const char *recipe_switch_name(enum recipe_switch r);
 const char *cuda_graphs_name(enum cuda_graphs g);
 const char *moe_dispatcher_name(enum moe_dispatcher m);
 const char *pp_schedule_name(enum pp_schedule s);
+const char *fp8_scaling_name(enum fp8_scaling f);
 const char *serve_pct_name(enum serve_pct p);
 const char *serve_pool_name(enum serve_pool p);
 

@@ -68,13 +68,46 @@ struct hw {
     double tp_ov;     /* share of TP communication pipelined with GEMMs */
     double ep_ov;     /* share of the MoE all-to-all overlapped */
     enum cuda_graphs graphs;
-    bool forward;  /* dispatcher forwards inside the domain (DeepEP) */
-    double cast;   /* bytes moved per element cast to 8/4 bits; 0: none */
-    double elem;   /* bytes per activation element */
-    double bw;     /* achieved HBM bytes/s */
-    double domain; /* scale-up domain size */
+    bool forward;        /* dispatcher forwards inside the domain (DeepEP) */
+    double cast;         /* bytes moved per element cast to 8/4 bits; 0: none */
+    double cast_kernels; /* kernels per cast */
+    double elem;         /* bytes per activation element */
+    double bw;           /* achieved HBM bytes/s */
+    double domain;       /* scale-up domain size */
     struct link up, out;
 };
+
+/* Bytes moved per element cast to 8 (or 4) bits, and the kernels the
+ * cast takes (steptime_cast_bytes). */
+double steptime_cast_bytes(const struct scenario *sc, enum precision p,
+                           double *kernels)
+{
+    const struct accel_spec *a = &sc->accel;
+
+    *kernels = 1;
+    if (p == PREC_FP8 && sc->recipe.fp8_scaling == FP8_SCALING_TENSOR)
+        /* torchao dynamic tensorwise: the tensor's amax must be known
+         * before the cast, so the amax pass fuses into the op before and
+         * the cast reads the 16-bit tensor again and writes both 8-bit
+         * layouts (torchao testing/training/roofline_utils.py,
+         * get_tensor_memory_traffic_ovhd_s, "tensorwise", fuse_with_prev:
+         * 2 + 2 x 1 bytes) */
+        return 2.0 + 2.0;
+    if (p == PREC_FP8 && sc->recipe.fp8_scaling == FP8_SCALING_ROW) {
+        /* torchao rowwise: a scale per row along each GEMM's reduction
+         * axis, so one kernel writes the dim-0 8-bit copy and a 16-bit
+         * transpose (its read fused), a second reads the transpose and
+         * writes the dim-1 copy (the same roofline, "rowwise":
+         * 1 + 2 + 2 + 1 bytes, two kernels) */
+        *kernels = 2;
+        return 1.0 + 2.0 + 2.0 + 1.0;
+    }
+    return p == PREC_FP4     ? 1.0 + 2.0 / 16
+           : p == PREC_MXFP8 ? 2.0 + 2.0 / 32
+           : strcmp(a->vendor, "NVIDIA") == 0 && a->peak_flops[PREC_MXFP8] > 0
+               ? 1.0
+               : 2.0;
+}
 
 static void hw_init(const struct scenario *sc, struct hw *hw)
 {
@@ -95,6 +128,7 @@ static void hw_init(const struct scenario *sc, struct hw *hw)
     hw->peak16 = hw->peak;
     hw->eta16 = hw->eta;
     hw->cast = 0;
+    hw->cast_kernels = 0;
     if (low) {
         /* Transformer Engine runs the linear layers in 8 (or 4) bits and
          * keeps attention, the embedding and the output layer in 16 bits.
@@ -122,12 +156,7 @@ static void hw_init(const struct scenario *sc, struct hw *hw)
             hw->peak16 = a->peak_flops[PREC_BF16];
             hw->eta16 = spec_scaled_eff(a->gemm_frac * sc->stack.gemm_eff, k);
         }
-        hw->cast =
-            p == PREC_FP4     ? 1.0 + 2.0 / 16
-            : p == PREC_MXFP8 ? 2.0 + 2.0 / 32
-            : strcmp(a->vendor, "NVIDIA") == 0 && a->peak_flops[PREC_MXFP8] > 0
-                ? 1.0
-                : 2.0;
+        hw->cast = steptime_cast_bytes(sc, p, &hw->cast_kernels);
     }
     /* FlashAttention-2 has no Hopper or Blackwell code path (TMA, wgmma,
      * tcgen05): on those it reaches its own, lower ceiling (FA3 README:
@@ -305,7 +334,8 @@ static double gemm_at(const struct hw *hw, bool low, double M, double N,
 /* Casting a tensor of n elements to 8 or 4 bits (one fused kernel). */
 static double cast_s(const struct hw *hw, double n)
 {
-    return hw->cast > 0 ? n * hw->cast / hw->bw + hw->kernel : 0;
+    return hw->cast > 0 ? n * hw->cast / hw->bw + hw->cast_kernels * hw->kernel
+                        : 0;
 }
 
 /* A linear layer's forward time and its backward (data and weight
@@ -549,13 +579,18 @@ static void layer_time(const struct scenario *sc, const struct model_shape *m,
      * parallel layer with its weight-gradient GEMM (and, with SP, the
      * re-gather of its input with the data-gradient GEMM), so only what
      * outlasts those GEMMs is exposed (Korthikanti 2022 Table 4: backward
-     * takes ~1.55x forward, not 2x).  Forward, a stack with TP comm
+     * takes ~1.55x forward, not 2x); a stack whose TP runs its backward
+     * collectives in order with the GEMMs (tp_bwd_exposed: PyTorch DTensor
+     * TP, each functional collective waited on where autograd needs it)
+     * hides none of them.  Forward, a stack with TP comm
      * overlap (Transformer Engine userbuffers, async-TP) pipelines the
      * collectives with the GEMMs around them for its share tp_overlap. */
     group_init(hw, t, 1, &gr);
     lt->tp_f = 2 * group_allreduce(&gr, T * h * elem);
     tp_hide = hw->tp_ov;
-    lt->tp_b = (1 - tp_hide) * exposed(lt->tp_f, col_b, 0) +
+    lt->tp_b = (1 - tp_hide) * ((1 - sc->stack.tp_bwd_exposed) *
+                                    exposed(lt->tp_f, col_b, 0) +
+                                sc->stack.tp_bwd_exposed * lt->tp_f) +
                tp_hide * exposed(lt->tp_f, lt->b, 0);
     lt->tp_f = (1 - tp_hide) * lt->tp_f + tp_hide * exposed(lt->tp_f, lt->f, 0);
 

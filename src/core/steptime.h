@@ -58,6 +58,15 @@ double steptime_gemm_s(double rate, double half, double bw, double kernel,
                        double M, double N, double K, double batch,
                        double elem_bytes);
 
+/* Bytes moved per element when the training precision p (8 or 4 bits)
+ * casts an activation or gradient, and in *kernels how many kernels the
+ * cast takes: the stack's recipe (Transformer Engine: the cast fuses into
+ * the op before and writes the 8-bit copy, plus its transpose on Hopper
+ * and a second quantization for MX formats), or software.fp8_scaling's
+ * torchao tensorwise (4 bytes) and rowwise (6 bytes, 2 kernels). */
+double steptime_cast_bytes(const struct scenario *sc, enum precision p,
+                           double *kernels);
+
 /* Fill r->time (and r->bottleneck; warnings unless flags has EVAL_QUIET)
  * for validated sc with shape m; r->memory must be filled. */
 void steptime_estimate(const struct scenario *sc, const struct model_shape *m,

@@ -23,7 +23,8 @@ RECIPE = ('software.moe_a2a_overlap=', 'software.tp_comm_overlap=',
           'software.cuda_graphs=', 'software.moe_dispatcher=',
           'software.moe_force_balance=',  # new key (d19b)
           'model.first_dense_layers=', 'model.mtp_layers=',
-          'model.moe_groups=', 'model.moe_group_topk=')
+          'model.moe_groups=', 'model.moe_group_topk=',
+          'software.fp8_scaling=')  # new key (w19d)
 a = list(csv.DictReader(open(sys.argv[1], newline='')))
 b = list(csv.DictReader(open(sys.argv[2], newline='')))
 ok = len(a) == len(b)

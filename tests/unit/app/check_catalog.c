@@ -799,6 +799,7 @@ START_TEST(test_migrate_v5_sale_capacity)
         "ALTER TABLE accelerators DROP COLUMN nccl_ar_gb_s",
         "ALTER TABLE stacks DROP COLUMN ar_oneshot_kb",
         "ALTER TABLE stacks DROP COLUMN ar_workspace_kb",
+        "ALTER TABLE stacks DROP COLUMN tp_bwd_exposed",
         "UPDATE cloud SET capacity_gpus = NULL",
         "UPDATE cloud SET capacity_gpus = 64 WHERE id = 'gcp-a3-highgpu-8g'",
         "PRAGMA user_version = 5",

@@ -1,5 +1,7 @@
 /* check_steptime.c - roofline and step-time invariants. */
 #include <check.h>
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "check_helpers.h"
@@ -745,6 +747,132 @@ START_TEST(test_mtp_not_served)
 }
 END_TEST
 
+/* software.fp8_scaling: the bytes a cast to 8 bits moves per element, per
+ * recipe (torchao testing/training/roofline_utils.py, get_tensor_memory_
+ * traffic_ovhd_s for an activation or gradient with its read fused into
+ * the op before), and the step it costs: tensorwise re-reads the 16-bit
+ * tensor after its amax, rowwise quantizes along each axis in two
+ * kernels.  "stack" keeps the stack's own (Transformer Engine) casts. */
+START_TEST(test_fp8_scaling)
+{
+    static const struct {
+        const char *accel;
+        enum precision prec;
+        enum fp8_scaling scaling;
+        double bytes, kernels;
+        const char *source;
+    } cases[] = {
+        {"h100-sxm", PREC_FP8, FP8_SCALING_STACK, 2, 1,
+         "TE: 8-bit copy + transpose written, read fused"},
+        {"b200", PREC_FP8, FP8_SCALING_STACK, 1, 1,
+         "TE on Blackwell: one 8-bit copy serves every layout"},
+        {"h100-sxm", PREC_FP8, FP8_SCALING_TENSOR, 4, 1,
+         "torchao tensorwise: read 2 + write 2 x 1"},
+        {"b200", PREC_FP8, FP8_SCALING_TENSOR, 4, 1,
+         "torchao tensorwise writes both layouts on Blackwell too"},
+        {"h100-sxm", PREC_FP8, FP8_SCALING_ROW, 6, 2,
+         "torchao rowwise: (1 + 2) + (2 + 1), two kernels"},
+        {"b200", PREC_MXFP8, FP8_SCALING_ROW, 2 + 2.0 / 32, 1,
+         "MXFP8 keeps its own two quantizations"},
+    };
+    struct scenario sc;
+    struct result r;
+    double kernels, step[3];
+    size_t i;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        fixture_scenario(&sc, cases[i].accel);
+        /* Blackwell: NVIDIA with MX tensor cores */
+        snprintf(sc.accel.vendor, sizeof(sc.accel.vendor), "NVIDIA");
+        if (strcmp(cases[i].accel, "b200") == 0)
+            sc.accel.peak_flops[PREC_MXFP8] = 4500e12;
+        sc.recipe.fp8_scaling = cases[i].scaling;
+        ck_assert_msg(
+            fabs(steptime_cast_bytes(&sc, cases[i].prec, &kernels) -
+                 cases[i].bytes) < 1e-12,
+            "%s", cases[i].source);
+        ck_assert_msg(kernels == cases[i].kernels, "%s", cases[i].source);
+    }
+
+    /* at FP8 the step follows the cast traffic: stack < tensor < row */
+    fixture_scenario(&sc, "h100-sxm");
+    sc.train.precision = PREC_FP8;
+    for (i = 0; i < 3; i++) {
+        sc.recipe.fp8_scaling = (enum fp8_scaling)i;
+        step[i] = recipe_step(&sc, &r);
+    }
+    ck_assert(step[FP8_SCALING_STACK] < step[FP8_SCALING_TENSOR]);
+    ck_assert(step[FP8_SCALING_TENSOR] < step[FP8_SCALING_ROW]);
+    /* in 16 bits nothing is cast, so the recipe changes nothing */
+    sc.train.precision = PREC_BF16;
+    sc.recipe.fp8_scaling = FP8_SCALING_STACK;
+    step[0] = recipe_step(&sc, &r);
+    sc.recipe.fp8_scaling = FP8_SCALING_ROW;
+    ck_assert_double_eq(recipe_step(&sc, &r), step[0]);
+
+    /* out of range names its key */
+    {
+        struct diag d;
+
+        sc.recipe.fp8_scaling = (enum fp8_scaling)7;
+        ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_RANGE);
+        ck_assert_str_eq(d.where, "software.fp8_scaling");
+    }
+}
+END_TEST
+
+/* stack tp_bwd_exposed: Megatron hides each backward TP reduction under
+ * the weight-gradient GEMM beside it (Korthikanti et al. 2022 section 4:
+ * backward ~1.55x forward), PyTorch DTensor TP waits on every collective
+ * in order (1): the backward then exposes all of the forward's TP volume
+ * again, more TP time and a longer step than with the overlap; without TP
+ * it changes nothing; beyond [0, 1] it is refused. */
+START_TEST(test_tp_bwd_exposed)
+{
+    static const struct {
+        uint64_t tp;
+        double exposed;
+        const char *source;
+    } cases[] = {
+        {8, 0, "Megatron: backward reduction under the wgrad GEMM"},
+        {8, 1, "DTensor TP: every backward collective in order"},
+        {1, 1, "no TP: nothing to expose"},
+    };
+    struct scenario sc;
+    struct result r[3];
+    struct diag d;
+    size_t i;
+
+    for (i = 0; i < 3; i++) {
+        fixture_scenario(&sc, "h100-sxm");
+        fixture_gpt(&sc, 8, 4096, 32, 32000);
+        sc.gpus = 8;
+        sc.layout.tp = cases[i].tp;
+        sc.layout.dp = 8 / cases[i].tp;
+        sc.layout.microbatch = 1;
+        sc.layout.sequence_parallel = cases[i].tp > 1;
+        sc.train.global_batch = 8;
+        sc.stack.tp_overlap = 0;
+        sc.stack.tp_bwd_exposed = cases[i].exposed;
+        ck_assert_msg(scenario_validate(&sc, &d) == CP_OK, "%s: %s", d.where,
+                      d.msg);
+        scenario_eval(&sc, &r[i]);
+        ck_assert_msg(r[i].time.mfu > 0 && r[i].time.mfu <= 1, "%s",
+                      cases[i].source);
+    }
+    ck_assert(r[1].time.tp_comm_s > r[0].time.tp_comm_s);
+    ck_assert(r[1].time.step_s > r[0].time.step_s);
+    /* without TP the column changes nothing (sc is still the tp 1 case) */
+    ck_assert_double_eq(r[2].time.tp_comm_s, 0);
+    sc.stack.tp_bwd_exposed = 0;
+    scenario_eval(&sc, &r[0]);
+    ck_assert_double_eq(r[0].time.step_s, r[2].time.step_s);
+
+    sc.stack.tp_bwd_exposed = 1.5;
+    ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_RANGE);
+}
+END_TEST
+
 Suite *suite_steptime(void)
 {
     Suite *s = suite_create("steptime");
@@ -765,6 +893,8 @@ Suite *suite_steptime(void)
     tcase_add_test(tc, test_mtp_stage);
     tcase_add_test(tc, test_mtp_not_served);
     tcase_add_test(tc, test_moe_groups);
+    tcase_add_test(tc, test_fp8_scaling);
+    tcase_add_test(tc, test_tp_bwd_exposed);
     tcase_add_test(tc, test_fp4_ceiling);
     suite_add_tcase(s, tc);
     tc = tcase_create("invariants");
