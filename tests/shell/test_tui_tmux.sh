@@ -167,8 +167,17 @@ db="$tmp/catalog.db"
 cli() { env -i HOME="$tmp/home" LC_ALL=C TZ=UTC PATH=/usr/bin:/bin "$@"; }
 finish() { # quit the session S (answering the prompt over unsaved edits)
     keys q
-    sleep 0.3
-    screen | grep -q "quit? (y/n)" && keys y
+    # wait for the program to end or to ask (a loaded machine may take
+    # seconds to draw the prompt), then answer it once
+    i=0
+    while [ ! -s "$tmp/rc" ] && [ $i -lt 100 ]; do
+        if screen | grep -q "quit? (y/n)"; then
+            keys y
+            break
+        fi
+        sleep 0.1
+        i=$((i + 1))
+    done
     i=0
     while [ ! -s "$tmp/rc" ] && [ $i -lt 100 ]; do
         sleep 0.1
