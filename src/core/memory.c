@@ -177,6 +177,9 @@ static void stage_memory(const struct scenario *sc, const struct model_shape *m,
     if (zero >= 1)
         out->optimizer =
             dense_params * ob / shard + expert_params * ob / expert_shard;
+    /* ZeRO-Offload keeps the optimizer states in host memory */
+    if (spec_offloads_optimizer(&sc->recipe))
+        out->optimizer = 0;
     if (zero >= 2)
         out->gradients =
             dense_params * gb / shard + expert_params * gb / expert_shard;
