@@ -340,6 +340,11 @@ struct system_spec {
     enum system_sale sale; /* whether it can be owned */
     uint64_t unit_gpus;    /* accelerators per purchasable unit (a server,
                               a whole NVL72 rack); 0 = gpus_per_node */
+    /* the host side of ZeRO-Offload (software.offload): each accelerator's
+     * achieved link to host memory, bytes/s per direction, and the node's
+     * CPU cores; 0 = not stated */
+    double host_link_bps;
+    uint64_t host_cores;
 };
 
 /* Scale-out fabric. */

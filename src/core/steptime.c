@@ -18,15 +18,12 @@
  * (scatter + weighted sum) and the count exchange before the all-to-all
  * (Megatron-Core MoE token dispatcher); backward about twice as many. */
 #define MOE_KERNELS_FWD 12.0
-/* ZeRO-Offload's host side (Ren et al. 2021, arXiv 2101.06840).  Each
- * GPU's path to host memory is its PCIe Gen4 x16 slot: 31.5 GB/s per
- * direction raw, about 25 GB/s achieved with pinned buffers (CUDA
- * bandwidthTest on DGX A100; the paper's DGX-2 V100s sit on Gen3). */
-#define HOST_LINK_BPS 25e9
 /* DeepSpeed's CPU-Adam updates 1 billion parameters in 0.22 s on the
- * paper's DGX-2 host (section 5.2 / table 3: 2 x 24-core Xeon Platinum
- * 8168), which its 16 GPUs' processes share: per GPU 1e9 / 0.22 / 16. */
-#define CPU_ADAM_PARAMS_S (1e9 / 0.22 / 16)
+ * ZeRO-Offload paper's DGX-2 host (Ren et al. 2021, arXiv 2101.06840,
+ * section 5.2 / table 3: 2 x 24-core Xeon Platinum 8168): per core
+ * 1e9 / 0.22 / 48.  An accelerator's process gets its node's cores over
+ * its accelerators (system host_cores / gpus_per_node). */
+#define CPU_ADAM_PARAMS_S_CORE (1e9 / 0.22 / 48)
 /* Causal attention: a fused kernel skips the masked upper triangle. */
 #define CAUSAL_FRAC 0.5
 /* Flash attention backward: 5 matmuls against 2 forward (Dao 2023). */
@@ -852,7 +849,8 @@ static double dp_comm(const struct scenario *sc, const struct hw *hw,
 
 /* ZeRO-Offload's step (software.offload=optimizer; Ren et al. 2021
  * section 4): each GPU sends its ZeRO shard of the 16-bit gradients to
- * the host (16 bits, 32 in fp32 training), the host's CPU-Adam updates the fp32
+ * the host (16 bits, 32 in fp32 training) over its host link (the
+ * system's host_link_gb_s), the host's CPU-Adam updates the fp32
  * master weights and moments there, and the updated 16-bit weights come back.
  * DeepSpeed copies the gradients out as each bucket is reduced (under ZeRO 2/3
  * every microbatch, accumulating on the host), so the copy hides under
@@ -865,11 +863,13 @@ static double offload_time(const struct scenario *sc, const struct hw *hw,
 {
     double bwd = st->b + st->rec + st->head_b;
     double bucket = 1 / fmax(1, st->layers);
-    double d2h = sharded * hw->elem / HOST_LINK_BPS, h2d = d2h;
+    double link = sc->system.host_link_bps;
+    double d2h = sharded * hw->elem / link, h2d = d2h;
     double copies = sc->layout.zero >= 2 ? mbs : 1;
+    double cpu = CPU_ADAM_PARAMS_S_CORE * (double)sc->system.host_cores /
+                 (double)sc->system.gpus_per_node;
 
-    return copies * exposed(d2h, bwd, d2h * bucket) +
-           sharded / CPU_ADAM_PARAMS_S + h2d;
+    return copies * exposed(d2h, bwd, d2h * bucket) + sharded / cpu + h2d;
 }
 
 /* Optimizer (Megatron's mixed-precision step), bandwidth-bound: read the

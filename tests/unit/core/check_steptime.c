@@ -881,8 +881,18 @@ END_TEST
  * 25 GB/s, PCIe Gen4 x16 achieved; hidden under the backward but for its
  * last of 8 layers' buckets plus the overlap tax 0.28, once per step under
  * ZeRO 1 and per microbatch under ZeRO 3), CPU-Adam on the host (1e9
- * parameters in 0.22 s on a DGX-2 host its 16 GPUs share, paper table 3)
- * and the 16-bit weights back (2 bytes at 25 GB/s, exposed). */
+ * parameters in 0.22 s on the paper's 48-core DGX-2 host, table 3; here
+ * 128 cores over 8 GPUs) and the 16-bit weights back (2 bytes at 25 GB/s,
+ * exposed). */
+/* DGX A100's host (data/systems.csv): PCIe Gen4 x16, ~25 GB/s achieved;
+ * 2 x AMD EPYC 7742, 128 cores for 8 GPUs */
+static void dgx_a100_host(struct scenario *sc)
+{
+    sc->system.gpus_per_node = 8;
+    sc->system.host_link_bps = 25e9;
+    sc->system.host_cores = 128;
+}
+
 static void offload_pair(int zero, uint64_t batch, struct result *none,
                          struct result *off)
 {
@@ -891,6 +901,7 @@ static void offload_pair(int zero, uint64_t batch, struct result *none,
 
     fixture_scenario(&sc, "a100-80gb");
     fixture_gpt(&sc, 8, 4096, 32, 32000);
+    dgx_a100_host(&sc);
     sc.gpus = 8;
     sc.layout.tp = 1;
     sc.layout.dp = 8;
@@ -928,7 +939,7 @@ START_TEST(test_offload_time)
         double shard = params / 8, link = shard * 2 / 25e9;
         double gpu = shard * (4 + 8 + 16 + 2) / (2.039e12 * 0.85);
         double host = cases[i].copies * (link / 8 + 0.28 * link) +
-                      shard * 0.22 * 16 / 1e9 + link;
+                      shard / (1e9 / 0.22 / 48 * 128 / 8) + link;
 
         offload_pair(cases[i].zero, cases[i].batch, &none, &off);
         ck_assert_msg(fabs((off.time.optimizer_s - none.time.optimizer_s) -
@@ -977,7 +988,8 @@ END_TEST
 /* Invariants over ZeRO stages, DP and precision: offloading never grows
  * GPU memory, never shortens the step; the run stays physical (MFU in
  * (0, 1], finite GPU-hours and energy).  CPU-Adam is Adam: another
- * optimizer, or an out-of-range value, is refused. */
+ * optimizer, a system without host figures, or an out-of-range value, is
+ * refused. */
 START_TEST(test_offload_invariants)
 {
     static const enum precision precs[] = {PREC_BF16, PREC_FP32};
@@ -992,6 +1004,7 @@ START_TEST(test_offload_invariants)
             for (k = 0; k < 2; k++) {
                 fixture_scenario(&sc, "a100-80gb");
                 fixture_gpt(&sc, 8, 4096, 32, 32000);
+                dgx_a100_host(&sc);
                 sc.gpus = 8;
                 sc.layout.tp = 8 / dps[i];
                 sc.layout.dp = dps[i];
@@ -1019,6 +1032,15 @@ START_TEST(test_offload_invariants)
     ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_RANGE);
     ck_assert_str_eq(d.where, "software.offload");
     sc.train.optimizer = OPT_ADAM;
+    /* a system that states no host link or cores cannot price it */
+    sc.system.host_link_bps = 0;
+    ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_RANGE);
+    ck_assert_str_eq(d.where, "software.offload");
+    sc.system.host_link_bps = 25e9;
+    sc.system.host_cores = 0;
+    ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_RANGE);
+    sc.system.host_cores = 128;
+    ck_assert_int_eq(scenario_validate(&sc, &d), CP_OK);
     sc.recipe.offload = (enum offload)3;
     ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_RANGE);
 }
