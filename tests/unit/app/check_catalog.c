@@ -838,6 +838,13 @@ START_TEST(test_migrate_v5_sale_capacity)
                                        &of, NULL, &d),
                      CP_OK);
     ck_assert_uint_eq(of.capacity_gpus, 64); /* the user's own */
+    /* 0014_host_link: the built-in host side of ZeRO-Offload, as
+     * data/systems.csv (DGX A100: PCIe Gen4 ~25 GB/s, 128 cores) */
+    ck_assert_int_eq(catalog_get_system(c, "dgx-a100", &sy, NULL, &d), CP_OK);
+    ck_assert_double_eq(sy.host_link_bps, 25e9);
+    ck_assert_uint_eq(sy.host_cores, 128);
+    ck_assert_int_eq(catalog_get_system(c, "dgx-b200", &sy, NULL, &d), CP_OK);
+    ck_assert_double_eq(sy.host_link_bps, 0); /* not stated */
     catalog_close(c);
 }
 END_TEST
