@@ -977,6 +977,10 @@ START_TEST(test_offload_memory)
                                 params * cases[i].bytes_per_param_dp8,
                                 1e-9 * none.memory.optimizer_bytes);
         ck_assert_double_eq(off.memory.optimizer_bytes, 0);
+        /* what left the GPU is reported as held by the host */
+        ck_assert_double_eq(none.memory.host_bytes, 0);
+        ck_assert_double_eq(off.memory.host_bytes,
+                            none.memory.optimizer_bytes);
         ck_assert_double_eq_tol(off.memory.total_bytes,
                                 none.memory.total_bytes -
                                     none.memory.optimizer_bytes,
