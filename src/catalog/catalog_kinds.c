@@ -157,7 +157,12 @@
       unit_gpus, 1, 0, PF_SOURCED,                                             \
       "accelerators per purchasable unit (server, rack); empty = a node")      \
     C(system_spec, "sale_source", CATCOL_TEXT, 0, 0, 0, NULL, FT_NONE, id, 1,  \
-      0, PF_SOURCE, "where sale and unit_gpus come from")
+      0, PF_SOURCE, "where sale and unit_gpus come from")                   \
+    C(system_spec, "host_link_gb_s", CATCOL_REAL, 0, 0, 1e4, NULL, FT_DBL,     \
+      host_link_bps, 1e9, 0, 0,                                                \
+      "per-accelerator achieved GB/s to host memory, each way; empty = none")  \
+    C(system_spec, "host_cores", CATCOL_COUNT, 0, 1, 1e5, NULL, FT_U64,        \
+      host_cores, 1, 0, 0, "CPU cores per node; empty = not stated")
 
 #define FABRIC_USD(C, name, member, help)                                      \
     C(fabric_spec, name, CATCOL_REAL, 0, 0, 1e8, NULL, FT_DBL, member, 1, 0,   \

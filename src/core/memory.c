@@ -87,6 +87,7 @@ double memory_layer_activation_bytes(const struct scenario *sc,
 struct stage_mem {
     double weights, gradients, optimizer, activations, overhead;
     double allocator, buffers; /* the two parts of overhead */
+    double host; /* held in host memory (ZeRO-Offload), not in the total */
 };
 
 static double stage_total(const struct stage_mem *st)
@@ -177,6 +178,12 @@ static void stage_memory(const struct scenario *sc, const struct model_shape *m,
     if (zero >= 1)
         out->optimizer =
             dense_params * ob / shard + expert_params * ob / expert_shard;
+    /* ZeRO-Offload keeps the optimizer states in host memory */
+    out->host = 0;
+    if (spec_offloads_optimizer(&sc->recipe)) {
+        out->host = out->optimizer;
+        out->optimizer = 0;
+    }
     if (zero >= 2)
         out->gradients =
             dense_params * gb / shard + expert_params * gb / expert_shard;
@@ -257,6 +264,7 @@ void memory_estimate(const struct scenario *sc, const struct model_shape *m,
     out->overhead_bytes = busy->overhead;
     out->allocator_bytes = busy->allocator;
     out->buffers_bytes = busy->buffers;
+    out->host_bytes = busy->host;
     out->total_bytes = stage_total(busy);
     out->capacity_bytes = sc->accel.hbm_bytes;
     out->fits = out->total_bytes <= out->capacity_bytes;

@@ -50,6 +50,9 @@ struct memory_result {
     double total_bytes;     /* sum of the five above */
     double capacity_bytes;  /* accelerator HBM */
     bool fits;
+    /* new key: memory.host_optimizer_gib (x19i) */
+    double host_bytes; /* software.offload=optimizer: the optimizer states
+                          this accelerator keeps in host memory; 0 else */
 };
 
 struct time_result {

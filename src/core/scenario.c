@@ -932,6 +932,23 @@ static enum cp_status validate_head(const struct scenario *sc, struct diag *d)
     if (!st && (unsigned)sc->recipe.schedule > SCHED_DUALPIPE)
         st = diag_set(d, CP_ERR_RANGE, "software.pp_schedule",
                       "must be stack, 1f1b or dualpipe");
+    if (!st && (unsigned)sc->recipe.offload > OFFLOAD_OPTIMIZER)
+        st = diag_set(d, CP_ERR_RANGE, "software.offload",
+                      "must be stack, none or optimizer");
+    if (!st && spec_offloads_optimizer(&sc->recipe) &&
+        !(sc->system.host_link_bps > 0 && sc->system.host_cores > 0 &&
+          sc->system.gpus_per_node > 0))
+        st = diag_set(d, CP_ERR_RANGE, "software.offload",
+                      "optimizer offload needs the system's host link and "
+                      "CPU cores (catalog systems.host_link_gb_s, "
+                      "host_cores); %s states none",
+                      sc->system.id[0] ? sc->system.id : "the system");
+    /* the host update is DeepSpeed's CPU-Adam (ZeRO-Offload section 5.2) */
+    if (!st && spec_offloads_optimizer(&sc->recipe) &&
+        sc->train.optimizer != OPT_ADAM)
+        st = diag_set(d, CP_ERR_RANGE, "software.offload",
+                      "optimizer offload runs DeepSpeed's CPU-Adam: needs "
+                      "train.optimizer=adam");
     if (!st && (unsigned)sc->train.optimizer >= OPT_COUNT)
         st = diag_set(d, CP_ERR_RANGE, "train.optimizer", "unknown optimizer");
     if (!st && sc->train.grad_dtype != PREC_FP32 &&

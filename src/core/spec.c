@@ -166,6 +166,13 @@ const char *fp8_scaling_name(enum fp8_scaling f)
     return (unsigned)f <= FP8_SCALING_ROW ? names[f] : NULL;
 }
 
+const char *offload_name(enum offload o)
+{
+    static const char *const names[] = {"stack", "none", "optimizer"};
+
+    return (unsigned)o <= OFFLOAD_OPTIMIZER ? names[o] : NULL;
+}
+
 const char *serve_pct_name(enum serve_pct p)
 {
     static const char *const names[] = {"mean", "p50", "p90", "p99"};

@@ -340,6 +340,11 @@ struct system_spec {
     enum system_sale sale; /* whether it can be owned */
     uint64_t unit_gpus;    /* accelerators per purchasable unit (a server,
                               a whole NVL72 rack); 0 = gpus_per_node */
+    /* the host side of ZeRO-Offload (software.offload): each accelerator's
+     * achieved link to host memory, bytes/s per direction, and the node's
+     * CPU cores; 0 = not stated */
+    double host_link_bps;
+    uint64_t host_cores;
 };
 
 /* Scale-out fabric. */
@@ -511,6 +516,14 @@ enum fp8_scaling { FP8_SCALING_STACK, FP8_SCALING_TENSOR, FP8_SCALING_ROW };
  * (interleaved with parallel.interleave > 1). */
 enum pp_schedule { SCHED_STACK, SCHED_1F1B, SCHED_DUALPIPE };
 
+/* software.offload: where the optimizer lives.  optimizer is ZeRO-Offload
+ * (Ren et al. 2021, arXiv 2101.06840; DeepSpeed offload_optimizer
+ * device=cpu): the fp32 master weights and Adam's moments stay in host
+ * memory, the host's CPU-Adam updates them, and every step the 16-bit
+ * gradients go to the host and the updated 16-bit weights come back over
+ * PCIe.  stack: the stack's (no stack offloads by default: none). */
+enum offload { OFFLOAD_STACK, OFFLOAD_NONE, OFFLOAD_OPTIMIZER };
+
 struct recipe {
     enum recipe_switch a2a_overlap; /* overlap of the MoE all-to-all */
     enum recipe_switch tp_overlap;  /* TP communication overlap */
@@ -531,7 +544,14 @@ struct recipe {
     /* DualPipe (DeepSeek-V3 report section 3.2.1): two pipelines in
      * opposite directions, each device holding a stage of each */
     enum pp_schedule schedule;
+    enum offload offload; /* optimizer in host memory (ZeRO-Offload) */
 };
+
+/* true when the optimizer states and update live on the host */
+static inline bool spec_offloads_optimizer(const struct recipe *r)
+{
+    return r->offload == OFFLOAD_OPTIMIZER;
+}
 
 /* The busiest expert-parallel rank's share of routed tokens over the even
  * share before any capacity: 1 when the recipe forces an even split, else
@@ -605,6 +625,7 @@ const char *cuda_graphs_name(enum cuda_graphs g);
 const char *moe_dispatcher_name(enum moe_dispatcher m);
 const char *pp_schedule_name(enum pp_schedule s);
 const char *fp8_scaling_name(enum fp8_scaling f);
+const char *offload_name(enum offload o);
 const char *serve_pct_name(enum serve_pct p);
 const char *serve_pool_name(enum serve_pool p);
 

@@ -18,6 +18,12 @@
  * (scatter + weighted sum) and the count exchange before the all-to-all
  * (Megatron-Core MoE token dispatcher); backward about twice as many. */
 #define MOE_KERNELS_FWD 12.0
+/* DeepSpeed's CPU-Adam updates 1 billion parameters in 0.22 s on the
+ * ZeRO-Offload paper's DGX-2 host (Ren et al. 2021, arXiv 2101.06840,
+ * section 5.2 / table 3: 2 x 24-core Xeon Platinum 8168): per core
+ * 1e9 / 0.22 / 48.  An accelerator's process gets its node's cores over
+ * its accelerators (system host_cores / gpus_per_node). */
+#define CPU_ADAM_PARAMS_S_CORE (1e9 / 0.22 / 48)
 /* Causal attention: a fused kernel skips the masked upper triangle. */
 #define CAUSAL_FRAC 0.5
 /* Flash attention backward: 5 matmuls against 2 forward (Dao 2023). */
@@ -841,13 +847,41 @@ static double dp_comm(const struct scenario *sc, const struct hw *hw,
     return mbs * layers * (2 * ag + rs);
 }
 
+/* ZeRO-Offload's step (software.offload=optimizer; Ren et al. 2021
+ * section 4): each GPU sends its ZeRO shard of the 16-bit gradients to
+ * the host (16 bits, 32 in fp32 training) over its host link (the
+ * system's host_link_gb_s), the host's CPU-Adam updates the fp32
+ * master weights and moments there, and the updated 16-bit weights come back.
+ * DeepSpeed copies the gradients out as each bucket is reduced (under ZeRO 2/3
+ * every microbatch, accumulating on the host), so the copy hides under
+ * the backward but for its last bucket; the update and the copy back
+ * follow the backward (no one-step delayed parameter update, which
+ * DeepSpeed leaves off by default). */
+static double offload_time(const struct scenario *sc, const struct hw *hw,
+                           const struct stage_time *st, double sharded,
+                           double mbs)
+{
+    double bwd = st->b + st->rec + st->head_b;
+    double bucket = 1 / fmax(1, st->layers);
+    double link = sc->system.host_link_bps;
+    double d2h = sharded * hw->elem / link, h2d = d2h;
+    double copies = sc->layout.zero >= 2 ? mbs : 1;
+    double cpu = CPU_ADAM_PARAMS_S_CORE * (double)sc->system.host_cores /
+                 (double)sc->system.gpus_per_node;
+
+    return copies * exposed(d2h, bwd, d2h * bucket) + sharded / cpu + h2d;
+}
+
 /* Optimizer (Megatron's mixed-precision step), bandwidth-bound: read the
  * gradient, read and write the fp32 master weight and the states (Adam:
  * m and v; 8-bit Adam: two bytes; SGD: momentum), write the 16-bit weight;
  * around it four passes over the gradients (unscale and inf check, norm
- * for clipping, copy, zeroing).  ZeRO >= 1 shards the update. */
+ * for clipping, copy, zeroing).  ZeRO >= 1 shards the update.  With the
+ * optimizer offloaded the GPU keeps the gradient passes and the host does
+ * the update (offload_time). */
 static double optimizer_time(const struct scenario *sc, const struct hw *hw,
-                             double params)
+                             const struct stage_time *st, double params,
+                             double mbs)
 {
     const struct layout *lay = &sc->layout;
     double gb = precision_bytes(sc->train.grad_dtype);
@@ -867,6 +901,9 @@ static double optimizer_time(const struct scenario *sc, const struct hw *hw,
         break;
     }
     grad_passes = 4 * gb * (lay->zero >= 2 ? sharded : params);
+    if (spec_offloads_optimizer(&sc->recipe))
+        return offload_time(sc, hw, st, sharded, mbs) +
+               bytes_s(hw, grad_passes) + 10 * hw->kernel;
     return bytes_s(hw, sharded * per_param + grad_passes) + 10 * hw->kernel;
 }
 
@@ -938,7 +975,7 @@ void steptime_estimate(const struct scenario *sc, const struct model_shape *m,
         params *= 2;
     pp_s = pp_comm(sc, m, &hw, T, mbs);
     dp_s = dp_comm(sc, &hw, &st, params, mbs);
-    opt_s = optimizer_time(sc, &hw, params);
+    opt_s = optimizer_time(sc, &hw, &st, params, mbs);
 
     /* 1F1B / interleaved schedule (Narayanan et al. 2021 section 2.2):
      * m microbatches plus a bubble of (p - 1)/v of one microbatch. */

@@ -301,6 +301,10 @@ static const struct metric table[] = {
     F("memory", "capacity_gib", "GiB", memory.capacity_bytes, GIB, MB_NONE,
       "accelerator HBM capacity"),
     B("memory", "fits", memory.fits, "total_gib <= capacity_gib"),
+    /* new key: memory.host_optimizer_gib (x19i) */
+    F("memory", "host_optimizer_gib", "GiB", memory.host_bytes, GIB, MB_LOWER,
+      "software.offload=optimizer: the optimizer states (12 B/param for "
+      "Adam; ZeRO-1+ shards) this GPU keeps in host memory; 0 else"),
 
     F("serve", "kv_bytes_per_token", "B", serve.kv_bytes_per_token, 1, MB_LOWER,
       "2 x layers x kv_heads x head_dim x bytes(kv); MLA: layers x "

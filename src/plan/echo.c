@@ -47,6 +47,8 @@ static const char *enum_text(enum plan_key k, int value)
         return pp_schedule_name((enum pp_schedule)value);
     case PK_SOFTWARE_FP8_SCALING:
         return fp8_scaling_name((enum fp8_scaling)value);
+    case PK_SOFTWARE_OFFLOAD:
+        return offload_name((enum offload)value);
     case PK_SERVE_PERCENTILE:
         return serve_pct_name((enum serve_pct)value);
     case PK_SERVE_POOL:

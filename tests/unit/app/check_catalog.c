@@ -736,6 +736,8 @@ START_TEST(test_migrate_v1_seeds_stacks)
         "ALTER TABLE systems DROP COLUMN sale",
         "ALTER TABLE systems DROP COLUMN unit_gpus",
         "ALTER TABLE systems DROP COLUMN sale_source",
+        "ALTER TABLE systems DROP COLUMN host_link_gb_s",
+        "ALTER TABLE systems DROP COLUMN host_cores",
         "ALTER TABLE cloud DROP COLUMN capacity_source",
         "ALTER TABLE sites DROP COLUMN rear_door_kw_per_rack",
         "ALTER TABLE sites DROP COLUMN rear_door_usd_per_kw",
@@ -787,6 +789,8 @@ START_TEST(test_migrate_v5_sale_capacity)
         "ALTER TABLE systems DROP COLUMN sale",
         "ALTER TABLE systems DROP COLUMN unit_gpus",
         "ALTER TABLE systems DROP COLUMN sale_source",
+        "ALTER TABLE systems DROP COLUMN host_link_gb_s",
+        "ALTER TABLE systems DROP COLUMN host_cores",
         "ALTER TABLE cloud DROP COLUMN capacity_source",
         "ALTER TABLE models DROP COLUMN first_dense_layers",
         "ALTER TABLE accelerators DROP COLUMN fp4_gemm_frac",
@@ -834,6 +838,13 @@ START_TEST(test_migrate_v5_sale_capacity)
                                        &of, NULL, &d),
                      CP_OK);
     ck_assert_uint_eq(of.capacity_gpus, 64); /* the user's own */
+    /* 0014_host_link: the built-in host side of ZeRO-Offload, as
+     * data/systems.csv (DGX A100: PCIe Gen4 ~25 GB/s, 128 cores) */
+    ck_assert_int_eq(catalog_get_system(c, "dgx-a100", &sy, NULL, &d), CP_OK);
+    ck_assert_double_eq(sy.host_link_bps, 25e9);
+    ck_assert_uint_eq(sy.host_cores, 128);
+    ck_assert_int_eq(catalog_get_system(c, "dgx-b200", &sy, NULL, &d), CP_OK);
+    ck_assert_double_eq(sy.host_link_bps, 0); /* not stated */
     catalog_close(c);
 }
 END_TEST

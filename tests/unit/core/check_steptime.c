@@ -873,6 +873,183 @@ START_TEST(test_tp_bwd_exposed)
 }
 END_TEST
 
+/* ZeRO-Offload (software.offload=optimizer; Ren et al. 2021 section 4):
+ * the update leaves the GPU.  Instead of its bandwidth-bound Adam step
+ * (gradient fp32 4 + master 8 + moments 16 + 16-bit weight 2 bytes per
+ * parameter of the ZeRO shard, at hbm_bps x hbm_frac) the step pays the
+ * 16-bit gradient copy to the host (2 bytes per shard parameter at
+ * 25 GB/s, PCIe Gen4 x16 achieved; hidden under the backward but for its
+ * last of 8 layers' buckets plus the overlap tax 0.28, once per step under
+ * ZeRO 1 and per microbatch under ZeRO 3), CPU-Adam on the host (1e9
+ * parameters in 0.22 s on the paper's 48-core DGX-2 host, table 3; here
+ * 128 cores over 8 GPUs) and the 16-bit weights back (2 bytes at 25 GB/s,
+ * exposed). */
+/* DGX A100's host (data/systems.csv): PCIe Gen4 x16, ~25 GB/s achieved;
+ * 2 x AMD EPYC 7742, 128 cores for 8 GPUs */
+static void dgx_a100_host(struct scenario *sc)
+{
+    sc->system.gpus_per_node = 8;
+    sc->system.host_link_bps = 25e9;
+    sc->system.host_cores = 128;
+}
+
+static void offload_pair(int zero, uint64_t batch, struct result *none,
+                         struct result *off)
+{
+    struct scenario sc;
+    struct diag d;
+
+    fixture_scenario(&sc, "a100-80gb");
+    fixture_gpt(&sc, 8, 4096, 32, 32000);
+    dgx_a100_host(&sc);
+    sc.gpus = 8;
+    sc.layout.tp = 1;
+    sc.layout.dp = 8;
+    sc.layout.microbatch = 1;
+    sc.layout.zero = zero;
+    sc.train.global_batch = batch;
+    ck_assert_msg(scenario_validate(&sc, &d) == CP_OK, "%s: %s", d.where,
+                  d.msg);
+    scenario_eval(&sc, none);
+    sc.recipe.offload = OFFLOAD_OPTIMIZER;
+    ck_assert_msg(scenario_validate(&sc, &d) == CP_OK, "%s: %s", d.where,
+                  d.msg);
+    scenario_eval(&sc, off);
+}
+
+START_TEST(test_offload_time)
+{
+    static const struct {
+        int zero;
+        uint64_t batch;
+        double copies; /* gradient copies to the host per step */
+        const char *source;
+    } cases[] = {
+        {1, 8, 1, "ZeRO-Offload stage 1: one gradient copy per step"},
+        {3, 32, 4, "DeepSpeed stage 3 offload: a copy per microbatch"},
+    };
+    struct result none, off, z1;
+    size_t i;
+
+    /* the ZeRO-1 run holds every parameter in 16 bits: the shard's size
+     * (less the final norm, which the step's count leaves out) */
+    offload_pair(1, 8, &none, &z1);
+    for (i = 0; i < 2; i++) {
+        double params = z1.memory.weights_bytes / 2 - 4096;
+        double shard = params / 8, link = shard * 2 / 25e9;
+        double gpu = shard * (4 + 8 + 16 + 2) / (2.039e12 * 0.85);
+        double host = cases[i].copies * (link / 8 + 0.28 * link) +
+                      shard / (1e9 / 0.22 / 48 * 128 / 8) + link;
+
+        offload_pair(cases[i].zero, cases[i].batch, &none, &off);
+        ck_assert_msg(fabs((off.time.optimizer_s - none.time.optimizer_s) -
+                           (host - gpu)) <= 1e-9 * host,
+                      "%s: %g, want %g", cases[i].source,
+                      off.time.optimizer_s - none.time.optimizer_s, host - gpu);
+        ck_assert_double_eq_tol(off.time.step_s - none.time.step_s, host - gpu,
+                                1e-9 * host);
+    }
+}
+END_TEST
+
+/* Memory: the optimizer's 12 bytes per parameter (fp32 master 4, Adam
+ * moments 8; ZeRO Table 1's K = 12), sharded over DP under ZeRO >= 1,
+ * leave the GPU (ZeRO-Offload section 4.1); nothing else moves. */
+START_TEST(test_offload_memory)
+{
+    static const struct {
+        int zero;
+        double bytes_per_param_dp8; /* optimizer bytes / param on the GPU */
+        const char *source;
+    } cases[] = {
+        {1, 12.0 / 8, "ZeRO Table 1: K / Nd"},
+        {3, 12.0 / 8, "ZeRO Table 1: K / Nd"},
+    };
+    struct result none, off, z1;
+    size_t i;
+
+    offload_pair(1, 8, &none, &z1);
+    for (i = 0; i < 2; i++) {
+        double params = z1.memory.weights_bytes / 2;
+
+        offload_pair(cases[i].zero, 8, &none, &off);
+        ck_assert_double_eq_tol(none.memory.optimizer_bytes,
+                                params * cases[i].bytes_per_param_dp8,
+                                1e-9 * none.memory.optimizer_bytes);
+        ck_assert_double_eq(off.memory.optimizer_bytes, 0);
+        /* what left the GPU is reported as held by the host */
+        ck_assert_double_eq(none.memory.host_bytes, 0);
+        ck_assert_double_eq(off.memory.host_bytes,
+                            none.memory.optimizer_bytes);
+        ck_assert_double_eq_tol(off.memory.total_bytes,
+                                none.memory.total_bytes -
+                                    none.memory.optimizer_bytes,
+                                1e-6 * none.memory.total_bytes);
+    }
+}
+END_TEST
+
+/* Invariants over ZeRO stages, DP and precision: offloading never grows
+ * GPU memory, never shortens the step; the run stays physical (MFU in
+ * (0, 1], finite GPU-hours and energy).  CPU-Adam is Adam: another
+ * optimizer, a system without host figures, or an out-of-range value, is
+ * refused. */
+START_TEST(test_offload_invariants)
+{
+    static const enum precision precs[] = {PREC_BF16, PREC_FP32};
+    static const uint64_t dps[] = {1, 2, 8};
+    struct scenario sc;
+    struct result none, off;
+    struct diag d;
+    size_t z, i, k;
+
+    for (z = 0; z <= 3; z++)
+        for (i = 0; i < 3; i++)
+            for (k = 0; k < 2; k++) {
+                fixture_scenario(&sc, "a100-80gb");
+                fixture_gpt(&sc, 8, 4096, 32, 32000);
+                dgx_a100_host(&sc);
+                sc.gpus = 8;
+                sc.layout.tp = 8 / dps[i];
+                sc.layout.dp = dps[i];
+                sc.layout.microbatch = 1;
+                sc.layout.zero = (int)z;
+                sc.layout.sequence_parallel = sc.layout.tp > 1;
+                sc.train.global_batch = 4 * dps[i];
+                sc.train.precision = precs[k];
+                ck_assert_msg(scenario_validate(&sc, &d) == CP_OK, "%s: %s",
+                              d.where, d.msg);
+                scenario_eval(&sc, &none);
+                sc.recipe.offload = OFFLOAD_OPTIMIZER;
+                ck_assert_int_eq(scenario_validate(&sc, &d), CP_OK);
+                scenario_eval(&sc, &off);
+                ck_assert(off.memory.total_bytes <= none.memory.total_bytes);
+                ck_assert(off.time.step_s >= none.time.step_s);
+                ck_assert(off.time.mfu > 0 && off.time.mfu <= 1);
+                ck_assert(isfinite(off.time.gpu_hours) &&
+                          off.time.gpu_hours >= 0);
+                ck_assert(isfinite(off.energy.facility_mwh) &&
+                          off.energy.facility_mwh >= 0);
+                ck_assert(isfinite(off.cost.build.capex_usd));
+            }
+    sc.train.optimizer = OPT_SGD;
+    ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_RANGE);
+    ck_assert_str_eq(d.where, "software.offload");
+    sc.train.optimizer = OPT_ADAM;
+    /* a system that states no host link or cores cannot price it */
+    sc.system.host_link_bps = 0;
+    ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_RANGE);
+    ck_assert_str_eq(d.where, "software.offload");
+    sc.system.host_link_bps = 25e9;
+    sc.system.host_cores = 0;
+    ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_RANGE);
+    sc.system.host_cores = 128;
+    ck_assert_int_eq(scenario_validate(&sc, &d), CP_OK);
+    sc.recipe.offload = (enum offload)3;
+    ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_RANGE);
+}
+END_TEST
+
 Suite *suite_steptime(void)
 {
     Suite *s = suite_create("steptime");
@@ -895,6 +1072,9 @@ Suite *suite_steptime(void)
     tcase_add_test(tc, test_moe_groups);
     tcase_add_test(tc, test_fp8_scaling);
     tcase_add_test(tc, test_tp_bwd_exposed);
+    tcase_add_test(tc, test_offload_time);
+    tcase_add_test(tc, test_offload_memory);
+    tcase_add_test(tc, test_offload_invariants);
     tcase_add_test(tc, test_fp4_ceiling);
     suite_add_tcase(s, tc);
     tc = tcase_create("invariants");
