@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "core/diag.h"
 #include "util/global.h"
@@ -42,6 +43,13 @@ struct calibrate_all_opts {
 enum cp_status calibrate_all(const struct global_opts *g,
                              const struct calibrate_all_opts *o,
                              struct diag *d);
+/* The calibrate reports' JSON (cmd_calibrate.c), for both commands: a
+ * finite number or null, and the document written to fp (consumed), a
+ * failed write as CP_ERR_IO on "output". */
+struct json_t;
+struct json_t *calibrate_num_or_null(double x);
+enum cp_status calibrate_write_json(struct json_t *doc, FILE *fp,
+                                    struct diag *d);
 /* Not in --help: the field table as text and the fuzz dictionaries. */
 int cmd_fields(const struct global_opts *g, int argc, char **argv);
 

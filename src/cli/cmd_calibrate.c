@@ -309,9 +309,21 @@ static void print_table(FILE *fp, const struct report *r)
     strbuf_release(&sb);
 }
 
-static json_t *num_or_null(double x)
+json_t *calibrate_num_or_null(double x)
 {
     return isfinite(x) ? json_real(x) : json_null();
+}
+
+enum cp_status calibrate_write_json(json_t *doc, FILE *fp, struct diag *d)
+{
+    int rc = json_dumpf(doc, fp,
+                        JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+                            JSON_REAL_PRECISION(17));
+
+    json_decref(doc);
+    if (rc || fputc('\n', fp) == EOF)
+        return diag_set(d, CP_ERR_IO, "output", "cannot write the report");
+    return CP_OK;
 }
 
 static enum cp_status print_json(FILE *fp, const struct report *r,
@@ -319,7 +331,6 @@ static enum cp_status print_json(FILE *fp, const struct report *r,
 {
     json_t *doc = json_object(), *knobs = json_array(), *runs = json_array();
     size_t k, i;
-    int rc;
 
     json_object_set_new(doc, "stack", json_string(r->stack));
     json_object_set_new(doc, "id", json_string(r->new_id));
@@ -351,7 +362,7 @@ static enum cp_status print_json(FILE *fp, const struct report *r,
     json_object_set_new(doc, "mape_before", json_real(r->fit->before));
     json_object_set_new(doc, "mape_fit", json_real(r->fit->after));
     json_object_set_new(doc, "mape_after", json_real(r->after));
-    json_object_set_new(doc, "mape_loo", num_or_null(r->loo));
+    json_object_set_new(doc, "mape_loo", calibrate_num_or_null(r->loo));
     json_object_set_new(doc, "loo_folds",
                         json_integer((json_int_t)r->loo_folds));
     for (i = 0; i < r->cs->n; i++) {
@@ -368,13 +379,7 @@ static enum cp_status print_json(FILE *fp, const struct report *r,
         json_array_append_new(runs, o);
     }
     json_object_set_new(doc, "cases", runs);
-    rc = json_dumpf(doc, fp,
-                    JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-                        JSON_REAL_PRECISION(17));
-    json_decref(doc);
-    if (rc || fputc('\n', fp) == EOF)
-        return diag_set(d, CP_ERR_IO, "output", "cannot write the report");
-    return CP_OK;
+    return calibrate_write_json(doc, fp, d);
 }
 
 /* ---- the command -----------------------------------------------------------

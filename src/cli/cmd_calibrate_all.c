@@ -26,11 +26,6 @@
 #include "util/termsafe.h"
 #include "util/xalloc.h"
 
-static json_t *num_or_null(double x)
-{
-    return isfinite(x) ? json_real(x) : json_null();
-}
-
 /* ---- --all-stacks ------------------------------------------------------ */
 
 struct stack_report {
@@ -100,8 +95,10 @@ static json_t *group_json(const struct calib_set *cs,
         json_object_set_new(c, "id", json_string(run->id));
         json_object_set_new(c, "metric", json_string(run->metric));
         json_object_set_new(c, "measured", json_real(run->expected));
-        json_object_set_new(c, "predicted_before", num_or_null(r->before[j]));
-        json_object_set_new(c, "predicted_fit", num_or_null(r->after[j]));
+        json_object_set_new(c, "predicted_before",
+                            calibrate_num_or_null(r->before[j]));
+        json_object_set_new(c, "predicted_fit",
+                            calibrate_num_or_null(r->after[j]));
         json_array_append_new(cases, c);
     }
     json_object_set_new(o, "cases", cases);
@@ -143,12 +140,7 @@ static enum cp_status all_stacks(FILE *fp, const struct calib_set *cs,
         json_object_set_new(doc, "layouts_searched",
                             json_integer((json_int_t)pinned));
         json_object_set_new(doc, "stacks", stacks);
-        if (json_dumpf(doc, fp,
-                       JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-                           JSON_REAL_PRECISION(17)) ||
-            fputc('\n', fp) == EOF)
-            st = diag_set(d, CP_ERR_IO, "output", "cannot write the report");
-        json_decref(doc);
+        st = calibrate_write_json(doc, fp, d);
     } else {
         json_decref(stacks);
     }
@@ -207,7 +199,6 @@ static enum cp_status loso_json(FILE *fp, const struct calib_set *cs,
     json_t *doc = json_object(), *cases = json_array();
     char src[CP_TEXT_MAX];
     double sum = 0, worst = 0;
-    enum cp_status st = CP_OK;
     size_t i;
 
     for (i = 0; i < n; i++) {
@@ -219,7 +210,8 @@ static enum cp_status loso_json(FILE *fp, const struct calib_set *cs,
         json_object_set_new(o, "source", json_string(src));
         json_object_set_new(o, "stack", json_string(c[i].group->st.id));
         json_object_set_new(o, "metric", json_string(run->metric));
-        json_object_set_new(o, "predicted", num_or_null(c[i].predicted));
+        json_object_set_new(o, "predicted",
+                            calibrate_num_or_null(c[i].predicted));
         json_object_set_new(o, "published", json_real(run->expected));
         json_object_set_new(o, "error", json_real(c[i].error));
         json_object_set_new(o, "fitted", json_integer((json_int_t)c[i].fitted));
@@ -233,13 +225,7 @@ static enum cp_status loso_json(FILE *fp, const struct calib_set *cs,
     json_object_set_new(doc, "mape", json_real(n ? sum / (double)n : 0));
     json_object_set_new(doc, "worst", json_real(worst));
     json_object_set_new(doc, "cases", cases);
-    if (json_dumpf(doc, fp,
-                   JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-                       JSON_REAL_PRECISION(17)) ||
-        fputc('\n', fp) == EOF)
-        st = diag_set(d, CP_ERR_IO, "output", "cannot write the report");
-    json_decref(doc);
-    return st;
+    return calibrate_write_json(doc, fp, d);
 }
 
 /* ---- the command ------------------------------------------------------- */
