@@ -319,6 +319,7 @@ void serve_engine_init(const struct scenario *sc, const struct model_shape *m,
     if (e->in_new < 1)
         e->in_new = 1;
     e->out = (double)sv->output_tokens;
+    serve_offload_init(sc, m, e);
 }
 
 /* GEMM time for `flops` on one GPU at the stack's share of the measured
@@ -380,10 +381,11 @@ static double prefill_pass_s(const struct engine *e, double tokens, double len,
     double attn = e->attn_c * tokens * ctx / e->gpr / e->attn_rate * e->pp;
     double read = e->w_gpu / e->bw * e->pp, cmp = gemm + attn;
 
-    return (read > cmp ? read + (1 - e->overlap) * cmp
+    return serve_offload_pass_s(
+        e, (read > cmp ? read + (1 - e->overlap) * cmp
                        : cmp + (1 - e->overlap) * read) +
-           allreduce_s(e, tokens) + serve_a2a_prefill_s(&e->a2a, tokens) +
-           e->launch + e->overhead;
+               allreduce_s(e, tokens) + serve_a2a_prefill_s(&e->a2a, tokens) +
+               e->launch + e->overhead);
 }
 
 /* One prompt alone: passes of at most `chunk` tokens. */
@@ -433,10 +435,11 @@ double serve_decode_step_s(const struct engine *e, double b, double ctx)
     double t_cmp = gemm_s(e, 2 * e->n_mm * toks / e->gpr) * e->pp +
                    e->attn_c_dec * toks * ctx / e->gpr / e->attn_rate * e->pp;
 
-    return (t_mem > t_cmp ? t_mem + (1 - e->overlap) * t_cmp
+    return serve_offload_pass_s(
+        e, (t_mem > t_cmp ? t_mem + (1 - e->overlap) * t_cmp
                           : t_cmp + (1 - e->overlap) * t_mem) +
-           allreduce_s(e, toks) + serve_a2a_s(&e->a2a, toks) + e->launch +
-           decode_host_s(e);
+               allreduce_s(e, toks) + serve_a2a_s(&e->a2a, toks) + e->launch +
+               decode_host_s(e));
 }
 
 /* Mean context a running sequence holds (prompt plus half the output). */

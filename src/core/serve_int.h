@@ -41,6 +41,10 @@ struct engine {
      * latency and bus bandwidth, and when the engine switches to it */
     double nccl_alpha, nccl_beta;
     double ar_oneshot, ar_workspace;
+    /* serve.offload=weights (serve_offload.c): weight bytes per GPU kept
+     * in host memory, the HBM buffer one layer is staged in, and the
+     * host link's bytes/s per direction */
+    double w_host, w_stage, host_bps;
 };
 
 /* The engine of sc's replica of model m. */
@@ -62,6 +66,17 @@ double serve_mean_ctx(const struct engine *e);
 void serve_memory_of(const struct scenario *sc, const struct engine *e,
                      const struct model_shape *m, struct result *r);
 double serve_kv_transfer_s(const struct scenario *sc, const struct engine *e);
+
+/* serve_offload.c: a prefill chunk's activations per GPU; the weights
+ * the GPU leaves on the host (0 unless serve.offload=weights and they do
+ * not fit); the host-link time of one pass; a pass of pass_s with the
+ * offloaded weights streamed a layer ahead: the longer of the two. */
+double serve_chunk_act_bytes(const struct engine *e,
+                             const struct model_shape *m);
+void serve_offload_init(const struct scenario *sc, const struct model_shape *m,
+                        struct engine *e);
+double serve_offload_link_s(const struct engine *e);
+double serve_offload_pass_s(const struct engine *e, double pass_s);
 
 /* The wait at percentile p (0..1) of an M/M/1 queue busy rho of the time
  * with service s: P(W > t) = rho exp(-(1 - rho) t / s); 1e300 at rho >= 1. */
