@@ -397,6 +397,19 @@ double serve_prefill_one_s(const struct engine *e)
     return passes * prefill_pass_s(e, per, e->in_new + e->in_hit, e->in_hit);
 }
 
+/* The last of a prompt's chunked passes: its tokens attend to every
+ * token before them, the most context of any pass (the chunks before it
+ * are its cache).  With one pass, the prompt's prefill. */
+double serve_prefill_last_pass_s(const struct engine *e)
+{
+    double passes = ceil(e->in_new / e->chunk);
+    double per = e->in_new / passes, len = e->in_new + e->in_hit;
+
+    if (passes <= 1)
+        return serve_prefill_one_s(e);
+    return prefill_pass_s(e, per, len, len - per);
+}
+
 /* Amortised prefill time of one prompt when many are batched into full
  * chunks (continuous batching at load). */
 double serve_prefill_bulk_s(const struct engine *e)
@@ -463,6 +476,7 @@ void serve_rank_init(const struct scenario *sc, const struct model_shape *m,
     k->prefill_one_s = serve_prefill_one_s(&e);
     k->prefill_bulk_s = serve_prefill_bulk_s(&e);
     k->passes = ceil(e.in_new / e.chunk);
+    k->prefill_last_s = serve_prefill_last_pass_s(&e);
     k->kv_transfer_s = serve_kv_transfer_s(sc, &e);
     k->ctx = serve_mean_ctx(&e);
     k->tau = e.tau;

@@ -55,6 +55,9 @@ void serve_engine_init(const struct scenario *sc, const struct model_shape *m,
 double serve_prefill_one_s(const struct engine *e);
 double serve_prefill_bulk_s(const struct engine *e);
 
+/* The last, longest, pass of one prompt's chunked prefill. */
+double serve_prefill_last_pass_s(const struct engine *e);
+
 /* One decode step of b sequences at context ctx. */
 double serve_decode_step_s(const struct engine *e, double b, double ctx);
 
