@@ -320,6 +320,7 @@ void serve_engine_init(const struct scenario *sc, const struct model_shape *m,
         e->in_new = 1;
     e->out = (double)sv->output_tokens;
     serve_offload_init(sc, m, e);
+    serve_elemwise_init(sc, m, e);
 }
 
 /* GEMM time for `flops` on one GPU at the stack's share of the measured
@@ -385,7 +386,7 @@ static double prefill_pass_s(const struct engine *e, double tokens, double len,
         e, (read > cmp ? read + (1 - e->overlap) * cmp
                        : cmp + (1 - e->overlap) * read) +
                allreduce_s(e, tokens) + serve_a2a_prefill_s(&e->a2a, tokens) +
-               e->launch + e->overhead);
+               serve_elemwise_s(e, tokens, true) + e->launch + e->overhead);
 }
 
 /* One prompt alone: passes of at most `chunk` tokens. */
@@ -451,8 +452,8 @@ double serve_decode_step_s(const struct engine *e, double b, double ctx)
     return serve_offload_pass_s(
         e, (t_mem > t_cmp ? t_mem + (1 - e->overlap) * t_cmp
                           : t_cmp + (1 - e->overlap) * t_mem) +
-               allreduce_s(e, toks) + serve_a2a_s(&e->a2a, toks) + e->launch +
-               decode_host_s(e));
+               allreduce_s(e, toks) + serve_a2a_s(&e->a2a, toks) +
+               serve_elemwise_s(e, toks, false) + e->launch + decode_host_s(e));
 }
 
 /* Mean context a running sequence holds (prompt plus half the output). */

@@ -45,6 +45,10 @@ struct engine {
      * in host memory, the HBM buffer one layer is staged in, and the
      * host link's bytes/s per direction */
     double w_host, w_stage, host_bps;
+    /* serve_elemwise.c: HBM bytes per token of the routed experts'
+     * activations behind a dispatcher on one GPU, and of a prefill
+     * pass's permutation */
+    double ew_tok, ew_permute;
 };
 
 /* The engine of sc's replica of model m. */
@@ -80,6 +84,14 @@ void serve_offload_init(const struct scenario *sc, const struct model_shape *m,
                         struct engine *e);
 double serve_offload_link_s(const struct engine *e);
 double serve_offload_pass_s(const struct engine *e, double pass_s);
+
+/* serve_elemwise.c: the routed experts' activation bytes per token
+ * behind an all-to-all dispatcher into e (0 without one; needs e->a2a and
+ * e->moe_group); their HBM time in a decode step or prefill pass of
+ * `tokens` tokens per rank. */
+void serve_elemwise_init(const struct scenario *sc, const struct model_shape *m,
+                         struct engine *e);
+double serve_elemwise_s(const struct engine *e, double tokens, bool prefill);
 
 /* The wait at percentile p (0..1) of an M/M/1 queue busy rho of the time
  * with service s: P(W > t) = rho exp(-(1 - rho) t / s); 1e300 at rho >= 1. */
