@@ -84,6 +84,9 @@ void serve_offload_init(const struct scenario *sc, const struct model_shape *m,
                         struct engine *e);
 double serve_offload_link_s(const struct engine *e);
 double serve_offload_pass_s(const struct engine *e, double pass_s);
+/* One GPU's share of its node's host memory (systems.host_mem_gb over
+ * gpus_per_node); 0 = not stated. */
+double serve_offload_host_share(const struct scenario *sc);
 
 /* serve_elemwise.c: the routed experts' activation bytes per token
  * behind an all-to-all dispatcher into e (0 without one; needs e->a2a and

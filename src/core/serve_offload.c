@@ -74,3 +74,11 @@ double serve_offload_pass_s(const struct engine *e, double pass_s)
 
     return link > pass_s ? link : pass_s;
 }
+
+double serve_offload_host_share(const struct scenario *sc)
+{
+    double gpn =
+        sc->system.gpus_per_node >= 1 ? (double)sc->system.gpus_per_node : 1;
+
+    return sc->system.host_mem_bytes > 0 ? sc->system.host_mem_bytes / gpn : 0;
+}

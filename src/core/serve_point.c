@@ -462,6 +462,20 @@ static void fill_point(const struct point *pt, struct serve_result *s)
     s->e2e_s = clamp_pos(pt->e2e);
 }
 
+/* serve.offload=weights: do the weights a GPU leaves on the host exceed
+ * its share of the node's host memory (when the system states it)?  Then
+ * the replica does not fit. */
+static bool host_short(const struct scenario *sc, const struct engine *e,
+                       struct memory_result *mem)
+{
+    double share = serve_offload_host_share(sc);
+
+    if (!(e->w_host > 0 && share > 0 && e->w_host > share))
+        return false;
+    mem->fits = false;
+    return true;
+}
+
 /* Memory of one GPU: weights, activations of a prefill chunk, runtime
  * reserve, and the KV pool of what is left. */
 void serve_memory_of(const struct scenario *sc, const struct engine *e,
@@ -527,6 +541,13 @@ void serve_memory_of(const struct scenario *sc, const struct engine *e,
                    "the KV cache of one %.0f-token request (%.2f GiB per GPU) "
                    "never fits in the %.2f GiB left after the weights",
                    len, per_seq / 1073741824.0, s->kv_bytes / 1073741824.0);
+    else if (host_short(sc, e, mem))
+        serve_miss(s, SERVE_MISS_MEMORY,
+                   "the %.1f GiB of weights each GPU leaves on the host "
+                   "exceed its %.1f GiB share of host memory "
+                   "(systems.host_mem_gb)",
+                   e->w_host / 1073741824.0,
+                   serve_offload_host_share(sc) / 1073741824.0);
 }
 
 /* Batches 1, 2, 4 ... up to the max batch, closed loop. */

@@ -352,6 +352,9 @@ struct system_spec {
      * CPU cores; 0 = not stated */
     double host_link_bps;
     uint64_t host_cores;
+    /* the node's CPU memory, where serve.offload=weights keeps what HBM
+     * cannot hold; 0 = not stated */
+    double host_mem_bytes;
 };
 
 /* Scale-out fabric. */

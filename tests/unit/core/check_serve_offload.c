@@ -208,6 +208,35 @@ START_TEST(test_offload_needs_host_link)
 }
 END_TEST
 
+/* What stays on the host must fit the GPU's share of the node's host
+ * memory when the system states it (systems.host_mem_gb): 64 GiB of HBM
+ * leaves 10.17 GB on the host, more than 80 GB over 8 GPUs (10 GB), less
+ * than 160 GB over 8 (20 GB); not stated: not checked. */
+START_TEST(test_offload_host_memory)
+{
+    struct scenario sc;
+    struct result r;
+
+    one_gpu_70b(&sc);
+    sc.accel.hbm_bytes = 64 * GIB;
+    sc.serve.offload = SOFF_WEIGHTS;
+    sc.system.gpus_per_node = 8;
+    sc.system.host_mem_bytes = 80e9;
+    eval_ok(&sc, &r);
+    ck_assert(!r.memory.fits);
+    ck_assert(!r.serve.fits);
+    ck_assert_msg(strstr(r.serve.reason, "systems.host_mem_gb") != NULL, "%s",
+                  r.serve.reason);
+    sc.system.host_mem_bytes = 160e9;
+    eval_ok(&sc, &r);
+    ck_assert(r.memory.fits);
+    ck_assert(r.serve.fits);
+    sc.system.host_mem_bytes = 0;
+    eval_ok(&sc, &r);
+    ck_assert(r.serve.fits);
+}
+END_TEST
+
 Suite *suite_serve_offload(void); /* listed by the Makefile */
 
 Suite *suite_serve_offload(void)
@@ -220,6 +249,7 @@ Suite *suite_serve_offload(void)
     tcase_add_test(core, test_offload_overlaps);
     tcase_add_test(core, test_offload_only_when_needed);
     tcase_add_test(core, test_offload_needs_host_link);
+    tcase_add_test(core, test_offload_host_memory);
     suite_add_tcase(s, core);
     return s;
 }
