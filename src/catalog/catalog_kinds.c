@@ -162,7 +162,9 @@
       host_link_bps, 1e9, 0, 0,                                                \
       "per-accelerator achieved GB/s to host memory, each way; empty = none")  \
     C(system_spec, "host_cores", CATCOL_COUNT, 0, 1, 1e5, NULL, FT_U64,        \
-      host_cores, 1, 0, 0, "CPU cores per node; empty = not stated")
+      host_cores, 1, 0, 0, "CPU cores per node; empty = not stated")          \
+    C(system_spec, "host_mem_gb", CATCOL_REAL, 0, 0, 1e6, NULL, FT_DBL,        \
+      host_mem_bytes, 1e9, 0, 0, "CPU memory per node, GB; empty = not stated")
 
 #define FABRIC_USD(C, name, member, help)                                      \
     C(fabric_spec, name, CATCOL_REAL, 0, 0, 1e8, NULL, FT_DBL, member, 1, 0,   \

@@ -23,6 +23,7 @@ _Static_assert(sizeof(enum cuda_graphs) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum moe_dispatcher) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum fp8_scaling) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum offload) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum serve_offload) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum serve_pct) == sizeof(int), "enum size");
 
 /* train.grad_dtype offers three of the precisions, in this order. */

@@ -53,6 +53,9 @@ struct memory_result {
     /* new key: memory.host_optimizer_gib (x19i) */
     double host_bytes; /* software.offload=optimizer: the optimizer states
                           this accelerator keeps in host memory; 0 else */
+    /* new key: memory.host_weights_gib (w22g) */
+    double host_weights_bytes; /* serve.offload=weights: the weight bytes
+                                  this GPU leaves in host memory; 0 else */
 };
 
 struct time_result {

@@ -762,6 +762,21 @@ static enum cp_status validate_serve_layout(const struct scenario *sc,
     X(SERVE_SPEC_TOKENS)                                                       \
     X(SERVE_SPEC_ACCEPT)
 
+/* serve.offload: streaming weights from the host needs a link to it. */
+static enum cp_status validate_serve_offload(const struct scenario *sc,
+                                             struct diag *d)
+{
+    if ((unsigned)sc->serve.offload > SOFF_WEIGHTS)
+        return diag_set(d, CP_ERR_RANGE, "serve.offload", "unknown mode");
+    if (sc->serve.offload == SOFF_WEIGHTS && !(sc->system.host_link_bps > 0))
+        return diag_set(d, CP_ERR_RANGE, "serve.offload",
+                        "weight offload needs the system's link to host "
+                        "memory (catalog systems.host_link_gb_s), which "
+                        "'%s' does not state",
+                        sc->system.id[0] ? sc->system.id : "the system");
+    return CP_OK;
+}
+
 /* Serving inputs and the engine's knobs. */
 static enum cp_status validate_serve(const struct scenario *sc, struct diag *d)
 {
@@ -801,6 +816,8 @@ static enum cp_status validate_serve(const struct scenario *sc, struct diag *d)
                       "must be bf16, fp16 or fp8");
     if (!st && (unsigned)v->disaggregated > DISAGG_AUTO)
         st = diag_set(d, CP_ERR_RANGE, "serve.disaggregated", "unknown mode");
+    if (!st)
+        st = validate_serve_offload(sc, d);
     if (st)
         return st;
     if (v->gpus_auto && v->mode == SERVE_ONLINE && !(v->requests_per_s > 0) &&

@@ -319,6 +319,8 @@ void serve_engine_init(const struct scenario *sc, const struct model_shape *m,
     if (e->in_new < 1)
         e->in_new = 1;
     e->out = (double)sv->output_tokens;
+    serve_offload_init(sc, m, e);
+    serve_elemwise_init(sc, m, e);
 }
 
 /* GEMM time for `flops` on one GPU at the stack's share of the measured
@@ -380,10 +382,11 @@ static double prefill_pass_s(const struct engine *e, double tokens, double len,
     double attn = e->attn_c * tokens * ctx / e->gpr / e->attn_rate * e->pp;
     double read = e->w_gpu / e->bw * e->pp, cmp = gemm + attn;
 
-    return (read > cmp ? read + (1 - e->overlap) * cmp
+    return serve_offload_pass_s(
+        e, (read > cmp ? read + (1 - e->overlap) * cmp
                        : cmp + (1 - e->overlap) * read) +
-           allreduce_s(e, tokens) + serve_a2a_prefill_s(&e->a2a, tokens) +
-           e->launch + e->overhead;
+               allreduce_s(e, tokens) + serve_a2a_prefill_s(&e->a2a, tokens) +
+               serve_elemwise_s(e, tokens, true) + e->launch + e->overhead);
 }
 
 /* One prompt alone: passes of at most `chunk` tokens. */
@@ -393,6 +396,19 @@ double serve_prefill_one_s(const struct engine *e)
     double per = e->in_new / passes;
 
     return passes * prefill_pass_s(e, per, e->in_new + e->in_hit, e->in_hit);
+}
+
+/* The last of a prompt's chunked passes: its tokens attend to every
+ * token before them, the most context of any pass (the chunks before it
+ * are its cache).  With one pass, the prompt's prefill. */
+double serve_prefill_last_pass_s(const struct engine *e)
+{
+    double passes = ceil(e->in_new / e->chunk);
+    double per = e->in_new / passes, len = e->in_new + e->in_hit;
+
+    if (passes <= 1)
+        return serve_prefill_one_s(e);
+    return prefill_pass_s(e, per, len, len - per);
 }
 
 /* Amortised prefill time of one prompt when many are batched into full
@@ -433,10 +449,11 @@ double serve_decode_step_s(const struct engine *e, double b, double ctx)
     double t_cmp = gemm_s(e, 2 * e->n_mm * toks / e->gpr) * e->pp +
                    e->attn_c_dec * toks * ctx / e->gpr / e->attn_rate * e->pp;
 
-    return (t_mem > t_cmp ? t_mem + (1 - e->overlap) * t_cmp
+    return serve_offload_pass_s(
+        e, (t_mem > t_cmp ? t_mem + (1 - e->overlap) * t_cmp
                           : t_cmp + (1 - e->overlap) * t_mem) +
-           allreduce_s(e, toks) + serve_a2a_s(&e->a2a, toks) + e->launch +
-           decode_host_s(e);
+               allreduce_s(e, toks) + serve_a2a_s(&e->a2a, toks) +
+               serve_elemwise_s(e, toks, false) + e->launch + decode_host_s(e));
 }
 
 /* Mean context a running sequence holds (prompt plus half the output). */
@@ -460,6 +477,7 @@ void serve_rank_init(const struct scenario *sc, const struct model_shape *m,
     k->prefill_one_s = serve_prefill_one_s(&e);
     k->prefill_bulk_s = serve_prefill_bulk_s(&e);
     k->passes = ceil(e.in_new / e.chunk);
+    k->prefill_last_s = serve_prefill_last_pass_s(&e);
     k->kv_transfer_s = serve_kv_transfer_s(sc, &e);
     k->ctx = serve_mean_ctx(&e);
     k->tau = e.tau;

@@ -108,6 +108,14 @@ double serve_prefill_chunk(const struct scenario *sc);
  * (n = 1, or p = 1: every rank in a prompt) up to n (rare prompts). */
 double serve_adp_wait_factor(double p, double n);
 
+/* HBM bytes per token of a rank that the routed experts' activations move
+ * on one of its GPUs (its L / pp layers) behind an all-to-all dispatcher
+ * (wide EP: serve.attention_dp beside parallel.ep) in a decode step, or
+ * with the permutation in a prefill pass; 0 without one
+ * (serve_elemwise.c). */
+double serve_routed_act_bytes(const struct scenario *sc,
+                              const struct model_shape *m, bool prefill);
+
 /* The daily demand shape, n samples over 24 h of mean 1 and maximum
  * peak_to_avg (a von Mises bump, exp(kappa cos t), kappa solved for the
  * ratio).  f must hold n values; n >= 2. */

@@ -41,6 +41,14 @@ struct engine {
      * latency and bus bandwidth, and when the engine switches to it */
     double nccl_alpha, nccl_beta;
     double ar_oneshot, ar_workspace;
+    /* serve.offload=weights (serve_offload.c): weight bytes per GPU kept
+     * in host memory, the HBM buffer one layer is staged in, and the
+     * host link's bytes/s per direction */
+    double w_host, w_stage, host_bps;
+    /* serve_elemwise.c: HBM bytes per token of the routed experts'
+     * activations behind a dispatcher on one GPU, and of a prefill
+     * pass's permutation */
+    double ew_tok, ew_permute;
 };
 
 /* The engine of sc's replica of model m. */
@@ -50,6 +58,9 @@ void serve_engine_init(const struct scenario *sc, const struct model_shape *m,
 /* One prompt's prefill alone; the prefill of a bulk of prompts. */
 double serve_prefill_one_s(const struct engine *e);
 double serve_prefill_bulk_s(const struct engine *e);
+
+/* The last, longest, pass of one prompt's chunked prefill. */
+double serve_prefill_last_pass_s(const struct engine *e);
 
 /* One decode step of b sequences at context ctx. */
 double serve_decode_step_s(const struct engine *e, double b, double ctx);
@@ -62,6 +73,28 @@ double serve_mean_ctx(const struct engine *e);
 void serve_memory_of(const struct scenario *sc, const struct engine *e,
                      const struct model_shape *m, struct result *r);
 double serve_kv_transfer_s(const struct scenario *sc, const struct engine *e);
+
+/* serve_offload.c: a prefill chunk's activations per GPU; the weights
+ * the GPU leaves on the host (0 unless serve.offload=weights and they do
+ * not fit); the host-link time of one pass; a pass of pass_s with the
+ * offloaded weights streamed a layer ahead: the longer of the two. */
+double serve_chunk_act_bytes(const struct engine *e,
+                             const struct model_shape *m);
+void serve_offload_init(const struct scenario *sc, const struct model_shape *m,
+                        struct engine *e);
+double serve_offload_link_s(const struct engine *e);
+double serve_offload_pass_s(const struct engine *e, double pass_s);
+/* One GPU's share of its node's host memory (systems.host_mem_gb over
+ * gpus_per_node); 0 = not stated. */
+double serve_offload_host_share(const struct scenario *sc);
+
+/* serve_elemwise.c: the routed experts' activation bytes per token
+ * behind an all-to-all dispatcher into e (0 without one; needs e->a2a and
+ * e->moe_group); their HBM time in a decode step or prefill pass of
+ * `tokens` tokens per rank. */
+void serve_elemwise_init(const struct scenario *sc, const struct model_shape *m,
+                         struct engine *e);
+double serve_elemwise_s(const struct engine *e, double tokens, bool prefill);
 
 /* The wait at percentile p (0..1) of an M/M/1 queue busy rho of the time
  * with service s: P(W > t) = rho exp(-(1 - rho) t / s); 1e300 at rho >= 1. */

@@ -462,6 +462,20 @@ static void fill_point(const struct point *pt, struct serve_result *s)
     s->e2e_s = clamp_pos(pt->e2e);
 }
 
+/* serve.offload=weights: do the weights a GPU leaves on the host exceed
+ * its share of the node's host memory (when the system states it)?  Then
+ * the replica does not fit. */
+static bool host_short(const struct scenario *sc, const struct engine *e,
+                       struct memory_result *mem)
+{
+    double share = serve_offload_host_share(sc);
+
+    if (!(e->w_host > 0 && share > 0 && e->w_host > share))
+        return false;
+    mem->fits = false;
+    return true;
+}
+
 /* Memory of one GPU: weights, activations of a prefill chunk, runtime
  * reserve, and the KV pool of what is left. */
 void serve_memory_of(const struct scenario *sc, const struct engine *e,
@@ -471,13 +485,12 @@ void serve_memory_of(const struct scenario *sc, const struct engine *e,
     struct memory_result *mem = &r->memory;
     double hbm = sc->accel.hbm_bytes;
     double frac = sc->stack.kv_mem_frac > 0 ? sc->stack.kv_mem_frac : 0.9;
-    /* A chunk's activations in 16 bits: residual, QKV, attention output
-     * and the FFN intermediate (gated: two) live at once, per TP rank. */
-    double act =
-        e->chunk * 2 *
-        (3 * m->h + (m->gated ? 2 : 1) * (m->f > 0 ? m->f : 4 * m->h) / e->tp);
+    double act = serve_chunk_act_bytes(e, m);
     double reserve = sc->stack.mem_reserve_bytes;
-    double free_b = hbm - e->w_gpu - act - reserve;
+    /* serve.offload=weights: the GPU holds what is not on the host and
+     * the layer staged ahead (serve_offload.c) */
+    double w_hbm = e->w_gpu - e->w_host + e->w_stage;
+    double free_b = hbm - w_hbm - act - reserve;
     double len =
         (double)sc->serve.input_tokens + (double)sc->serve.output_tokens;
     double per_seq = e->kv_tok * len;
@@ -507,7 +520,8 @@ void serve_memory_of(const struct scenario *sc, const struct engine *e,
      * least one request's) and the share of free memory the engine keeps
      * back: within HBM when one request fits, over it by what is missing
      * when none does. */
-    mem->weights_bytes = s->weights_bytes;
+    mem->weights_bytes = clamp_pos(w_hbm);
+    mem->host_weights_bytes = clamp_pos(e->w_host);
     mem->activations_bytes = clamp_pos(act);
     mem->overhead_bytes = clamp_pos(reserve + per_seq * (maxb >= 1 ? maxb : 1) +
                                     clamp_pos(free_b) * (1 - frac));
@@ -521,13 +535,19 @@ void serve_memory_of(const struct scenario *sc, const struct engine *e,
         serve_miss(s, SERVE_MISS_MEMORY,
                    "weights need %.1f GiB per GPU, more than the %.1f GiB of "
                    "HBM (raise parallel.tp or quantise serve.weights)",
-                   (e->w_gpu + act + reserve) / 1073741824.0,
-                   hbm / 1073741824.0);
+                   (w_hbm + act + reserve) / 1073741824.0, hbm / 1073741824.0);
     else if (maxb < 1)
         serve_miss(s, SERVE_MISS_MEMORY,
                    "the KV cache of one %.0f-token request (%.2f GiB per GPU) "
                    "never fits in the %.2f GiB left after the weights",
                    len, per_seq / 1073741824.0, s->kv_bytes / 1073741824.0);
+    else if (host_short(sc, e, mem))
+        serve_miss(s, SERVE_MISS_MEMORY,
+                   "the %.1f GiB of weights each GPU leaves on the host "
+                   "exceed its %.1f GiB share of host memory "
+                   "(systems.host_mem_gb)",
+                   e->w_host / 1073741824.0,
+                   serve_offload_host_share(sc) / 1073741824.0);
 }
 
 /* Batches 1, 2, 4 ... up to the max batch, closed loop. */

@@ -201,12 +201,18 @@ static double decode_time(const struct pool *p, double b)
 
 /* One prompt on the prefill pool: pipeline stages work on successive
  * chunks at once (chunked pipeline parallelism), so a prompt of n passes
- * takes (n + pp - 1) stage times, not n x pp. */
+ * takes (n + pp - 1) stage times, not n x pp.  Causal chunks are not
+ * alike: chunk i attends to the i chunks before it, so the first stage,
+ * busy with every chunk in turn, never waits, and the prompt is done
+ * when the last, longest, chunk has crossed the other pp - 1 stages:
+ * all passes over pp, plus (pp - 1) stage times of the last pass (equal
+ * passes: the (n + pp - 1) stage times). */
 static double prefill_latency(const struct pool *p)
 {
     double pp = p->lay.pp, n = p->k.passes >= 1 ? p->k.passes : 1;
+    double last = n > 1 ? p->k.prefill_last_s : p->k.prefill_one_s;
 
-    return p->k.prefill_one_s * (n + pp - 1) / (n * pp);
+    return (p->k.prefill_one_s + (pp - 1) * last) / pp;
 }
 
 static void fill_tokens(struct serve_result *s, double rps, double in,

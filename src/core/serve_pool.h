@@ -120,6 +120,7 @@ struct serve_rank {
     double prefill_one_s;  /* one prompt alone */
     double prefill_bulk_s; /* one prompt amortised in full chunks */
     double passes;         /* prefill passes of one prompt */
+    double prefill_last_s; /* its last pass, which attends to the most */
     double kv_transfer_s;  /* one prompt's KV to the decode pool */
     double ctx;            /* mean context of a running sequence */
     double tau;            /* tokens accepted per decode step */

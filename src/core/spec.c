@@ -186,3 +186,10 @@ const char *serve_pool_name(enum serve_pool p)
 
     return (unsigned)p <= POOL_DECODE ? names[p] : NULL;
 }
+
+const char *serve_offload_name(enum serve_offload o)
+{
+    static const char *const names[] = {"none", "weights"};
+
+    return (unsigned)o <= SOFF_WEIGHTS ? names[o] : NULL;
+}

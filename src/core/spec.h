@@ -262,6 +262,12 @@ enum serve_pct { SERVE_PCT_MEAN, SERVE_PCT_P50, SERVE_PCT_P90, SERVE_PCT_P99 };
  * pool, or a prefill or decode pool alone (serve_pool.h). */
 enum serve_pool { POOL_BOTH, POOL_PREFILL, POOL_DECODE };
 
+/* serve.offload: weights keeps on the host the weight bytes that leave
+ * too little HBM for the KV of one prefill chunk's requests and streams
+ * them over the host link every forward pass, prefetched a layer ahead
+ * (SGLang layer-wise weight offload on GB200, LMSYS blog 2025-09-25). */
+enum serve_offload { SOFF_NONE, SOFF_WEIGHTS };
+
 /* One pool's own parallelism (serve.prefill.* / serve.decode.*): 0 keeps
  * parallel.tp, parallel.ep and serve.attention_dp; gpus 0 leaves the pool
  * to be sized. */
@@ -320,6 +326,7 @@ struct serve_spec {
     enum serve_pool pool;  /* both phases, or one pool measured alone */
     uint64_t attention_dp; /* attention data-parallel ranks beside MoE EP */
     struct serve_pool_spec prefill, decode; /* disaggregated pools */
+    enum serve_offload offload; /* weights in host memory, streamed */
 };
 
 /* A node type (server or rack-scale system). */
@@ -345,6 +352,9 @@ struct system_spec {
      * CPU cores; 0 = not stated */
     double host_link_bps;
     uint64_t host_cores;
+    /* the node's CPU memory, where serve.offload=weights keeps what HBM
+     * cannot hold; 0 = not stated */
+    double host_mem_bytes;
 };
 
 /* Scale-out fabric. */
@@ -628,5 +638,6 @@ const char *fp8_scaling_name(enum fp8_scaling f);
 const char *offload_name(enum offload o);
 const char *serve_pct_name(enum serve_pct p);
 const char *serve_pool_name(enum serve_pool p);
+const char *serve_offload_name(enum serve_offload o);
 
 #endif

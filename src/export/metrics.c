@@ -305,6 +305,11 @@ static const struct metric table[] = {
     F("memory", "host_optimizer_gib", "GiB", memory.host_bytes, GIB, MB_LOWER,
       "software.offload=optimizer: the optimizer states (12 B/param for "
       "Adam; ZeRO-1+ shards) this GPU keeps in host memory; 0 else"),
+    /* new key: memory.host_weights_gib (w22g) */
+    F("memory", "host_weights_gib", "GiB", memory.host_weights_bytes, GIB,
+      MB_LOWER,
+      "serve.offload=weights: the weights this GPU leaves in host memory and "
+      "streams over the host link every forward pass; 0 else"),
 
     F("serve", "kv_bytes_per_token", "B", serve.kv_bytes_per_token, 1, MB_LOWER,
       "2 x layers x kv_heads x head_dim x bytes(kv); MLA: layers x "

@@ -53,6 +53,8 @@ static const char *enum_text(enum plan_key k, int value)
         return serve_pct_name((enum serve_pct)value);
     case PK_SERVE_POOL:
         return serve_pool_name((enum serve_pool)value);
+    case PK_SERVE_OFFLOAD:
+        return serve_offload_name((enum serve_offload)value);
     case PK_SERVE_EXPERT_WEIGHTS:
         return value == 0 ? "same"
                           : serve_dtype_name((enum serve_dtype)(value - 1));

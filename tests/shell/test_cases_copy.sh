@@ -55,7 +55,9 @@ PY
 # whose source states a run of N ShareGPT prompts may state that
 # workload: serve.window_requests=N and serve.output_cv=1 (the ShareGPT
 # length spread, README "Serving under load"), and the vLLM
-# --num-scheduler-steps K its source states as serve.scheduler_steps=K.
+# --num-scheduler-steps K its source states as serve.scheduler_steps=K;
+# a row whose source states weights offloaded to host memory may say so
+# (serve.offload=weights).
 shared=../shared/calibration/serving_load_cases.csv
 check "load cases copy: the shared serving load cases" \
     python3 - "$shared" tests/data/serving_load_cases.csv <<'PY'
@@ -66,7 +68,8 @@ ok = len(a) == len(b)
 import re
 def rest(sets):
     return [kv for kv in sets.split()
-            if not kv.startswith(('software.stack=', 'software.prefill_chunk='))]
+            if not kv.startswith(('software.stack=', 'software.prefill_chunk=',
+                                  'serve.offload='))]
 def sharegpt(src, xs, ys):  # the keys a ShareGPT run of N prompts adds
     m = re.search(r'ShareGPT (?:default of )?(\d+) prompts', src)
     want = ['serve.output_cv=1', 'serve.window_requests=' + m.group(1)] \

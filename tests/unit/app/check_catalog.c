@@ -760,6 +760,7 @@ START_TEST(test_migrate_v1_seeds_stacks)
         "ALTER TABLE systems DROP COLUMN sale_source",
         "ALTER TABLE systems DROP COLUMN host_link_gb_s",
         "ALTER TABLE systems DROP COLUMN host_cores",
+        "ALTER TABLE systems DROP COLUMN host_mem_gb",
         "ALTER TABLE cloud DROP COLUMN capacity_source",
         "ALTER TABLE sites DROP COLUMN rear_door_kw_per_rack",
         "ALTER TABLE sites DROP COLUMN rear_door_usd_per_kw",
@@ -813,6 +814,7 @@ START_TEST(test_migrate_v5_sale_capacity)
         "ALTER TABLE systems DROP COLUMN sale_source",
         "ALTER TABLE systems DROP COLUMN host_link_gb_s",
         "ALTER TABLE systems DROP COLUMN host_cores",
+        "ALTER TABLE systems DROP COLUMN host_mem_gb",
         "ALTER TABLE cloud DROP COLUMN capacity_source",
         "ALTER TABLE models DROP COLUMN first_dense_layers",
         "ALTER TABLE accelerators DROP COLUMN fp4_gemm_frac",
@@ -867,6 +869,14 @@ START_TEST(test_migrate_v5_sale_capacity)
     ck_assert_uint_eq(sy.host_cores, 128);
     ck_assert_int_eq(catalog_get_system(c, "dgx-b200", &sy, NULL, &d), CP_OK);
     ck_assert_double_eq(sy.host_link_bps, 0); /* not stated */
+    ck_assert_double_eq(sy.host_mem_bytes, 0);
+    /* 0015_grace_host: a GB200 tray's 2 Grace CPUs, 480 GB LPDDR5X each
+     * over NVLink-C2C (450 GB/s a direction shared by 2 GPUs) */
+    ck_assert_int_eq(catalog_get_system(c, "gb200-nvl72", &sy, NULL, &d),
+                     CP_OK);
+    ck_assert_double_eq(sy.host_link_bps, 225e9);
+    ck_assert_uint_eq(sy.host_cores, 144);
+    ck_assert_double_eq(sy.host_mem_bytes, 960e9);
     catalog_close(c);
 }
 END_TEST
