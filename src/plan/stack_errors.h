@@ -2,12 +2,12 @@
  * --loso) from the leave-one-source-out run: the mean absolute error of
  * the time metrics of each stack's published runs, each predicted by
  * knobs fitted without its source.  Do not edit by hand.
- * inputs: sha256 5fc1dfa75c743dccf7fadc83892e8a94b4127a6287ce49005496a881ec179c5f of tests/data/training_cases.csv data/stacks.csv data/accelerators.csv */
+ * inputs: sha256 2c87fbb6990f3d4203af47963b152da5fa8591f97735161e1e89e42e3d892243 of tests/data/training_cases.csv data/stacks.csv data/accelerators.csv */
 #define SIZE_STACK_ERRORS \
-    {"llm-foundry", 0.0754, 20}, \
+    {"llm-foundry", 0.0919, 20}, \
     {"maxtext", 0.1265, 31}, \
-    {"megatron-core", 0.1351, 53}, \
+    {"megatron-core", 0.1349, 53}, \
     {"megatron-deepspeed", 0.2501, 3}, \
     {"megatron-lm", 0.0511, 14}, \
     {"torchtitan", 0.1737, 14}
-#define SIZE_OVERALL_ERROR 0.1222 /* 135 runs */
+#define SIZE_OVERALL_ERROR 0.1245 /* 135 runs */
