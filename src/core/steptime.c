@@ -657,7 +657,8 @@ static void mtp_on_stage(const struct scenario *sc, const struct model_shape *m,
  * checkpoint_early_stop): PyTorch's non-reentrant activation checkpointing
  * from torch 2.1 on stops recomputing a block as soon as every tensor its
  * backward saved is back (torch.utils.checkpoint, set_checkpoint_early_stop,
- * on by default).  Autograd saves an op's inputs before the op runs (the
+ * on by default since pytorch/pytorch PR #96866, 2023-03, after the 2.0
+ * branch cut).  Autograd saves an op's inputs before the op runs (the
  * generated VariableType code sets up the backward node, saving inputs,
  * then dispatches), so the last saved tensors of a dense block are the
  * FFN down projection's input and weight, and the recompute stops before
