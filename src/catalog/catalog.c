@@ -54,6 +54,7 @@ static const struct {
     {"src/catalog/schema/0013_tp_bwd_exposed.sql", "PRAGMA user_version = 13"},
     {"src/catalog/schema/0014_host_link.sql", "PRAGMA user_version = 14"},
     {"src/catalog/schema/0015_grace_host.sql", "PRAGMA user_version = 15"},
+    {"src/catalog/schema/0016_ckpt_early_stop.sql", "PRAGMA user_version = 16"},
 };
 #define SCHEMA_VERSION ((int)(sizeof(migrations) / sizeof(migrations[0])))
 

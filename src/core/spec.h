@@ -191,6 +191,12 @@ struct stack_spec {
      * of each input-gradient reduction with the weight-gradient GEMM
      * (w19d) */
     double tp_bwd_exposed;
+    /* 1: full recompute stops as soon as every tensor the backward saved
+     * is back (PyTorch non-reentrant activation checkpointing, torch >=
+     * 2.1 torch.utils.checkpoint early stop, on by default): a layer's
+     * last GEMM, the FFN down projection, is not recomputed; 0: the whole
+     * layer again (Megatron, torch < 2.1) */
+    double ckpt_early_stop;
     /* new key: dp_flat (d19a) */
     double dp_flat;  /* 1: data-parallel / ZeRO collectives run as one flat
                         ring over every rank of the group (DeepSpeed ZeRO,
@@ -555,7 +561,20 @@ struct recipe {
      * opposite directions, each device holding a stage of each */
     enum pp_schedule schedule;
     enum offload offload; /* optimizer in host memory (ZeRO-Offload) */
+    /* software.checkpoint_early_stop: the run's PyTorch checkpointing
+     * stops recomputing early (yes: torch >= 2.1 non-reentrant) or not
+     * (no: torch 1.13, reentrant); stack: the stack's ckpt_early_stop */
+    enum recipe_switch ckpt_early_stop;
 };
+
+/* Whether full recomputation stops before the layer's last GEMM: the
+ * recipe's switch, else the stack's ckpt_early_stop. */
+static inline bool spec_ckpt_early_stop(const struct recipe *r,
+                                        double stack_early_stop)
+{
+    return r->ckpt_early_stop == RECIPE_YES ||
+           (r->ckpt_early_stop == RECIPE_STACK && stack_early_stop > 0.5);
+}
 
 /* true when the optimizer states and update live on the host */
 static inline bool spec_offloads_optimizer(const struct recipe *r)

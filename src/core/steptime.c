@@ -374,6 +374,8 @@ static double bytes_s(const struct hw *hw, double bytes)
 struct layer_time {
     double f, b;       /* compute forward / backward */
     double attn_f;     /* attention core forward (selective recompute) */
+    double last_f;     /* its last GEMM's forward: the dense FFN down
+                          projection (checkpoint early stop) */
     double tp_f, tp_b; /* tensor-parallel communication */
     double cp_f, cp_b; /* context-parallel ring, after overlap */
     double ep_f, ep_b; /* expert all-to-all */
@@ -541,7 +543,7 @@ static void layer_time(const struct scenario *sc, const struct model_shape *m,
     if (hw_in->graphs >= GRAPHS_ROUTER)
         rt.kernel = hw_in->launch;
 
-    lt->f = lt->b = 0;
+    lt->f = lt->b = lt->last_f = 0;
     attention_projections(m, &at, T, heads, kv, lt, &col_f, &col_b);
 
     attention_core(sc, m, &at, &attn_f, &attn_b);
@@ -552,10 +554,15 @@ static void layer_time(const struct scenario *sc, const struct model_shape *m,
     /* FFN: dense, or router + routed experts + shared experts */
     lt->ep_f = lt->ep_b = 0;
     if (!moe) {
+        double down_f = 0, down_b = 0;
+
         f_width = m->f;
         up_width = (m->gated ? 2 : 1) * f_width / t;
         gemm_fb(hw, T, up_width, h, 1, &col_f, &col_b);
-        gemm_fb(hw, T, h, f_width / t, 1, &lt->f, &lt->b);
+        gemm_fb(hw, T, h, f_width / t, 1, &down_f, &down_b);
+        lt->f += down_f;
+        lt->b += down_b;
+        lt->last_f = down_f;
         ew_f = (m->gated ? 3 : 2) * T * f_width / t * elem;
     } else {
         ew_f = moe_ffn_time(sc, m, hw, &rt, T, lt, &col_f, &col_b);
@@ -646,6 +653,36 @@ static void mtp_on_stage(const struct scenario *sc, const struct model_shape *m,
     st->mtp_heads = m->mtp > 0 && spare - m->mtp < 1 ? m->mtp : 0;
 }
 
+/* Checkpoint early stop (stack ckpt_early_stop, software.
+ * checkpoint_early_stop): PyTorch's non-reentrant activation checkpointing
+ * from torch 2.1 on stops recomputing a block as soon as every tensor its
+ * backward saved is back (torch.utils.checkpoint, set_checkpoint_early_stop,
+ * on by default since pytorch/pytorch PR #96866, 2023-03, after the 2.0
+ * branch cut).  Autograd saves an op's inputs before the op runs (the
+ * generated VariableType code sets up the backward node, saving inputs,
+ * then dispatches), so the last saved tensors of a dense block are the
+ * FFN down projection's input and weight, and the recompute stops before
+ * that GEMM: it and what follows it (the residual add, a TP reduction)
+ * are not recomputed.  The recompute time a dense layer saves: its down
+ * projection's forward; an MoE layer's tail (unpermute, combine) is left
+ * whole for want of a source on what it saves. */
+static double early_stop_skip(const struct scenario *sc, double dense_l,
+                              const struct layer_time *dense)
+{
+    if (!spec_ckpt_early_stop(&sc->recipe, sc->stack.ckpt_early_stop))
+        return 0;
+    return dense_l * dense->last_f;
+}
+
+/* The share of a dense layer's forward TP communication full recompute
+ * repeats: the forward reduces twice (after the attention output and
+ * the FFN down projections); an early stop skips the second. */
+static double early_stop_tp_share(const struct scenario *sc)
+{
+    return spec_ckpt_early_stop(&sc->recipe, sc->stack.ckpt_early_stop) ? 0.5
+                                                                        : 1;
+}
+
 /* The layers of the busiest stage for one microbatch.  Stages are
  * balanced (they differ by at most one layer), so the busiest holds
  * ceil(L/pp); MoE and dense layers mix in the model's proportion. */
@@ -674,9 +711,11 @@ static void stage_layers(const struct scenario *sc, const struct model_shape *m,
     st->ep = moe_l * (moe.ep_f + moe.ep_b);
     switch (sc->layout.recompute) {
     case RECOMPUTE_FULL:
-        /* the whole forward again, its communication included */
-        st->rec = st->f;
-        st->tp += dense_l * dense.tp_f + moe_l * moe.tp_f;
+        /* the whole forward again, its communication included, but for
+         * what a checkpoint that stops early leaves out */
+        st->rec = st->f - early_stop_skip(sc, dense_l, &dense);
+        st->tp +=
+            dense_l * dense.tp_f * early_stop_tp_share(sc) + moe_l * moe.tp_f;
         st->cp += dense_l * dense.cp_f + moe_l * moe.cp_f;
         st->ep += moe_l * moe.ep_f;
         break;
@@ -925,6 +964,17 @@ static double dualpipe_bubble(const struct stage_time *st, double p,
     return (p / 2 - 1) * (f + b / 2) / (f + b) * t_mb;
 }
 
+/* Hardware FLOPs per token a checkpoint that stops early does not
+ * recompute: each dense layer's FFN down projection, 2 h f
+ * (early_stop_skip). */
+static double early_stop_flops(const struct scenario *sc,
+                               const struct model_shape *m)
+{
+    if (!spec_ckpt_early_stop(&sc->recipe, sc->stack.ckpt_early_stop))
+        return 0;
+    return m->dense_layers * 2 * m->h * m->f * m->param_scale;
+}
+
 /* The largest part of the step names the bottleneck. */
 static void name_bottleneck(const struct time_result *tr, struct result *r)
 {
@@ -991,7 +1041,7 @@ void steptime_estimate(const struct scenario *sc, const struct model_shape *m,
     model_flops = m->flops_per_token * tokens_step;
     hw_flops = model_flops;
     if (lay->recompute == RECOMPUTE_FULL)
-        hw_flops += model_flops / 3;
+        hw_flops += model_flops / 3 - early_stop_flops(sc, m) * tokens_step;
     else if (lay->recompute == RECOMPUTE_SELECTIVE)
         hw_flops +=
             (m->attn_flops_per_token * tokens_step +

@@ -75,10 +75,22 @@ enum cp_status calib_group_stacks(const struct calib_set *cs,
 
 struct typical {
     const char *except;
-    size_t ncols, col_id, col_kind, col_knob[CK_COUNT];
+    size_t ncols, col_id, col_kind, col_kernel, col_knob[CK_COUNT];
     size_t n[CK_COUNT], cap;
     double *x[CK_COUNT];
 };
+
+/* Whether knob k acts on the stack of row v: attn_eff scales a fused
+ * attention kernel's measured ceiling (stack_spec.attn_eff), which a
+ * stack computing attention unfused (attn_kernel `unfused`: Megatron-LM
+ * 2021-22, attention_materialised) never reaches, so its cell is the
+ * knob's default, which no run of it can move: no value of the typical
+ * stack. */
+static bool knob_acts(const struct typical *t, const char *const *v,
+                      enum calib_knob k)
+{
+    return !(k == CK_ATTN_EFF && !strcmp(v[t->col_kernel], "unfused"));
+}
 
 static enum cp_status take_typical(void *ctx, const char *const *v, size_t n)
 {
@@ -89,7 +101,7 @@ static enum cp_status take_typical(void *ctx, const char *const *v, size_t n)
         strcmp(v[t->col_kind], "train") != 0)
         return CP_OK;
     for (k = 0; k < CK_COUNT; k++) {
-        if (!v[t->col_knob[k]][0])
+        if (!v[t->col_knob[k]][0] || !knob_acts(t, v, (enum calib_knob)k))
             continue; /* not stated: not a value of the typical stack */
         if (t->n[k] == t->cap) {
             size_t j;
@@ -121,7 +133,7 @@ enum cp_status calib_typical_knobs(struct catalog *cat, const char *except,
     memset(&t, 0, sizeof(t));
     t.except = except;
     cols = catalog_columns(CATALOG_STACKS, &t.ncols);
-    t.col_id = t.col_kind = t.ncols;
+    t.col_id = t.col_kind = t.col_kernel = t.ncols;
     for (k = 0; k < CK_COUNT; k++)
         t.col_knob[k] = t.ncols;
     for (i = 0; i < t.ncols; i++) {
@@ -129,6 +141,8 @@ enum cp_status calib_typical_knobs(struct catalog *cat, const char *except,
             t.col_id = i;
         if (!strcmp(cols[i].name, "kind"))
             t.col_kind = i;
+        if (!strcmp(cols[i].name, "attn_kernel"))
+            t.col_kernel = i;
         for (k = 0; k < CK_COUNT; k++)
             if (!strcmp(cols[i].name, calib_knob_info(k)->name))
                 t.col_knob[k] = i;
@@ -137,6 +151,8 @@ enum cp_status calib_typical_knobs(struct catalog *cat, const char *except,
         if (t.col_knob[k] == t.ncols)
             return diag_set(d, CP_ERR_DB, "stacks", "no column %s for knob",
                             calib_knob_info(k)->name);
+    if (t.col_kernel == t.ncols)
+        return diag_set(d, CP_ERR_DB, "stacks", "no column attn_kernel");
     st = catalog_foreach(cat, CATALOG_STACKS, NULL, take_typical, &t, d);
     for (k = 0; k < CK_COUNT; k++) {
         size_t m = t.n[k];

@@ -38,6 +38,7 @@ static const char *enum_text(enum plan_key k, int value)
     case PK_SOFTWARE_MOE_A2A_OVERLAP:
     case PK_SOFTWARE_TP_COMM_OVERLAP:
     case PK_SOFTWARE_MOE_FORCE_BALANCE:
+    case PK_SOFTWARE_CHECKPOINT_EARLY_STOP:
         return recipe_switch_name((enum recipe_switch)value);
     case PK_SOFTWARE_CUDA_GRAPHS:
         return cuda_graphs_name((enum cuda_graphs)value);

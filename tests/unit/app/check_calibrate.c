@@ -84,10 +84,10 @@ START_TEST(test_recovers_known_knobs)
     ck_assert_int_eq(catalog_open(":memory:", 0, &cat, &d), CP_OK);
     cs = load(runs_csv, cat, &st);
     ck_assert_uint_eq(cs->n, 5);
-    /* the "measurements": the model at gemm_eff 0.7 (the row has 0.82) */
+    /* the "measurements": the model at gemm_eff 0.6 (the row has 0.76) */
     calib_knobs_of(&st, truth);
-    ck_assert(fabs(truth[CK_GEMM_EFF] - 0.7) > 0.1);
-    truth[CK_GEMM_EFF] = 0.7;
+    ck_assert(fabs(truth[CK_GEMM_EFF] - 0.6) > 0.1);
+    truth[CK_GEMM_EFF] = 0.6;
     for (i = 0; i < cs->n; i++) {
         ck_assert(calib_predict(cs, i, &st, truth, &v));
         cs->runs[i].expected = v;
@@ -95,8 +95,8 @@ START_TEST(test_recovers_known_knobs)
     calib_fit(cs, NULL, 0, &st, &fit);
     ck_assert_msg(fit.before > 0.03, "start error %.3f", fit.before);
     ck_assert_int_eq(fit.why[CK_GEMM_EFF], CALIB_FIT);
-    ck_assert_msg(fabs(fit.knobs[CK_GEMM_EFF] - 0.7) < 0.002,
-                  "gemm_eff %.4f, want 0.7", fit.knobs[CK_GEMM_EFF]);
+    ck_assert_msg(fabs(fit.knobs[CK_GEMM_EFF] - 0.6) < 0.002,
+                  "gemm_eff %.4f, want 0.6", fit.knobs[CK_GEMM_EFF]);
     ck_assert_msg(fit.after < 0.001, "after %.4f", fit.after);
     ck_assert(fit.after < fit.before);
     /* bf16 runs: the FP8 recipe does not move them; no memory measured;
@@ -377,6 +377,69 @@ START_TEST(test_typical_knobs)
 }
 END_TEST
 
+/* attn_eff scales a fused attention kernel's measured ceiling: a stack
+ * whose attention is unfused (Megatron-LM 2021-22) never uses it, so its
+ * cell (the knob's default, which no run can move) is no value of the
+ * typical stack; every other knob of that row still counts. */
+START_TEST(test_typical_skips_unfused_attention)
+{
+    static const struct {
+        const char *id, *kernel, *attn, *gemm;
+    } rows[] = {
+        {"f1", "fa2", "0.5", "0.6"},      {"f2", "cudnn", "0.55", "0.7"},
+        {"f3", "splash", "0.9", "0.8"},   {"u1", "unfused", "0.8", "0.9"},
+        {"u2", "unfused", "0.8", "0.95"},
+    };
+    static char ids[256][CP_ID_MAX];
+    struct catalog *cat = NULL;
+    struct text_row *r = calloc(1, sizeof(*r));
+    const char *ptr[64];
+    double k[CK_COUNT];
+    struct diag d;
+    size_t i, j;
+
+    ck_assert_int_eq(catalog_open(":memory:", 0, &cat, &d), CP_OK);
+    r->cols = catalog_columns(CATALOG_STACKS, &r->n);
+    ck_assert(r->n <= 64 && !strcmp(r->cols[0].name, "id"));
+    ck_assert_int_eq(
+        catalog_foreach(cat, CATALOG_STACKS, "torchtitan", keep_row, r, &d),
+        CP_OK);
+    memset(ids, 0, sizeof(ids));
+    ck_assert_int_eq(
+        catalog_foreach(cat, CATALOG_STACKS, NULL, collect_id, ids, &d), CP_OK);
+    for (i = 0; ids[i][0]; i++)
+        ck_assert_int_eq(catalog_row_delete(cat, CATALOG_STACKS, ids[i], &d),
+                         CP_OK);
+    for (j = 0; j < sizeof(rows) / sizeof(rows[0]); j++) {
+        for (i = 0; i < r->n; i++) {
+            const char *c = r->cols[i].name;
+            const char *v = !strcmp(c, "id")            ? rows[j].id
+                            : !strcmp(c, "kind")        ? "train"
+                            : !strcmp(c, "attn_kernel") ? rows[j].kernel
+                            : !strcmp(c, "attn_eff")    ? rows[j].attn
+                            : !strcmp(c, "gemm_eff")    ? rows[j].gemm
+                                                        : NULL;
+
+            if (v)
+                snprintf(r->v[i], sizeof(r->v[i]), "%s", v);
+            ptr[i] = r->v[i];
+        }
+        ck_assert_msg(catalog_row_put(cat, CATALOG_STACKS, ptr, r->n, &d) ==
+                          CP_OK,
+                      "%s: %s", d.where, d.msg);
+    }
+    /* attn_eff: the fused rows f1, f2, f3 only; gemm_eff: all five */
+    ck_assert_int_eq(calib_typical_knobs(cat, "none", k, &d), CP_OK);
+    ck_assert_double_eq_tol(k[CK_ATTN_EFF], 0.55, 1e-12);
+    ck_assert_double_eq_tol(k[CK_GEMM_EFF], 0.8, 1e-12);
+    ck_assert_int_eq(calib_typical_knobs(cat, "f2", k, &d), CP_OK);
+    ck_assert_double_eq_tol(k[CK_ATTN_EFF], 0.7, 1e-12);
+    ck_assert_double_eq_tol(k[CK_GEMM_EFF], 0.85, 1e-12);
+    free(r);
+    catalog_close(cat);
+}
+END_TEST
+
 /* A hardware ceiling is not below what a published whole step reached on
  * that chip: MaxText 32B on one v5e-256 slice, 66.86% MFU with
  * remat_policy=full (MaxText configs/v5e README and 32b.sh @76bd53b0f),
@@ -533,6 +596,7 @@ Suite *suite_calibrate(void)
     tcase_add_test(tc, test_megatron_selective_defined);
     tcase_add_test(tc, test_source_of);
     tcase_add_test(tc, test_typical_knobs);
+    tcase_add_test(tc, test_typical_skips_unfused_attention);
     tcase_add_test(tc, test_few_runs_rule);
     tcase_add_test(tc, test_tpu_v5e_ceiling_bound);
     tcase_add_test(tc, test_loso);

@@ -828,6 +828,7 @@ START_TEST(test_migrate_v5_sale_capacity)
         "ALTER TABLE stacks DROP COLUMN ar_oneshot_kb",
         "ALTER TABLE stacks DROP COLUMN ar_workspace_kb",
         "ALTER TABLE stacks DROP COLUMN tp_bwd_exposed",
+        "ALTER TABLE stacks DROP COLUMN ckpt_early_stop",
         "UPDATE cloud SET capacity_gpus = NULL",
         "UPDATE cloud SET capacity_gpus = 64 WHERE id = 'gcp-a3-highgpu-8g'",
         "PRAGMA user_version = 5",
@@ -877,6 +878,18 @@ START_TEST(test_migrate_v5_sale_capacity)
     ck_assert_double_eq(sy.host_link_bps, 225e9);
     ck_assert_uint_eq(sy.host_cores, 144);
     ck_assert_double_eq(sy.host_mem_bytes, 960e9);
+    /* 0016_ckpt_early_stop: llm-foundry's PyTorch checkpointing stops
+     * early, Megatron's recomputes the whole layer (data/stacks.csv) */
+    {
+        struct stack_spec st;
+
+        ck_assert_int_eq(catalog_get_stack(c, "llm-foundry", &st, NULL, &d),
+                         CP_OK);
+        ck_assert_double_eq(st.ckpt_early_stop, 1);
+        ck_assert_int_eq(catalog_get_stack(c, "megatron-core", &st, NULL, &d),
+                         CP_OK);
+        ck_assert_double_eq(st.ckpt_early_stop, 0);
+    }
     catalog_close(c);
 }
 END_TEST

@@ -873,6 +873,99 @@ START_TEST(test_tp_bwd_exposed)
 }
 END_TEST
 
+/* Checkpoint early stop (stack ckpt_early_stop, software.ckpt_early_stop):
+ * PyTorch's non-reentrant activation checkpointing (torch >= 2.1,
+ * torch.utils.checkpoint set_checkpoint_early_stop, on by default) stops
+ * recomputing a block as soon as every tensor its backward saved is back.
+ * Autograd saves an op's inputs before it runs, so the block's last GEMM
+ * (the FFN down projection, which saves its input and weight) and what
+ * follows it are never recomputed.  Case table on one GPU (no
+ * communication), a dense GPT layer with the FFN at 4h: the recompute of
+ * each layer and microbatch is shorter by exactly that GEMM's forward
+ * time; with recompute none or selective, or the switch off, nothing
+ * changes; the recipe overrides the stack either way. */
+START_TEST(test_ckpt_early_stop)
+{
+    static const struct {
+        enum recompute rc;
+        double stack;
+        enum recipe_switch recipe;
+        bool skips;
+        const char *source;
+    } cases[] = {
+        {RECOMPUTE_FULL, 1, RECIPE_STACK, true,
+         "torch >= 2.1 non-reentrant checkpoint: early stop"},
+        {RECOMPUTE_FULL, 0, RECIPE_YES, true, "recipe turns it on"},
+        {RECOMPUTE_FULL, 1, RECIPE_NO, false,
+         "recipe off (torch 1.13: the whole block again)"},
+        {RECOMPUTE_FULL, 0, RECIPE_STACK, false, "Megatron: whole layer"},
+        {RECOMPUTE_NONE, 1, RECIPE_STACK, false, "nothing recomputed"},
+        {RECOMPUTE_SELECTIVE, 1, RECIPE_STACK, false,
+         "selective: the stack's own policy"},
+    };
+    struct scenario sc;
+    struct result on, off;
+    struct diag d;
+    size_t i;
+    double layers = 16, h = 8192, mb = 2, s = 2048, down, rate;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        fixture_scenario(&sc, "h100-sxm");
+        fixture_gpt(&sc, (uint64_t)layers, (uint64_t)h, 64, 32000);
+        sc.gpus = 1;
+        sc.layout.tp = sc.layout.pp = sc.layout.dp = 1;
+        sc.layout.sequence_parallel = false;
+        sc.layout.zero = 0;
+        sc.layout.microbatch = (uint64_t)mb;
+        sc.train.seq_len = (uint64_t)s;
+        sc.train.global_batch = 4 * (uint64_t)mb;
+        sc.layout.recompute = cases[i].rc;
+        sc.stack.ckpt_early_stop = 0;
+        sc.recipe.ckpt_early_stop = RECIPE_STACK;
+        ck_assert_msg(scenario_validate(&sc, &d) == CP_OK, "%s: %s", d.where,
+                      d.msg);
+        scenario_eval(&sc, &off);
+        sc.stack.ckpt_early_stop = cases[i].stack;
+        sc.recipe.ckpt_early_stop = cases[i].recipe;
+        ck_assert_int_eq(scenario_validate(&sc, NULL), CP_OK);
+        scenario_eval(&sc, &on);
+        check_time_sane(&on);
+        if (!cases[i].skips) {
+            ck_assert_msg(on.time.step_s == off.time.step_s, "%s",
+                          cases[i].source);
+            continue;
+        }
+        /* the down projection: T x ffn -> h, at the stack's GEMM rate */
+        rate = sc.accel.peak_flops[PREC_BF16] * sc.accel.gemm_frac *
+               sc.stack.gemm_eff;
+        down = steptime_gemm_s(rate, sc.accel.gemm_half_flops,
+                               sc.accel.hbm_bps * sc.accel.hbm_frac,
+                               sc.accel.kernel_s + sc.stack.kernel_s, mb * s, h,
+                               4 * h, 1, 2);
+        ck_assert_msg(fabs((off.time.compute_s - on.time.compute_s) -
+                           4 * layers * down) < 1e-9 * off.time.compute_s,
+                      "%s: saved %g s, want %g s", cases[i].source,
+                      off.time.compute_s - on.time.compute_s,
+                      4 * layers * down);
+        ck_assert(on.time.step_s < off.time.step_s);
+        ck_assert(on.time.mfu > off.time.mfu);
+        /* the hardware FLOPs lose the down projection's forward, 2 h 4h
+         * per token and layer: the recompute is 2/3 of the forward's
+         * GEMM FLOPs (8h^2 of 24h^2 per token) */
+        ck_assert_msg(fabs((off.time.hw_tflops_per_gpu * off.time.step_s -
+                            on.time.hw_tflops_per_gpu * on.time.step_s) *
+                               1e12 -
+                           layers * 2 * h * 4 * h * 4 * mb * s) <
+                          1e-9 * off.time.hw_tflops_per_gpu * 1e12 *
+                              off.time.step_s,
+                      "%s: hardware FLOPs", cases[i].source);
+    }
+    sc.stack.ckpt_early_stop = 2;
+    ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_RANGE);
+    ck_assert_msg(strstr(d.msg, "ckpt_early_stop") != NULL, "%s", d.msg);
+}
+END_TEST
+
 /* ZeRO-Offload (software.offload=optimizer; Ren et al. 2021 section 4):
  * the update leaves the GPU.  Instead of its bandwidth-bound Adam step
  * (gradient fp32 4 + master 8 + moments 16 + 16-bit weight 2 bytes per
@@ -1072,6 +1165,7 @@ Suite *suite_steptime(void)
     tcase_add_test(tc, test_moe_groups);
     tcase_add_test(tc, test_fp8_scaling);
     tcase_add_test(tc, test_tp_bwd_exposed);
+    tcase_add_test(tc, test_ckpt_early_stop);
     tcase_add_test(tc, test_offload_time);
     tcase_add_test(tc, test_offload_memory);
     tcase_add_test(tc, test_offload_invariants);
