@@ -370,6 +370,36 @@ static double bytes_s(const struct hw *hw, double bytes)
     return bytes / hw->bw;
 }
 
+/* Attention's exponential against its matmuls: H100 SXM5 does 989 TFLOP/s
+ * of 16-bit matmul but 3.9 TFLOP/s of special functions (exp2), so one
+ * exponential takes as long as 989 / 3.9 = 254 tensor-core FLOPs
+ * (FlashAttention-3, Shah et al. 2024, arXiv 2407.08608, section 3).  The
+ * softmax's exponential per score element, not overlapped with the
+ * matmuls, reproduces FA3's measured rates at head dimensions 64 and 256
+ * against 128 within 3% (tests: check_steptime.c attn_dim_cases).
+ * Blackwell's ratio is twice as steep, but its kernels emulate part of
+ * the exponentials on the FMA units (FlashAttention-4) and Blackwell
+ * Ultra doubles the exponential rate: no measurement at another head
+ * dimension tells them apart, so every accelerator keeps H100's. */
+#define ATTN_EXP_FLOPS (989.0 / 3.9)
+/* The head dimension the fused-attention ceilings (attn_frac) were
+ * measured at: FA3's and cuDNN's headline figures, and most models run. */
+#define ATTN_REF_HEAD_DIM 128.0
+
+/* Per score element: matmul FLOPs (forward QK^T and PV, 2(d_qk + d_v);
+ * backward FLASH_BWD_RATIO times that) plus one exponential each way (the
+ * backward recomputes the probabilities). */
+double steptime_attn_dim_scale(double d_qk, double d_v, bool backward)
+{
+    double ratio = backward ? FLASH_BWD_RATIO : 1.0;
+    double mm = ratio * 2 * (d_qk + d_v);
+    double mm_ref = ratio * 4 * ATTN_REF_HEAD_DIM;
+
+    if (!(mm > 0))
+        return 1.0;
+    return (1 + ATTN_EXP_FLOPS / mm) / (1 + ATTN_EXP_FLOPS / mm_ref);
+}
+
 /* One transformer layer, one microbatch, one accelerator. */
 struct layer_time {
     double f, b;       /* compute forward / backward */
@@ -427,8 +457,12 @@ static void attention_core(const struct scenario *sc,
     } else {
         double flops = 2 * b * heads * sc_len * s * (dq + dv) * CAUSAL_FRAC;
 
-        *attn_f = flops / at->attn_rate + at->kernel;
-        *attn_b = FLASH_BWD_RATIO * flops / at->attn_rate + at->kernel;
+        *attn_f =
+            flops / at->attn_rate * steptime_attn_dim_scale(dq, dv, false) +
+            at->kernel;
+        *attn_b = FLASH_BWD_RATIO * flops / at->attn_rate *
+                      steptime_attn_dim_scale(dq, dv, true) +
+                  at->kernel;
     }
 }
 

@@ -67,6 +67,15 @@ double steptime_gemm_s(double rate, double half, double bw, double kernel,
 double steptime_cast_bytes(const struct scenario *sc, enum precision p,
                            double *kernels);
 
+/* Time per FLOP of fused (flash) attention with heads of d_qk / d_v
+ * against heads of 128 (the head dimension of the fused-attention
+ * ceilings, accel attn_frac), forward or backward: each score element
+ * costs its matmul FLOPs (forward 2(d_qk + d_v), backward 2.5 times that)
+ * and one exponential, which takes the special-function units as long as
+ * the tensor cores take for ATTN_EXP_FLOPS; small heads spend a larger
+ * share of their time on it. */
+double steptime_attn_dim_scale(double d_qk, double d_v, bool backward);
+
 /* Fill r->time (and r->bottleneck; warnings unless flags has EVAL_QUIET)
  * for validated sc with shape m; r->memory must be filled. */
 void steptime_estimate(const struct scenario *sc, const struct model_shape *m,

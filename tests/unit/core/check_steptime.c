@@ -545,6 +545,75 @@ START_TEST(test_recipe_facts)
 }
 END_TEST
 
+/* Fused attention at another head dimension, against its rate at 128 (the
+ * ceilings attn_frac holds): each score element costs its matmul FLOPs
+ * (4d forward, 10d backward) plus one exponential, which the special
+ * function units take as long as the tensor cores take for 989 / 3.9
+ * FLOPs.  The cases are FlashAttention-3's measured BF16 rates on H100
+ * (../shared/reference/ceilings.csv attn_fwd_tflops / attn_bwd_tflops,
+ * seqlen 16k): the time at d over the time at 128, per FLOP, is the rate
+ * at 128 over the rate at d. */
+struct attn_dim_case {
+    double d_qk, d_v;
+    bool backward;
+    double expected; /* time per FLOP against head dim 128 */
+    const char *source;
+};
+
+static const struct attn_dim_case attn_dim_cases[] = {
+    {128, 128, false, 1.0, "the reference itself"},
+    {128, 128, true, 1.0, "the reference itself"},
+    {64, 64, false, 648.0 / 497.0, "FA3 README fwd, 16k: 497 vs 648"},
+    {256, 256, false, 648.0 / 756.0, "FA3 README fwd, 16k: 756 vs 648"},
+    {64, 64, true, 561.0 / 474.0, "FA3 paper bwd, 16k: 474 vs 561"},
+    {64, 64, true, 516.0 / 433.0, "FA3 paper bwd, cuDNN, 16k: 433 vs 516"},
+};
+
+START_TEST(test_attn_head_dim)
+{
+    const struct attn_dim_case *c = &attn_dim_cases[_i];
+    double got = steptime_attn_dim_scale(c->d_qk, c->d_v, c->backward);
+
+    ck_assert_msg(fabs(got / c->expected - 1) < 0.03,
+                  "d %g/%g %s: %g vs %g (%s)", c->d_qk, c->d_v,
+                  c->backward ? "bwd" : "fwd", got, c->expected, c->source);
+}
+END_TEST
+
+/* Invariants: positive, falling with the head dimension towards the pure
+ * matmul share of the reference; the forward (fewer FLOPs per score)
+ * feels it more than the backward.  In a step: the same attention FLOPs
+ * in 64 heads of 64 take longer than in 32 heads of 128, and MLA's
+ * 192/128 heads shorter. */
+START_TEST(test_attn_head_dim_rules)
+{
+    struct scenario sc;
+    struct result r128, r64;
+    double d, prev = INFINITY;
+    int b;
+
+    for (b = 0; b < 2; b++)
+        for (d = 16, prev = INFINITY; d <= 1024; d *= 2) {
+            double k = steptime_attn_dim_scale(d, d, b == 1);
+
+            ck_assert(isfinite(k) && k > 0 && k < prev);
+            prev = k;
+        }
+    ck_assert(steptime_attn_dim_scale(64, 64, false) >
+              steptime_attn_dim_scale(64, 64, true));
+    ck_assert(steptime_attn_dim_scale(192, 128, false) < 1);
+
+    fixture_scenario(&sc, "h100-sxm");
+    sc.train.attention = ATTN_FLASH;
+    fixture_gpt(&sc, 8, 4096, 32, 32000);
+    scenario_eval(&sc, &r128);
+    fixture_gpt(&sc, 8, 4096, 64, 32000);
+    scenario_eval(&sc, &r64);
+    ck_assert_rel(r64.model.flops_per_token, r128.model.flops_per_token, 1e-12);
+    ck_assert(r64.time.step_s > r128.time.step_s);
+}
+END_TEST
+
 /* DualPipe (DeepSeek-V3 report section 3.2.1, table 2): the bubble is
  * (pp/2 - 1)(F&B + B - 3W) against 1F1B's (pp - 1)(F + B); with W = B/2
  * and F&B = F + B that is (pp/2 - 1)(F + B/2), so against 1F1B it is
@@ -1076,6 +1145,9 @@ Suite *suite_steptime(void)
     tcase_add_test(tc, test_offload_memory);
     tcase_add_test(tc, test_offload_invariants);
     tcase_add_test(tc, test_fp4_ceiling);
+    tcase_add_loop_test(tc, test_attn_head_dim, 0,
+                        sizeof(attn_dim_cases) / sizeof(attn_dim_cases[0]));
+    tcase_add_test(tc, test_attn_head_dim_rules);
     suite_add_tcase(s, tc);
     tc = tcase_create("invariants");
     tcase_add_test(tc, test_layout_grid);
