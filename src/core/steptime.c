@@ -466,6 +466,39 @@ static void attention_core(const struct scenario *sc,
     }
 }
 
+/* gpt-oss's experts as Megatron-Core @92c8482 (the Megatron-Bridge 25.11
+ * pin) runs them.  The clamp (fusions/fused_bias_geglu.py
+ * weighted_bias_quick_geglu_impl, activation_func_clamp_value): each half
+ * of the first layer's output clamped (read and write f each) and the two
+ * concatenated again (read and write 2f) before the fused activation:
+ * 8f per copy, 3 kernels; backward each clamp's gradient (gradient and
+ * input in, gradient out: 3f each) and the concatenation of the halves'
+ * gradients (4f): 10f, 3 kernels.  The second layer's bias
+ * (transformer/moe/experts.py TEGroupedMLP._apply_bias, skip_bias_add):
+ * per local expert bias x probability (write h) added to its rows (read
+ * 2h, write h), then one cat (read and write h): 6h, 2 kernels per expert
+ * and the cat; backward the bias gradient (g x p written, summed: 3h) and
+ * the probability's (g x b written, summed over h: 3h), 4 kernels per
+ * expert.  The first layer's bias rides its GEMM's epilogue (skip_bias_add
+ * off): nothing apart. */
+double steptime_moe_eager_bytes(const struct model_spec *ms, double copies,
+                                double f, double h, double elem, double local,
+                                bool backward, double *kernels)
+{
+    double per_copy = 0;
+
+    *kernels = 0;
+    if (ms->act_clamp) {
+        per_copy += (backward ? 10 : 8) * f;
+        *kernels += 3;
+    }
+    if (ms->expert_bias) {
+        per_copy += 6 * h;
+        *kernels += backward ? 4 * local : 2 * local + 1;
+    }
+    return per_copy * copies * elem;
+}
+
 /* Kernel launches a grouped expert GEMM (one of fc1 or fc2, one
  * direction) makes beyond its first: none for one grouped kernel; one per
  * further local expert for a stack that issues a GEMM per expert
@@ -477,6 +510,23 @@ static void attention_core(const struct scenario *sc,
 static double expert_gemm_launches(const struct scenario *sc, double local)
 {
     return local > 1 ? sc->stack.moe_gemm_per_expert * (local - 1) : 0;
+}
+
+/* The experts' separate element-wise passes (steptime_moe_eager_bytes)
+ * on the busiest rank's `copies` routed token copies. */
+static void moe_eager_time(const struct scenario *sc, const struct hw *hw,
+                           double copies, double f, double h, double local,
+                           struct layer_time *lt)
+{
+    const struct model_spec *ms = &sc->model;
+    double k_f, k_b, fwd, bwd;
+
+    fwd = steptime_moe_eager_bytes(ms, copies, f, h, hw->elem, local, false,
+                                   &k_f);
+    bwd =
+        steptime_moe_eager_bytes(ms, copies, f, h, hw->elem, local, true, &k_b);
+    lt->f += bytes_s(hw, fwd) + k_f * hw->kernel;
+    lt->b += bytes_s(hw, bwd) + k_b * hw->kernel;
 }
 
 /* The routed (and shared) experts of a mixture-of-experts layer: compute
@@ -544,6 +594,7 @@ static double moe_ffn_time(const struct scenario *sc,
     lt->b += 2 * MOE_KERNELS_FWD * rt->kernel;
     lt->f += 2 * expert_gemm_launches(sc, local) * hw->kernel;
     lt->b += 4 * expert_gemm_launches(sc, local) * hw->kernel;
+    moe_eager_time(sc, hw, per_expert * local, f_width / etp, h, local, lt);
     return ew_f;
 }
 
