@@ -346,7 +346,11 @@
                 0, "MLA: decoupled RoPE width per head")                       \
     MODEL_COUNT(C, "first_dense_layers", 0, 0, B_MODEL_LAYERS_MAX,             \
                 first_dense_layers, 0, 0,                                      \
-                "the first n layers are dense; empty = none")
+                "the first n layers are dense; empty = none")                  \
+    C(model_spec, "expert_bias", CATCOL_BOOL, 0, 0, 0, NULL, FT_BOOL,          \
+      expert_bias, 1, 0, 0, "experts carry biases (gpt-oss); empty = no")      \
+    C(model_spec, "act_clamp", CATCOL_BOOL, 0, 0, 0, NULL, FT_BOOL, act_clamp, \
+      1, 0, 0, "experts clamp their gated activation (gpt-oss); empty = no")
 
 #define STACK_FRAC(C, name, member, dflt, help)                                \
     C(stack_spec, name, CATCOL_REAL, 0, 0, 1, NULL, FT_DBL, member, 1, dflt,   \

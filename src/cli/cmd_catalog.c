@@ -503,6 +503,10 @@ static const char *hf_cell(const char *col, const struct model_spec *m,
         return m->gated_ffn ? "yes" : "no";
     if (strcmp(col, "tied_embeddings") == 0)
         return m->tied_embeddings ? "yes" : "no";
+    if (strcmp(col, "expert_bias") == 0)
+        return m->expert_bias ? "yes" : "no";
+    if (strcmp(col, "act_clamp") == 0)
+        return m->act_clamp ? "yes" : "no";
     if (strcmp(col, "attention") == 0)
         return model_attention_name(m->attention);
     if (strcmp(col, "notes") == 0)

@@ -248,6 +248,23 @@ static enum cp_status validate_groups(const struct model_spec *m,
     return CP_OK;
 }
 
+/* Expert biases and the clamped activation are the experts' (gpt-oss):
+ * a dense model has none, and only a gated activation has a clamp. */
+static enum cp_status validate_expert_extras(const struct model_spec *m,
+                                             struct diag *d)
+{
+    if ((m->expert_bias || m->act_clamp) && m->experts < 2)
+        return diag_set(d, CP_ERR_RANGE,
+                        m->expert_bias ? "model.expert_bias"
+                                       : "model.act_clamp",
+                        "needs a mixture-of-experts model (model.experts "
+                        "of 2 or more)");
+    if (m->act_clamp && !m->gated_ffn)
+        return diag_set(d, CP_ERR_RANGE, "model.act_clamp",
+                        "needs a gated activation (model.gated_ffn=yes)");
+    return CP_OK;
+}
+
 static enum cp_status validate_model(const struct model_spec *m, struct diag *d)
 {
     enum cp_status st;
@@ -263,6 +280,8 @@ static enum cp_status validate_model(const struct model_spec *m, struct diag *d)
                       (double)m->layers - 1);
     if (!st)
         st = validate_groups(m, d);
+    if (!st)
+        st = validate_expert_extras(m, d);
     if (st)
         return st;
     if (m->params && m->hidden) {

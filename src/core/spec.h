@@ -121,6 +121,12 @@ struct model_spec {
      * in moe_groups equal contiguous groups, a token's experts from its
      * best moe_group_topk of them; 0: no limit */
     uint64_t moe_groups, moe_group_topk;
+    /* gpt-oss's experts: biases on both expert linear layers (the second
+     * added per expert outside its GEMM) and a clamped gated activation
+     * (swiglu_limit), which Megatron-Core runs as separate element-wise
+     * passes (steptime.c moe_eager_time) */
+    bool expert_bias;
+    bool act_clamp;
     uint64_t head_dim; /* width of one head; 0 = hidden / heads */
     enum model_attention attention;
     uint64_t kv_lora_rank;  /* MLA: latent width of K and V */

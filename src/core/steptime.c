@@ -370,6 +370,36 @@ static double bytes_s(const struct hw *hw, double bytes)
     return bytes / hw->bw;
 }
 
+/* Attention's exponential against its matmuls: H100 SXM5 does 989 TFLOP/s
+ * of 16-bit matmul but 3.9 TFLOP/s of special functions (exp2), so one
+ * exponential takes as long as 989 / 3.9 = 254 tensor-core FLOPs
+ * (FlashAttention-3, Shah et al. 2024, arXiv 2407.08608, section 3).  The
+ * softmax's exponential per score element, not overlapped with the
+ * matmuls, reproduces FA3's measured rates at head dimensions 64 and 256
+ * against 128 within 3% (tests: check_steptime.c attn_dim_cases).
+ * Blackwell's ratio is twice as steep, but its kernels emulate part of
+ * the exponentials on the FMA units (FlashAttention-4) and Blackwell
+ * Ultra doubles the exponential rate: no measurement at another head
+ * dimension tells them apart, so every accelerator keeps H100's. */
+#define ATTN_EXP_FLOPS (989.0 / 3.9)
+/* The head dimension the fused-attention ceilings (attn_frac) were
+ * measured at: FA3's and cuDNN's headline figures, and most models run. */
+#define ATTN_REF_HEAD_DIM 128.0
+
+/* Per score element: matmul FLOPs (forward QK^T and PV, 2(d_qk + d_v);
+ * backward FLASH_BWD_RATIO times that) plus one exponential each way (the
+ * backward recomputes the probabilities). */
+double steptime_attn_dim_scale(double d_qk, double d_v, bool backward)
+{
+    double ratio = backward ? FLASH_BWD_RATIO : 1.0;
+    double mm = ratio * 2 * (d_qk + d_v);
+    double mm_ref = ratio * 4 * ATTN_REF_HEAD_DIM;
+
+    if (!(mm > 0))
+        return 1.0;
+    return (1 + ATTN_EXP_FLOPS / mm) / (1 + ATTN_EXP_FLOPS / mm_ref);
+}
+
 /* One transformer layer, one microbatch, one accelerator. */
 struct layer_time {
     double f, b;       /* compute forward / backward */
@@ -429,9 +459,46 @@ static void attention_core(const struct scenario *sc,
     } else {
         double flops = 2 * b * heads * sc_len * s * (dq + dv) * CAUSAL_FRAC;
 
-        *attn_f = flops / at->attn_rate + at->kernel;
-        *attn_b = FLASH_BWD_RATIO * flops / at->attn_rate + at->kernel;
+        *attn_f =
+            flops / at->attn_rate * steptime_attn_dim_scale(dq, dv, false) +
+            at->kernel;
+        *attn_b = FLASH_BWD_RATIO * flops / at->attn_rate *
+                      steptime_attn_dim_scale(dq, dv, true) +
+                  at->kernel;
     }
+}
+
+/* gpt-oss's experts as Megatron-Core @92c8482 (the Megatron-Bridge 25.11
+ * pin) runs them.  The clamp (fusions/fused_bias_geglu.py
+ * weighted_bias_quick_geglu_impl, activation_func_clamp_value): each half
+ * of the first layer's output clamped (read and write f each) and the two
+ * concatenated again (read and write 2f) before the fused activation:
+ * 8f per copy, 3 kernels; backward each clamp's gradient (gradient and
+ * input in, gradient out: 3f each) and the concatenation of the halves'
+ * gradients (4f): 10f, 3 kernels.  The second layer's bias
+ * (transformer/moe/experts.py TEGroupedMLP._apply_bias, skip_bias_add):
+ * per local expert bias x probability (write h) added to its rows (read
+ * 2h, write h), then one cat (read and write h): 6h, 2 kernels per expert
+ * and the cat; backward the bias gradient (g x p written, summed: 3h) and
+ * the probability's (g x b written, summed over h: 3h), 4 kernels per
+ * expert.  The first layer's bias rides its GEMM's epilogue (skip_bias_add
+ * off): nothing apart. */
+double steptime_moe_eager_bytes(const struct model_spec *ms, double copies,
+                                double f, double h, double elem, double local,
+                                bool backward, double *kernels)
+{
+    double per_copy = 0;
+
+    *kernels = 0;
+    if (ms->act_clamp) {
+        per_copy += (backward ? 10 : 8) * f;
+        *kernels += 3;
+    }
+    if (ms->expert_bias) {
+        per_copy += 6 * h;
+        *kernels += backward ? 4 * local : 2 * local + 1;
+    }
+    return per_copy * copies * elem;
 }
 
 /* Kernel launches a grouped expert GEMM (one of fc1 or fc2, one
@@ -445,6 +512,23 @@ static void attention_core(const struct scenario *sc,
 static double expert_gemm_launches(const struct scenario *sc, double local)
 {
     return local > 1 ? sc->stack.moe_gemm_per_expert * (local - 1) : 0;
+}
+
+/* The experts' separate element-wise passes (steptime_moe_eager_bytes)
+ * on the busiest rank's `copies` routed token copies. */
+static void moe_eager_time(const struct scenario *sc, const struct hw *hw,
+                           double copies, double f, double h, double local,
+                           struct layer_time *lt)
+{
+    const struct model_spec *ms = &sc->model;
+    double k_f, k_b, fwd, bwd;
+
+    fwd = steptime_moe_eager_bytes(ms, copies, f, h, hw->elem, local, false,
+                                   &k_f);
+    bwd =
+        steptime_moe_eager_bytes(ms, copies, f, h, hw->elem, local, true, &k_b);
+    lt->f += bytes_s(hw, fwd) + k_f * hw->kernel;
+    lt->b += bytes_s(hw, bwd) + k_b * hw->kernel;
 }
 
 /* The routed (and shared) experts of a mixture-of-experts layer: compute
@@ -512,6 +596,7 @@ static double moe_ffn_time(const struct scenario *sc,
     lt->b += 2 * MOE_KERNELS_FWD * rt->kernel;
     lt->f += 2 * expert_gemm_launches(sc, local) * hw->kernel;
     lt->b += 4 * expert_gemm_launches(sc, local) * hw->kernel;
+    moe_eager_time(sc, hw, per_expert * local, f_width / etp, h, local, lt);
     return ew_f;
 }
 

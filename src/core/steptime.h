@@ -67,6 +67,27 @@ double steptime_gemm_s(double rate, double half, double bw, double kernel,
 double steptime_cast_bytes(const struct scenario *sc, enum precision p,
                            double *kernels);
 
+/* Time per FLOP of fused (flash) attention with heads of d_qk / d_v
+ * against heads of 128 (the head dimension of the fused-attention
+ * ceilings, accel attn_frac), forward or backward: each score element
+ * costs its matmul FLOPs (forward 2(d_qk + d_v), backward 2.5 times that)
+ * and one exponential, which takes the special-function units as long as
+ * the tensor cores take for ATTN_EXP_FLOPS; small heads spend a larger
+ * share of their time on it. */
+double steptime_attn_dim_scale(double d_qk, double d_v, bool backward);
+
+/* Bytes the experts' separate element-wise passes move in one MoE layer
+ * of one rank, forward or backward, over `copies` routed token copies
+ * of activation-half width f and hidden width h (elements of `elem`
+ * bytes), with `local` experts on the rank; *kernels the kernels they
+ * launch.  ms->act_clamp: the clamp of both activation halves and their
+ * re-concatenation before the fused gated activation; ms->expert_bias:
+ * the second expert layer's bias, scaled by the routing probability and
+ * added expert by expert (Megatron-Core's TEGroupedMLP). */
+double steptime_moe_eager_bytes(const struct model_spec *ms, double copies,
+                                double f, double h, double elem, double local,
+                                bool backward, double *kernels);
+
 /* Fill r->time (and r->bottleneck; warnings unless flags has EVAL_QUIET)
  * for validated sc with shape m; r->memory must be filled. */
 void steptime_estimate(const struct scenario *sc, const struct model_shape *m,

@@ -292,6 +292,18 @@ static enum cp_status map_mixtral(json_t *cfg, struct model_spec *m,
     return st;
 }
 
+/* gpt-oss's experts always carry biases (transformers GptOssExperts:
+ * gate_up_proj_bias, down_proj_bias) and clamp their gated activation at
+ * swiglu_limit (7.0 in both releases). */
+static void map_gpt_oss_experts(json_t *cfg, struct model_spec *m)
+{
+    json_t *limit = field(cfg, "swiglu_limit");
+
+    m->expert_bias = m->experts > 1;
+    m->act_clamp =
+        m->experts > 1 && json_is_number(limit) && json_number_value(limit) > 0;
+}
+
 static enum cp_status map_config(json_t *cfg, struct model_spec *m,
                                  struct diag *d)
 {
@@ -361,7 +373,10 @@ static enum cp_status map_config(json_t *cfg, struct model_spec *m,
     case FK_DENSE:
         return CP_OK;
     case FK_MIXTRAL:
-        return map_mixtral(cfg, m, d);
+        st = map_mixtral(cfg, m, d);
+        if (!st && strcmp(fam->model_type, "gpt_oss") == 0)
+            map_gpt_oss_experts(cfg, m);
+        return st;
     case FK_QWEN_MOE:
         return map_qwen_moe(cfg, m, d);
     case FK_DEEPSEEK:

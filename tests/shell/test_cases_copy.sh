@@ -6,7 +6,8 @@
 # tolerances, and the same sets but for software.* recipe keys and the
 # model facts a recipe's model config states beyond the table (DeepSeek-V3's
 # dense layers, moe_layer_freq, MTP modules, mtp_num_layers, and routing
-# groups, moe_router_num_groups / group_topk), and a
+# groups, moe_router_num_groups / group_topk; gpt-oss's expert biases and
+# activation clamp, add_bias_linear / activation_func_clamp_value), and a
 # source text that may cite the config the fact comes from.  A row whose
 # shared source says its accelerator is a stand-in ("encoded as h100-sxm")
 # may name the catalog's row for the variant the source states instead.
@@ -28,7 +29,8 @@ RECIPE = ('software.moe_a2a_overlap=', 'software.tp_comm_overlap=',
           'model.moe_groups=', 'model.moe_group_topk=',
           'software.fp8_scaling=',  # new key (w19d)
           'software.offload=',  # new key (x19i)
-          'software.checkpoint_early_stop=')  # new key (w19n)
+          'software.checkpoint_early_stop=',  # new key (w19n)
+          'model.expert_bias=', 'model.act_clamp=')  # new keys (w19j)
 a = list(csv.DictReader(open(sys.argv[1], newline='')))
 b = list(csv.DictReader(open(sys.argv[2], newline='')))
 ok = len(a) == len(b)

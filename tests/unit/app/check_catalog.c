@@ -771,6 +771,8 @@ START_TEST(test_migrate_v1_seeds_stacks)
         "ALTER TABLE accelerators DROP COLUMN nccl_ar_us",
         "ALTER TABLE accelerators DROP COLUMN nccl_ar_gb_s",
         "DELETE FROM models WHERE id = 'bloom-176b'",
+        "ALTER TABLE models DROP COLUMN expert_bias",
+        "ALTER TABLE models DROP COLUMN act_clamp",
         "PRAGMA user_version = 1",
     };
     char path[128];
@@ -831,6 +833,8 @@ START_TEST(test_migrate_v5_sale_capacity)
         "ALTER TABLE stacks DROP COLUMN ckpt_early_stop",
         "UPDATE cloud SET capacity_gpus = NULL",
         "UPDATE cloud SET capacity_gpus = 64 WHERE id = 'gcp-a3-highgpu-8g'",
+        "ALTER TABLE models DROP COLUMN expert_bias",
+        "ALTER TABLE models DROP COLUMN act_clamp",
         "PRAGMA user_version = 5",
     };
     char path[128];

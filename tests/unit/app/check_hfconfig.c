@@ -101,6 +101,14 @@ START_TEST(test_gpt_oss_active)
     ck_assert_uint_eq(m.head_dim, 64);
     model_shape_derive(&m, 4096, &s);
     ck_assert_rel(s.active_params - s.embed_params, 3.61e9, 0.01);
+    /* its experts carry biases (transformers GptOssExperts
+     * gate_up_proj_bias, down_proj_bias) and clamp at swiglu_limit 7 */
+    ck_assert(m.expert_bias);
+    ck_assert(m.act_clamp);
+    /* Mixtral, read the same way, has neither */
+    ck_assert_int_eq(hfconfig_read(DIR "mixtral-8x7b.json", &m, &d), CP_OK);
+    ck_assert(!m.expert_bias);
+    ck_assert(!m.act_clamp);
 }
 END_TEST
 

@@ -545,6 +545,152 @@ START_TEST(test_recipe_facts)
 }
 END_TEST
 
+/* Fused attention at another head dimension, against its rate at 128 (the
+ * ceilings attn_frac holds): each score element costs its matmul FLOPs
+ * (4d forward, 10d backward) plus one exponential, which the special
+ * function units take as long as the tensor cores take for 989 / 3.9
+ * FLOPs.  The cases are FlashAttention-3's measured BF16 rates on H100
+ * (../shared/reference/ceilings.csv attn_fwd_tflops / attn_bwd_tflops,
+ * seqlen 16k): the time at d over the time at 128, per FLOP, is the rate
+ * at 128 over the rate at d. */
+struct attn_dim_case {
+    double d_qk, d_v;
+    bool backward;
+    double expected; /* time per FLOP against head dim 128 */
+    const char *source;
+};
+
+static const struct attn_dim_case attn_dim_cases[] = {
+    {128, 128, false, 1.0, "the reference itself"},
+    {128, 128, true, 1.0, "the reference itself"},
+    {64, 64, false, 648.0 / 497.0, "FA3 README fwd, 16k: 497 vs 648"},
+    {256, 256, false, 648.0 / 756.0, "FA3 README fwd, 16k: 756 vs 648"},
+    {64, 64, true, 561.0 / 474.0, "FA3 paper bwd, 16k: 474 vs 561"},
+    {64, 64, true, 516.0 / 433.0, "FA3 paper bwd, cuDNN, 16k: 433 vs 516"},
+};
+
+START_TEST(test_attn_head_dim)
+{
+    const struct attn_dim_case *c = &attn_dim_cases[_i];
+    double got = steptime_attn_dim_scale(c->d_qk, c->d_v, c->backward);
+
+    ck_assert_msg(fabs(got / c->expected - 1) < 0.03,
+                  "d %g/%g %s: %g vs %g (%s)", c->d_qk, c->d_v,
+                  c->backward ? "bwd" : "fwd", got, c->expected, c->source);
+}
+END_TEST
+
+/* Invariants: positive, falling with the head dimension towards the pure
+ * matmul share of the reference; the forward (fewer FLOPs per score)
+ * feels it more than the backward.  In a step: the same attention FLOPs
+ * in 64 heads of 64 take longer than in 32 heads of 128, and MLA's
+ * 192/128 heads shorter. */
+START_TEST(test_attn_head_dim_rules)
+{
+    struct scenario sc;
+    struct result r128, r64;
+    double d, prev = INFINITY;
+    int b;
+
+    for (b = 0; b < 2; b++)
+        for (d = 16, prev = INFINITY; d <= 1024; d *= 2) {
+            double k = steptime_attn_dim_scale(d, d, b == 1);
+
+            ck_assert(isfinite(k) && k > 0 && k < prev);
+            prev = k;
+        }
+    ck_assert(steptime_attn_dim_scale(64, 64, false) >
+              steptime_attn_dim_scale(64, 64, true));
+    ck_assert(steptime_attn_dim_scale(192, 128, false) < 1);
+
+    fixture_scenario(&sc, "h100-sxm");
+    sc.train.attention = ATTN_FLASH;
+    fixture_gpt(&sc, 8, 4096, 32, 32000);
+    scenario_eval(&sc, &r128);
+    fixture_gpt(&sc, 8, 4096, 64, 32000);
+    scenario_eval(&sc, &r64);
+    ck_assert_rel(r64.model.flops_per_token, r128.model.flops_per_token, 1e-12);
+    ck_assert(r64.time.step_s > r128.time.step_s);
+}
+END_TEST
+
+/* gpt-oss's experts in Megatron-Core (@92c8482, the 25.11 Megatron-Bridge
+ * pin): the clamp before the gated activation is two clamps and a cat
+ * (fused_bias_geglu.py weighted_bias_quick_geglu_impl), the second
+ * layer's bias a per-expert loop of bias x probability, add and cat
+ * (experts.py TEGroupedMLP._apply_bias).  Bytes over `copies` routed
+ * token copies of width f (activation halves) and h, 2-byte elements. */
+struct moe_eager_case {
+    bool clamp, bias, backward;
+    double copies, f, h, local;
+    double bytes, kernels;
+    const char *source;
+};
+
+static const struct moe_eager_case moe_eager_cases[] = {
+    {false, false, false, 65536, 2880, 2880, 2, 0, 0, "neither"},
+    {true, false, false, 65536, 2880, 2880, 2, 8.0 * 2880 * 65536 * 2, 3,
+     "clamp each half (read, write 2f) and cat (read, write 2f)"},
+    {true, false, true, 65536, 2880, 2880, 2, 10.0 * 2880 * 65536 * 2, 3,
+     "clamp backward per half (grad, input in, grad out: 6f), the chunk's "
+     "backward cat (4f)"},
+    {false, true, false, 65536, 2880, 2880, 2, 6.0 * 2880 * 65536 * 2, 5,
+     "b x p (write h), t + bp (read 2h, write h), cat (read, write h); "
+     "2 kernels per local expert and the cat"},
+    {false, true, true, 65536, 2880, 2880, 2, 6.0 * 2880 * 65536 * 2, 8,
+     "bias grad g x p summed (3h), probability grad g x b summed (3h); 4 "
+     "kernels per local expert"},
+    {true, true, false, 1000, 100, 50, 16, (8.0 * 100 + 6.0 * 50) * 1000 * 2,
+     3 + 2 * 16 + 1, "both add up"},
+};
+
+START_TEST(test_moe_eager_bytes)
+{
+    const struct moe_eager_case *c = &moe_eager_cases[_i];
+    struct model_spec ms;
+    double kernels = -1, got;
+
+    memset(&ms, 0, sizeof(ms));
+    ms.act_clamp = c->clamp;
+    ms.expert_bias = c->bias;
+    got = steptime_moe_eager_bytes(&ms, c->copies, c->f, c->h, 2, c->local,
+                                   c->backward, &kernels);
+    ck_assert_msg(fabs(got - c->bytes) <= 1e-9 * c->bytes, "%d: %g vs %g (%s)",
+                  _i, got, c->bytes, c->source);
+    ck_assert_msg(kernels == c->kernels, "%d: %g kernels vs %g", _i, kernels,
+                  c->kernels);
+}
+END_TEST
+
+/* In a step: each adds time, neither FLOPs; a dense model or an ungated
+ * activation refuses them by name. */
+START_TEST(test_moe_eager_step)
+{
+    struct scenario sc;
+    struct result base, bias, both;
+    struct diag d;
+
+    recipe_moe(&sc, 16);
+    sc.model.gated_ffn = true;
+    recipe_step(&sc, &base);
+    sc.model.expert_bias = true;
+    recipe_step(&sc, &bias);
+    sc.model.act_clamp = true;
+    recipe_step(&sc, &both);
+    ck_assert(base.time.step_s < bias.time.step_s);
+    ck_assert(bias.time.step_s < both.time.step_s);
+    ck_assert_rel(both.model.flops_per_token, base.model.flops_per_token,
+                  1e-12);
+    sc.model.gated_ffn = false;
+    ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_RANGE);
+    ck_assert_str_eq(d.where, "model.act_clamp");
+    sc.model.gated_ffn = true;
+    sc.model.experts = 0;
+    ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_RANGE);
+    ck_assert_str_eq(d.where, "model.expert_bias");
+}
+END_TEST
+
 /* DualPipe (DeepSeek-V3 report section 3.2.1, table 2): the bubble is
  * (pp/2 - 1)(F&B + B - 3W) against 1F1B's (pp - 1)(F + B); with W = B/2
  * and F&B = F + B that is (pp/2 - 1)(F + B/2), so against 1F1B it is
@@ -1170,6 +1316,12 @@ Suite *suite_steptime(void)
     tcase_add_test(tc, test_offload_memory);
     tcase_add_test(tc, test_offload_invariants);
     tcase_add_test(tc, test_fp4_ceiling);
+    tcase_add_loop_test(tc, test_attn_head_dim, 0,
+                        sizeof(attn_dim_cases) / sizeof(attn_dim_cases[0]));
+    tcase_add_test(tc, test_attn_head_dim_rules);
+    tcase_add_loop_test(tc, test_moe_eager_bytes, 0,
+                        sizeof(moe_eager_cases) / sizeof(moe_eager_cases[0]));
+    tcase_add_test(tc, test_moe_eager_step);
     suite_add_tcase(s, tc);
     tc = tcase_create("invariants");
     tcase_add_test(tc, test_layout_grid);
