@@ -935,6 +935,16 @@ static enum cp_status validate_head(const struct scenario *sc, struct diag *d)
     if (!st && (unsigned)sc->recipe.offload > OFFLOAD_OPTIMIZER)
         st = diag_set(d, CP_ERR_RANGE, "software.offload",
                       "must be stack, none or optimizer");
+    if (!st &&
+        (unsigned)sc->recipe.recompute_modules > RECMOD_MLA_UP_MLP_MOE_ACT)
+        st = diag_set(d, CP_ERR_RANGE, "software.recompute_modules",
+                      "unknown recompute module set");
+    /* Megatron-Core builds mla_up_proj's checkpoint in MLA only */
+    if (!st && (spec_recompute_mask(&sc->recipe) & RECMOD_BIT_MLA_UP) != 0 &&
+        sc->model.attention != MATTN_MLA)
+        st = diag_set(d, CP_ERR_RANGE, "software.recompute_modules",
+                      "mla_up_proj recomputes MLA's up projections: needs "
+                      "model.attention=mla");
     if (!st && spec_offloads_optimizer(&sc->recipe) &&
         !(sc->system.host_link_bps > 0 && sc->system.host_cores > 0 &&
           sc->system.gpus_per_node > 0))

@@ -374,6 +374,7 @@ static double bytes_s(const struct hw *hw, double bytes)
 struct layer_time {
     double f, b;       /* compute forward / backward */
     double attn_f;     /* attention core forward (selective recompute) */
+    double rec_f;      /* what software.recompute_modules repeats */
     double tp_f, tp_b; /* tensor-parallel communication */
     double cp_f, cp_b; /* context-parallel ring, after overlap */
     double ep_f, ep_b; /* expert all-to-all */
@@ -513,6 +514,58 @@ static double moe_ffn_time(const struct scenario *sc,
     return ew_f;
 }
 
+/* The forward work selective recomputation repeats for the modules the
+ * recipe names (software.recompute_modules; Megatron-Core
+ * --recompute-modules, transformer_config.py): the attention core
+ * (attn_f, at the attention scope's dispatch); MLA's query and key-value
+ * up projections from their latents and RoPE applied to the query and
+ * key positional parts (mla_up_proj: "output-discarding" checkpoints, the
+ * latents kept); the routed experts' activation, which reads the fc1
+ * output of every routed copy (2f, gated) and writes f, cast again to 8
+ * bits in a low-precision run (moe_act); a dense layer's MLP, both GEMMs
+ * and the activation (mlp; not the MoE layers, which Megatron-Core
+ * recomputes only under "moe").  One layer, one microbatch, on the kernel
+ * dispatch of the scope each module runs in. */
+static double recompute_modules_time(const struct scenario *sc,
+                                     const struct model_shape *m,
+                                     const struct hw *hw, const struct hw *at,
+                                     bool moe, double T, double attn_f)
+{
+    unsigned mask = spec_recompute_mask(&sc->recipe);
+    double t = (double)sc->layout.tp, heads = m->a / t, elem = hw->elem;
+    double rec = 0, unused = 0;
+
+    if (mask & RECMOD_BIT_CORE_ATTN)
+        rec += attn_f;
+    if ((mask & RECMOD_BIT_MLA_UP) && m->mla) {
+        if (m->q_lora > 0)
+            gemm_fb(at, T, heads * m->d_qk, m->q_lora, 1, &rec, &unused);
+        gemm_fb(at, T, heads * (m->d + m->d_v), m->kv_lora, 1, &rec, &unused);
+        /* RoPE on the query's and the shared key's positional parts */
+        rec += bytes_s(at, 2 * T * (heads + 1) * m->rope * elem) + at->kernel;
+    }
+    if ((mask & RECMOD_BIT_MOE_ACT) && moe) {
+        double load = spec_moe_load(
+            sc->train.moe_capacity,
+            spec_routing_imbalance(&sc->recipe, sc->stack.moe_imbalance),
+            m->experts, m->top_k, (double)sc->layout.ep);
+        /* the rank's routed copies: its share T/t of the tokens, k each */
+        double n = load * T / t * m->top_k * m->f_expert;
+
+        rec += bytes_s(hw, ((m->gated ? 2 : 1) + 1) * n * elem) + hw->kernel +
+               cast_s(hw, n);
+    }
+    if ((mask & RECMOD_BIT_MLP) && !moe) {
+        double up = (m->gated ? 2 : 1) * m->f / t;
+
+        gemm_fb(hw, T, up, m->h, 1, &rec, &unused);
+        gemm_fb(hw, T, m->h, m->f / t, 1, &rec, &unused);
+        rec +=
+            bytes_s(hw, (m->gated ? 3 : 2) * T * m->f / t * elem) + hw->kernel;
+    }
+    return rec;
+}
+
 static void layer_time(const struct scenario *sc, const struct model_shape *m,
                        const struct hw *hw_in, bool moe, struct layer_time *lt)
 {
@@ -546,6 +599,7 @@ static void layer_time(const struct scenario *sc, const struct model_shape *m,
 
     attention_core(sc, m, &at, &attn_f, &attn_b);
     lt->attn_f = attn_f;
+    lt->rec_f = recompute_modules_time(sc, m, hw, &at, moe, T, attn_f);
     lt->f += attn_f;
     lt->b += attn_b;
 
@@ -681,6 +735,11 @@ static void stage_layers(const struct scenario *sc, const struct model_shape *m,
         st->ep += moe_l * moe.ep_f;
         break;
     case RECOMPUTE_SELECTIVE:
+        /* the modules the recipe names (recompute_modules_time) */
+        if (spec_recompute_mask(&sc->recipe) != 0) {
+            st->rec = dense_l * dense.rec_f + moe_l * moe.rec_f;
+            break;
+        }
         /* the attention core (Korthikanti 2022 section 5), and what the
          * stack's policy does not keep of the rest of the forward */
         st->rec = dense_l * dense.attn_f + moe_l * moe.attn_f;
@@ -925,6 +984,26 @@ static double dualpipe_bubble(const struct stage_time *st, double p,
     return (p / 2 - 1) * (f + b / 2) / (f + b) * t_mb;
 }
 
+/* FLOPs per token the recompute modules repeat (hardware FLOPs): a
+ * third of the attention core's 12 L a d s, MLA's up projections in every
+ * layer, the dense layers' MLP; the activation is element-wise. */
+static double recompute_modules_flops(const struct scenario *sc,
+                                      const struct model_shape *m)
+{
+    unsigned mask = spec_recompute_mask(&sc->recipe);
+    double fl = 0;
+
+    if (mask & RECMOD_BIT_CORE_ATTN)
+        fl += m->attn_flops_per_token / 3;
+    if ((mask & RECMOD_BIT_MLA_UP) && m->mla)
+        fl +=
+            2 * m->L *
+            (m->q_lora * m->a * m->d_qk + m->kv_lora * m->a * (m->d + m->d_v));
+    if (mask & RECMOD_BIT_MLP)
+        fl += 2 * m->dense_layers * (m->gated ? 3 : 2) * m->h * m->f;
+    return fl;
+}
+
 /* The largest part of the step names the bottleneck. */
 static void name_bottleneck(const struct time_result *tr, struct result *r)
 {
@@ -992,6 +1071,9 @@ void steptime_estimate(const struct scenario *sc, const struct model_shape *m,
     hw_flops = model_flops;
     if (lay->recompute == RECOMPUTE_FULL)
         hw_flops += model_flops / 3;
+    else if (lay->recompute == RECOMPUTE_SELECTIVE &&
+             spec_recompute_mask(&sc->recipe) != 0)
+        hw_flops += recompute_modules_flops(sc, m) * tokens_step;
     else if (lay->recompute == RECOMPUTE_SELECTIVE)
         hw_flops +=
             (m->attn_flops_per_token * tokens_step +

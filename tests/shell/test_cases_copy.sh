@@ -25,7 +25,8 @@ RECIPE = ('software.moe_a2a_overlap=', 'software.tp_comm_overlap=',
           'model.first_dense_layers=', 'model.mtp_layers=',
           'model.moe_groups=', 'model.moe_group_topk=',
           'software.fp8_scaling=',  # new key (w19d)
-          'software.offload=')  # new key (x19i)
+          'software.offload=',  # new key (x19i)
+          'software.recompute_modules=')  # new key (w19k)
 a = list(csv.DictReader(open(sys.argv[1], newline='')))
 b = list(csv.DictReader(open(sys.argv[2], newline='')))
 ok = len(a) == len(b)

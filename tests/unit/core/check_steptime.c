@@ -1050,6 +1050,167 @@ START_TEST(test_offload_invariants)
 }
 END_TEST
 
+/* software.recompute_modules (Megatron-Core --recompute-modules,
+ * transformer_config.py): selective recomputation repeats the forward of
+ * the named modules only.  A small MLA MoE model with one dense layer
+ * first, on one GPU (no communication, no bubble), so the step grows by
+ * microbatches x the modules' forward per layer over recompute=none:
+ * mla_up_proj the query and key-value up projections plus RoPE on the
+ * positional parts (every layer), moe_act the routed activation (read the
+ * gated 2f, write f per routed copy; MoE layers), mlp the dense layer's
+ * MLP (two GEMMs and the activation). */
+static void recmod_model(struct scenario *sc)
+{
+    fixture_scenario(sc, "h100-sxm");
+    fixture_gpt(sc, 4, 2048, 16, 32000);
+    sc->model.attention = MATTN_MLA;
+    sc->model.kv_lora_rank = 256;
+    sc->model.q_lora_rank = 512;
+    sc->model.rope_head_dim = 32;
+    sc->model.head_dim = 64;
+    sc->model.gated_ffn = true;
+    sc->model.experts = 16;
+    sc->model.experts_active = 4;
+    sc->model.expert_ffn = 512;
+    sc->model.moe_every = 1;
+    sc->model.first_dense_layers = 1;
+    sc->gpus = 1;
+    sc->layout.tp = sc->layout.pp = sc->layout.dp = sc->layout.ep = 1;
+    sc->layout.microbatch = 1;
+    sc->train.global_batch = 4;
+    sc->layout.recompute = RECOMPUTE_SELECTIVE;
+    sc->stack.kernel_s = 10e-6;
+}
+
+/* forward GEMM of the fixture at 16 bits (steptime_gemm_s) */
+static double recmod_gemm(const struct scenario *sc, double M, double N,
+                          double K)
+{
+    const struct accel_spec *a = &sc->accel;
+
+    return steptime_gemm_s(
+        a->peak_flops[PREC_BF16] *
+            spec_scaled_eff(a->gemm_frac * sc->stack.gemm_eff,
+                            sc->efficiency_scale),
+        a->gemm_half_flops, a->hbm_bps * a->hbm_frac,
+        a->kernel_s + sc->stack.kernel_s, M, N, K, 1, 2);
+}
+
+START_TEST(test_recompute_modules)
+{
+    static const struct {
+        enum recompute_modules set;
+        unsigned mla, act, mlp; /* which terms the expected step adds */
+        const char *source;
+    } cases[] = {
+        {RECMOD_MLA_UP, 1, 0, 0,
+         "Megatron-Bridge 25.11 GB200/B200 DeepSeek-V3: [mla_up_proj]"},
+        {RECMOD_MOE_ACT, 0, 1, 0,
+         "Megatron-Bridge 25.11 GB300 DeepSeek-V3: [moe_act]"},
+        {RECMOD_MLA_UP_MLP, 1, 0, 1,
+         "Megatron-Bridge 25.09 H100 DeepSeek-V3: [mla_up_proj, mlp]"},
+        {RECMOD_MLA_UP_MLP_MOE_ACT, 1, 1, 1,
+         "Megatron-Bridge 25.09 GB200 DeepSeek-V3: [mla_up_proj, mlp, "
+         "moe_act]"},
+    };
+    struct scenario sc;
+    struct model_shape m;
+    struct result none, r;
+    double T, kern, bw, mbs, mla, act, mlp, expect;
+    size_t i;
+
+    recmod_model(&sc);
+    model_shape_derive(&sc.model, (double)sc.train.seq_len, &m);
+    T = (double)sc.train.seq_len;
+    kern = sc.accel.kernel_s + sc.stack.kernel_s;
+    bw = sc.accel.hbm_bps * sc.accel.hbm_frac;
+    mbs = 4;
+    mla = recmod_gemm(&sc, T, m.a * m.d_qk, m.q_lora) +
+          recmod_gemm(&sc, T, m.a * (m.d + m.d_v), m.kv_lora) +
+          2 * T * (m.a + 1) * m.rope * 2 / bw + kern;
+    act = 3 * T * m.top_k * m.f_expert * 2 / bw + kern;
+    mlp = recmod_gemm(&sc, T, 2 * m.f, m.h) + recmod_gemm(&sc, T, m.h, m.f) +
+          3 * T * m.f * 2 / bw + kern;
+    ck_assert_double_eq(m.moe_layers, 3);
+    sc.layout.recompute = RECOMPUTE_NONE;
+    recipe_step(&sc, &none);
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        recmod_model(&sc);
+        sc.recipe.recompute_modules = cases[i].set;
+        recipe_step(&sc, &r);
+        check_time_sane(&r);
+        expect = mbs *
+                 (cases[i].mla * m.L * mla + cases[i].act * m.moe_layers * act +
+                  cases[i].mlp * m.dense_layers * mlp);
+        ck_assert_msg(fabs(r.time.step_s - none.time.step_s - expect) <=
+                          1e-9 * none.time.step_s,
+                      "%s: step +%g s, expected +%g s", cases[i].source,
+                      r.time.step_s - none.time.step_s, expect);
+        /* fewer activations kept than without recomputation */
+        ck_assert_msg(r.memory.activations_bytes <
+                          none.memory.activations_bytes,
+                      "%s", cases[i].source);
+        ck_assert(r.time.hfu >= r.time.mfu);
+    }
+}
+END_TEST
+
+/* Invariants: core_attn is the stack's selective policy when the stack
+ * keeps the rest (Megatron-Core's default set); recompute=none and full
+ * ignore the set; each module set lies between none and full in time and
+ * in memory; mla_up_proj needs MLA and says so. */
+START_TEST(test_recompute_modules_invariants)
+{
+    struct scenario sc;
+    struct result stack, r, none, full;
+    struct diag d;
+    enum recompute_modules set;
+
+    recmod_model(&sc);
+    sc.stack.selective_keep = 1;
+    recipe_step(&sc, &stack);
+    sc.recipe.recompute_modules = RECMOD_CORE_ATTN;
+    recipe_step(&sc, &r);
+    ck_assert_double_eq(r.time.step_s, stack.time.step_s);
+    ck_assert_double_eq(r.memory.activations_bytes,
+                        stack.memory.activations_bytes);
+    ck_assert_double_eq(r.time.hfu, stack.time.hfu);
+
+    for (set = RECMOD_STACK; set <= RECMOD_MLA_UP_MLP_MOE_ACT; set++) {
+        recmod_model(&sc);
+        sc.layout.recompute = RECOMPUTE_NONE;
+        recipe_step(&sc, &none);
+        sc.layout.recompute = RECOMPUTE_FULL;
+        recipe_step(&sc, &full);
+        sc.recipe.recompute_modules = set;
+        recipe_step(&sc, &r);
+        ck_assert_double_eq(r.time.step_s, full.time.step_s);
+        sc.layout.recompute = RECOMPUTE_NONE;
+        recipe_step(&sc, &r);
+        ck_assert_double_eq(r.time.step_s, none.time.step_s);
+        ck_assert_double_eq(r.memory.activations_bytes,
+                            none.memory.activations_bytes);
+        sc.layout.recompute = RECOMPUTE_SELECTIVE;
+        recipe_step(&sc, &r);
+        ck_assert(r.time.step_s >= none.time.step_s);
+        ck_assert(r.time.step_s < full.time.step_s);
+        ck_assert(r.memory.activations_bytes <= none.memory.activations_bytes);
+        ck_assert(r.memory.activations_bytes > full.memory.activations_bytes);
+    }
+
+    recmod_model(&sc);
+    sc.model.attention = MATTN_MHA;
+    sc.recipe.recompute_modules = RECMOD_MLA_UP;
+    ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_RANGE);
+    ck_assert_str_eq(d.where, "software.recompute_modules");
+    sc.recipe.recompute_modules = RECMOD_MOE_ACT;
+    ck_assert_int_eq(scenario_validate(&sc, &d), CP_OK);
+    sc.recipe.recompute_modules = (enum recompute_modules)6;
+    ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_RANGE);
+    ck_assert_str_eq(d.where, "software.recompute_modules");
+}
+END_TEST
+
 Suite *suite_steptime(void)
 {
     Suite *s = suite_create("steptime");
@@ -1075,6 +1236,8 @@ Suite *suite_steptime(void)
     tcase_add_test(tc, test_offload_time);
     tcase_add_test(tc, test_offload_memory);
     tcase_add_test(tc, test_offload_invariants);
+    tcase_add_test(tc, test_recompute_modules);
+    tcase_add_test(tc, test_recompute_modules_invariants);
     tcase_add_test(tc, test_fp4_ceiling);
     suite_add_tcase(s, tc);
     tc = tcase_create("invariants");
