@@ -423,7 +423,9 @@
       ar_workspace_bytes, 1e3, 0, DF,                                          \
       "serving, tp <= 2: custom all-reduce up to this message, kB")        \
     STACK_FRAC(C, "tp_bwd_exposed", tp_bwd_exposed, 0,                         \
-               "backward TP collectives: 1 in order, 0 under the wgrad GEMM")
+               "backward TP collectives: 1 in order, 0 under the wgrad GEMM") \
+    STACK_FRAC(C, "pp_overlap", pp_overlap, 0,                                 \
+               "interleaved pipeline: share of the sends posted beside compute")
 
 #define PUBLIC_COL(T, name, type, flags, min, max, choices, ft, member, scale, \
                    dflt, pf, help)                                             \

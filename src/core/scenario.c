@@ -534,6 +534,7 @@ static enum cp_status validate_stack(const struct stack_spec *s, struct diag *d)
         {"zero3_prefetch", s->zero3_prefetch, 0, 64, false},
         {"dp_flat", s->dp_flat, 0, 1, false}, /* new key: dp_flat (d19a) */
         {"tp_bwd_exposed", s->tp_bwd_exposed, 0, 1, false},
+        {"pp_overlap", s->pp_overlap, 0, 1, false},
         {"kernel_us", s->kernel_s * 1e6, 0, 1e6, false},
         {"step_overhead_ms", s->step_overhead_s * 1e3, 0, 1e6, false},
         {"mem_reserve_gib", s->mem_reserve_bytes / 1073741824.0, 0, 1e4, false},

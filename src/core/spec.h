@@ -191,6 +191,11 @@ struct stack_spec {
      * of each input-gradient reduction with the weight-gradient GEMM
      * (w19d) */
     double tp_bwd_exposed;
+    /* share of an interleaved pipeline's sends and receives posted
+     * asynchronously beside the next chunk's compute (Megatron-Core
+     * --overlap-p2p-communication, on with parallel.interleave > 1); 0:
+     * waited on in line (w19k) */
+    double pp_overlap;
     /* new key: dp_flat (d19a) */
     double dp_flat;  /* 1: data-parallel / ZeRO collectives run as one flat
                         ring over every rank of the group (DeepSpeed ZeRO,

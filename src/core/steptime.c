@@ -834,6 +834,26 @@ static double pp_comm(const struct scenario *sc, const struct model_shape *m,
            comm_p2p_s(bytes, l->beta, l->alpha);
 }
 
+/* The pipeline sends an interleaved schedule leaves exposed.  Megatron-
+ * Core's interleaved 1F1B posts each virtual stage's send and receive
+ * asynchronously and waits on them only where the next chunk needs its
+ * input (--overlap-p2p-communication: on by default with virtual stages,
+ * which Megatron-Bridge sets whenever vp > 1, comm_overlap.py), so the
+ * stack's share pp_overlap of the sends runs beside compute, paying the
+ * overlap tax, but for the pipeline's fill: the first microbatch's sends
+ * down the p - 1 stage boundaries, which nothing runs beside. */
+static double pp_overlapped(const struct scenario *sc, double pp_s,
+                            double compute, double mbs)
+{
+    double p = (double)sc->layout.pp, v = (double)sc->layout.interleave;
+    double o = sc->stack.pp_overlap, fill;
+
+    if (v <= 1 || p <= 1 || !(o > 0) || !(pp_s > 0))
+        return pp_s;
+    fill = pp_s * (p - 1) / (v * (mbs + p - 1));
+    return (1 - o) * pp_s + o * exposed(pp_s, compute, fill);
+}
+
 /* Parameters held by one accelerator of the busiest stage (TP, PP, EP). */
 static double local_params(const struct scenario *sc,
                            const struct model_shape *m, double layers)
@@ -1061,6 +1081,8 @@ void steptime_estimate(const struct scenario *sc, const struct model_shape *m,
     bubble = (p - 1) / v * t_mb;
     if (sc->recipe.schedule == SCHED_DUALPIPE)
         bubble = dualpipe_bubble(&st, p, t_mb, mbs * comp_mb, &pp_s);
+    else
+        pp_s = pp_overlapped(sc, pp_s, mbs * comp_mb, mbs);
     step =
         mbs * t_mb + bubble + pp_s + dp_s + opt_s + sc->stack.step_overhead_s;
 

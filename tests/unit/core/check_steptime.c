@@ -1211,6 +1211,80 @@ START_TEST(test_recompute_modules_invariants)
 }
 END_TEST
 
+/* stack pp_overlap: Megatron-Core's interleaved schedule posts each
+ * virtual stage's sends beside the next chunk's compute
+ * (--overlap-p2p-communication; Megatron-Bridge comm_overlap.py sets it
+ * whenever vp > 1, and batch_p2p_comm without virtual stages).  Sends
+ * shorter than the compute: what stays exposed is the pipeline's fill,
+ * (p - 1) / (v (m + p - 1)) of them, plus the overlap tax on the rest, a
+ * fixed share of the sends; without virtual stages nothing changes. */
+static void pp_sends(uint64_t pp, uint64_t v, double o, struct result *r)
+{
+    struct scenario sc;
+
+    fixture_scenario(&sc, "h100-sxm");
+    fixture_gpt(&sc, 48, 4096, 32, 32000);
+    sc.gpus = 8 * pp;
+    sc.layout.tp = 8; /* one stage a node: the sends cross the fabric */
+    sc.layout.pp = pp;
+    sc.layout.dp = 1;
+    sc.layout.interleave = v;
+    sc.layout.microbatch = 1;
+    sc.train.global_batch = 32;
+    sc.stack.pp_overlap = o;
+    recipe_step(&sc, r);
+    check_time_sane(r);
+}
+
+START_TEST(test_pp_overlap)
+{
+    static const struct {
+        uint64_t pp, v;
+        const char *source;
+    } cases[] = {
+        {4, 2, "Megatron-Bridge: pp 4, vp 2"},
+        {8, 3, "Megatron-Bridge 25.11 GB200 Qwen3-235B: pp 8, vp 3"},
+        {4, 12, "Megatron-Bridge 25.11 GB300 Qwen3-235B: pp 4, vp 12"},
+    };
+    struct result r0, r1, rh, rv;
+    double tax = -1, fill, m = 32;
+    size_t i;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        double p = (double)cases[i].pp, v = (double)cases[i].v;
+
+        pp_sends(cases[i].pp, cases[i].v, 0, &r0);
+        pp_sends(cases[i].pp, cases[i].v, 1, &r1);
+        pp_sends(cases[i].pp, cases[i].v, 0.5, &rh);
+        fill = r0.time.pp_comm_s * (p - 1) / (v * (m + p - 1));
+        ck_assert_msg(r0.time.pp_comm_s < r0.time.compute_s, "%s",
+                      cases[i].source);
+        ck_assert_msg(r1.time.pp_comm_s < r0.time.pp_comm_s, "%s",
+                      cases[i].source);
+        ck_assert_msg(r1.time.pp_comm_s > fill, "%s", cases[i].source);
+        /* the tax is one share of the hidden sends, whatever the layout */
+        if (tax < 0)
+            tax = (r1.time.pp_comm_s - fill) / r0.time.pp_comm_s;
+        ck_assert_msg(fabs((r1.time.pp_comm_s - fill) / r0.time.pp_comm_s -
+                           tax) < 1e-9,
+                      "%s: fill not (p-1)/(v(m+p-1)) of the sends",
+                      cases[i].source);
+        ck_assert(tax > 0 && tax < 1);
+        ck_assert_rel(rh.time.pp_comm_s,
+                      (r0.time.pp_comm_s + r1.time.pp_comm_s) / 2, 1e-12);
+        /* only the sends change */
+        ck_assert_rel(r0.time.step_s - r1.time.step_s,
+                      r0.time.pp_comm_s - r1.time.pp_comm_s, 1e-9);
+        ck_assert_double_eq(r1.time.compute_s, r0.time.compute_s);
+    }
+    /* no virtual stages: sends batched in line (batch_p2p_comm) */
+    pp_sends(4, 1, 0, &r0);
+    pp_sends(4, 1, 1, &rv);
+    ck_assert_double_eq(rv.time.pp_comm_s, r0.time.pp_comm_s);
+    ck_assert_double_eq(rv.time.step_s, r0.time.step_s);
+}
+END_TEST
+
 Suite *suite_steptime(void)
 {
     Suite *s = suite_create("steptime");
@@ -1238,6 +1312,7 @@ Suite *suite_steptime(void)
     tcase_add_test(tc, test_offload_invariants);
     tcase_add_test(tc, test_recompute_modules);
     tcase_add_test(tc, test_recompute_modules_invariants);
+    tcase_add_test(tc, test_pp_overlap);
     tcase_add_test(tc, test_fp4_ceiling);
     suite_add_tcase(s, tc);
     tc = tcase_create("invariants");
