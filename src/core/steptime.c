@@ -770,6 +770,28 @@ static void mtp_head(const struct model_shape *m, const struct hw *hw, double T,
     *b += heads * one_b;
 }
 
+/* Whether the pipeline split counts the embedding and the output layer
+ * with its loss as layers of their own.  With more virtual stages than
+ * layers (pp x interleave = L + 2, as Llama 3 405B ran: Dubey et al. 2024
+ * section 3.3.2) they are chunks of their own; and where the L layers do
+ * not split evenly over the pp x interleave chunks but L + 2 do, the
+ * split must have counted them: Megatron-Core splits the layers evenly
+ * unless told otherwise (its layer count must divide by the virtual
+ * stages), and Megatron-Bridge's Llama 3.1 405B and Qwen3-235B recipes
+ * tell it account_for_embedding_in_pipeline_split and
+ * account_for_loss_in_pipeline_split (recipes/llama/llama3.py,
+ * recipes/qwen/qwen3_moe.py): 126 + 2 and 94 + 2 slots. */
+static bool head_in_split(const struct scenario *sc,
+                          const struct model_shape *m)
+{
+    double chunks = (double)sc->layout.pp * (double)sc->layout.interleave;
+
+    if (sc->layout.pp <= 1)
+        return false;
+    return chunks > m->L ||
+           (fmod(m->L, chunks) != 0 && fmod(m->L + 2, chunks) == 0);
+}
+
 /* Embedding on the first stage; output projection and the fp32
  * cross-entropy (about three passes over the logits) on the last; both on
  * a single stage.  With several stages the costlier end sets the pace. */
@@ -802,14 +824,10 @@ static void stage_head(const struct scenario *sc, const struct model_shape *m,
         st->head_b = emb_f;
         st->head_tp = ar;
     }
-    /* With more virtual stages than layers (pp x interleave = L + 2, as
-     * Llama 3 405B ran: Dubey et al. 2024 section 3.3.2) the embedding and
-     * the output layer are chunks of their own: the GPU holding the
-     * output runs one layer fewer, so the head costs only what it exceeds
-     * a layer by. */
-    if (sc->layout.pp > 1 &&
-        (double)sc->layout.pp * (double)sc->layout.interleave > m->L &&
-        st->layers >= 1) {
+    /* When the split counts the embedding and the output layer as layers
+     * (head_in_split) the GPU holding the output runs one layer fewer, so
+     * the head costs only what it exceeds a layer by. */
+    if (head_in_split(sc, m) && st->layers >= 1) {
         st->head_f = fmax(0, st->head_f - st->f / st->layers);
         st->head_b = fmax(0, st->head_b - st->b / st->layers);
     }

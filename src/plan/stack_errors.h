@@ -6,8 +6,8 @@
 #define SIZE_STACK_ERRORS \
     {"llm-foundry", 0.1334, 20}, \
     {"maxtext", 0.1140, 31}, \
-    {"megatron-core", 0.1281, 53}, \
+    {"megatron-core", 0.1235, 53}, \
     {"megatron-deepspeed", 0.2501, 3}, \
     {"megatron-lm", 0.0511, 14}, \
     {"torchtitan", 0.1738, 14}
-#define SIZE_OVERALL_ERROR 0.1251 /* 135 runs */
+#define SIZE_OVERALL_ERROR 0.1233 /* 135 runs */

@@ -1285,6 +1285,66 @@ START_TEST(test_pp_overlap)
 }
 END_TEST
 
+/* The pipeline split counts the embedding and the output layer with its
+ * loss as layers (Megatron-Core account_for_embedding_in_pipeline_split /
+ * account_for_loss_in_pipeline_split, which Megatron-Bridge's Llama 3.1
+ * 405B and Qwen3-235B recipes set): when L + 2, not L, splits evenly over
+ * pp x interleave chunks, or there are more chunks than layers.  Then the
+ * GPU holding the output runs one layer fewer: a small output layer (a
+ * vocabulary of 1-2k) hides in the layer it replaces, and the busiest
+ * stage's compute does not grow with the vocabulary; otherwise it does. */
+static double head_compute(uint64_t layers, uint64_t pp, uint64_t v,
+                           uint64_t vocab)
+{
+    struct scenario sc;
+    struct result r;
+
+    fixture_scenario(&sc, "h100-sxm");
+    fixture_gpt(&sc, layers, 4096, 32, vocab);
+    sc.gpus = 8 * pp;
+    sc.layout.tp = 8;
+    sc.layout.pp = pp;
+    sc.layout.dp = 1;
+    sc.layout.interleave = v;
+    sc.layout.microbatch = 1;
+    sc.train.global_batch = 32;
+    recipe_step(&sc, &r);
+    check_time_sane(&r);
+    return r.time.compute_s - r.time.optimizer_s;
+}
+
+START_TEST(test_head_in_split)
+{
+    static const struct {
+        uint64_t layers, pp, v;
+        bool in_split;
+        const char *source;
+    } cases[] = {
+        {94, 4, 12, true, "Megatron-Bridge 25.11 GB300 Qwen3-235B: 96 slots"},
+        {94, 8, 3, true, "Megatron-Bridge 25.11 GB200 Qwen3-235B: 96 slots"},
+        {126, 8, 8, true, "Megatron-Bridge B200 Llama 3.1 405B: 128 slots"},
+        {126, 16, 8, true, "more chunks than layers (Dubey et al. 2024)"},
+        {93, 8, 3, false, "neither 93 nor 95 splits over 24 chunks"},
+        {96, 8, 3, false, "96 layers split evenly: no slot to spare"},
+        {61, 4, 4, false, "DeepSeek-V3 61 layers: a layout, not the rule"},
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        double small = head_compute(cases[i].layers, cases[i].pp, cases[i].v,
+                                    1024);
+        double large = head_compute(cases[i].layers, cases[i].pp, cases[i].v,
+                                    2048);
+
+        if (cases[i].in_split)
+            ck_assert_msg(fabs(large - small) <= 1e-12 * small, "%s: %g %g",
+                          cases[i].source, small, large);
+        else
+            ck_assert_msg(large > small, "%s", cases[i].source);
+    }
+}
+END_TEST
+
 Suite *suite_steptime(void)
 {
     Suite *s = suite_create("steptime");
@@ -1313,6 +1373,7 @@ Suite *suite_steptime(void)
     tcase_add_test(tc, test_recompute_modules);
     tcase_add_test(tc, test_recompute_modules_invariants);
     tcase_add_test(tc, test_pp_overlap);
+    tcase_add_test(tc, test_head_in_split);
     tcase_add_test(tc, test_fp4_ceiling);
     suite_add_tcase(s, tc);
     tc = tcase_create("invariants");
