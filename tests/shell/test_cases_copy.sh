@@ -3,7 +3,8 @@
 # tests/data/training_cases.csv is the corrected
 # shared copy (../shared/calibration/training_cases.csv) plus the recipe
 # facts each source states: the same ids, metrics, published figures and
-# tolerances, and the same sets but for software.* recipe keys and the
+# tolerances, and the same sets but for software.* recipe keys, the
+# gradient buffer precision a recipe states (grad_reduce_in_fp32) and the
 # model facts a recipe's model config states beyond the table (DeepSeek-V3's
 # dense layers, moe_layer_freq, MTP modules, mtp_num_layers, and routing
 # groups, moe_router_num_groups / group_topk), and a
@@ -26,14 +27,17 @@ RECIPE = ('software.moe_a2a_overlap=', 'software.tp_comm_overlap=',
           'model.moe_groups=', 'model.moe_group_topk=',
           'software.fp8_scaling=',  # new key (w19d)
           'software.offload=',  # new key (x19i)
-          'software.recompute_modules=')  # new key (w19k)
+          'software.recompute_modules=',  # new key (w19k)
+          'train.grad_dtype=')  # the gradient buffer a recipe states (w19k)
 a = list(csv.DictReader(open(sys.argv[1], newline='')))
 b = list(csv.DictReader(open(sys.argv[2], newline='')))
 ok = len(a) == len(b)
 for x, y in zip(a, b):
-    rest = [kv for kv in y['sets'].split() if not kv.startswith(RECIPE)]
+    xs = x['sets'].split()  # a key the shared row sets stays as it is
+    rest = [kv for kv in y['sets'].split()
+            if not kv.startswith(RECIPE) or kv in xs]
     same = all(x[k] == y[k] for k in ('id', 'metric', 'expected', 'tol'))
-    if not same or rest != x['sets'].split() or \
+    if not same or rest != xs or \
             not y['source'].startswith(x['source'].rstrip('"')):
         print('differs: ' + y['id'], file=sys.stderr)
         ok = False
