@@ -56,6 +56,7 @@ static const struct {
     {"src/catalog/schema/0015_grace_host.sql", "PRAGMA user_version = 15"},
     {"src/catalog/schema/0016_ckpt_early_stop.sql", "PRAGMA user_version = 16"},
     {"src/catalog/schema/0017_expert_extras.sql", "PRAGMA user_version = 17"},
+    {"src/catalog/schema/0018_pp_overlap.sql", "PRAGMA user_version = 18"},
 };
 #define SCHEMA_VERSION ((int)(sizeof(migrations) / sizeof(migrations[0])))
 

@@ -431,7 +431,9 @@
     STACK_FRAC(C, "tp_bwd_exposed", tp_bwd_exposed, 0,                         \
                "backward TP collectives: 1 in order, 0 under the wgrad GEMM") \
     STACK_FRAC(C, "ckpt_early_stop", ckpt_early_stop, 0,                       \
-               "full recompute: 1 stops before the last GEMM, 0 whole layer")
+               "full recompute: 1 stops before the last GEMM, 0 whole layer") \
+    STACK_FRAC(C, "pp_overlap", pp_overlap, 0,                                 \
+               "interleaved pipeline: share of the sends posted beside compute")
 
 #define PUBLIC_COL(T, name, type, flags, min, max, choices, ft, member, scale, \
                    dflt, pf, help)                                             \

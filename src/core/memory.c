@@ -30,6 +30,30 @@ bool memory_keeps_scores(const struct scenario *sc)
     return sc->layout.recompute == RECOMPUTE_NONE && attention_materialised(sc);
 }
 
+/* What the recipe's recompute modules (software.recompute_modules, under
+ * selective recomputation) discard of a layer's activations, in bytes per
+ * token per hidden unit split by TP: mla_up_proj drops the query, key and
+ * value its up projections write (the latents stay); moe_act the routed
+ * experts' activation output (f per routed copy of the gated 3f); mlp a
+ * dense layer's MLP internals (its input stays). */
+static double recompute_modules_dropped(const struct scenario *sc,
+                                        const struct model_shape *m, bool moe,
+                                        double load)
+{
+    unsigned mask = sc->layout.recompute == RECOMPUTE_SELECTIVE
+                        ? spec_recompute_mask(&sc->recipe)
+                        : 0;
+    double kv_heads = m->mla ? m->a : m->a_kv, drop = 0;
+
+    if ((mask & RECMOD_BIT_MLA_UP) && m->mla)
+        drop += 2 * (m->a * m->d_qk + kv_heads * (m->d_qk + m->d_v)) / m->h;
+    if ((mask & RECMOD_BIT_MOE_ACT) && moe)
+        drop += 2 * load * m->top_k * m->f_expert / m->h;
+    if ((mask & RECMOD_BIT_MLP) && !moe)
+        drop += (m->gated ? 6 : 4) * m->f / m->h;
+    return drop;
+}
+
 double memory_layer_activation_bytes(const struct scenario *sc,
                                      const struct model_shape *m, bool moe,
                                      bool scores)
@@ -63,8 +87,10 @@ double memory_layer_activation_bytes(const struct scenario *sc,
         ffn_width = (load * m->top_k + m->shared) * m->f_expert;
         /* k routed copies of the token before and after the experts */
         split += 4 * load * m->top_k;
+        split -= recompute_modules_dropped(sc, m, true, load);
     } else {
         ffn_width = m->f;
+        split -= recompute_modules_dropped(sc, m, false, 1);
     }
     split += (m->gated ? 6 : 4) * ffn_width / m->h;
 
@@ -74,7 +100,8 @@ double memory_layer_activation_bytes(const struct scenario *sc,
     bytes = sbh * (repl / (lay->sequence_parallel ? t : 1) + split / t);
     /* a stack's selective recompute may drop more than the attention core
      * (TorchTitan's per-op policy recomputes every other matmul) */
-    if (lay->recompute == RECOMPUTE_SELECTIVE)
+    if (lay->recompute == RECOMPUTE_SELECTIVE &&
+        spec_recompute_mask(&sc->recipe) == 0)
         bytes *= sc->stack.selective_keep;
     if (scores)
         bytes += 5 * m->a * s * s * b / t;

@@ -554,6 +554,7 @@ static enum cp_status validate_stack(const struct stack_spec *s, struct diag *d)
         {"dp_flat", s->dp_flat, 0, 1, false}, /* new key: dp_flat (d19a) */
         {"tp_bwd_exposed", s->tp_bwd_exposed, 0, 1, false},
         {"ckpt_early_stop", s->ckpt_early_stop, 0, 1, false},
+        {"pp_overlap", s->pp_overlap, 0, 1, false},
         {"kernel_us", s->kernel_s * 1e6, 0, 1e6, false},
         {"step_overhead_ms", s->step_overhead_s * 1e3, 0, 1e6, false},
         {"mem_reserve_gib", s->mem_reserve_bytes / 1073741824.0, 0, 1e4, false},
@@ -972,6 +973,16 @@ static enum cp_status validate_head(const struct scenario *sc, struct diag *d)
     if (!st && (unsigned)sc->recipe.offload > OFFLOAD_OPTIMIZER)
         st = diag_set(d, CP_ERR_RANGE, "software.offload",
                       "must be stack, none or optimizer");
+    if (!st &&
+        (unsigned)sc->recipe.recompute_modules > RECMOD_MLA_UP_MLP_MOE_ACT)
+        st = diag_set(d, CP_ERR_RANGE, "software.recompute_modules",
+                      "unknown recompute module set");
+    /* Megatron-Core builds mla_up_proj's checkpoint in MLA only */
+    if (!st && (spec_recompute_mask(&sc->recipe) & RECMOD_BIT_MLA_UP) != 0 &&
+        sc->model.attention != MATTN_MLA)
+        st = diag_set(d, CP_ERR_RANGE, "software.recompute_modules",
+                      "mla_up_proj recomputes MLA's up projections: needs "
+                      "model.attention=mla");
     if (!st && spec_offloads_optimizer(&sc->recipe) &&
         !(sc->system.host_link_bps > 0 && sc->system.host_cores > 0 &&
           sc->system.gpus_per_node > 0))

@@ -173,6 +173,15 @@ const char *offload_name(enum offload o)
     return (unsigned)o <= OFFLOAD_OPTIMIZER ? names[o] : NULL;
 }
 
+const char *recompute_modules_name(enum recompute_modules r)
+{
+    static const char *const names[] = {
+        "stack",       "core_attn",       "moe_act",
+        "mla_up_proj", "mla_up_proj+mlp", "mla_up_proj+mlp+moe_act"};
+
+    return (unsigned)r <= RECMOD_MLA_UP_MLP_MOE_ACT ? names[r] : NULL;
+}
+
 const char *serve_pct_name(enum serve_pct p)
 {
     static const char *const names[] = {"mean", "p50", "p90", "p99"};

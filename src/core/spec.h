@@ -203,6 +203,11 @@ struct stack_spec {
      * last GEMM, the FFN down projection, is not recomputed; 0: the whole
      * layer again (Megatron, torch < 2.1) */
     double ckpt_early_stop;
+    /* share of an interleaved pipeline's sends and receives posted
+     * asynchronously beside the next chunk's compute (Megatron-Core
+     * --overlap-p2p-communication, on with parallel.interleave > 1); 0:
+     * waited on in line (w19k) */
+    double pp_overlap;
     /* new key: dp_flat (d19a) */
     double dp_flat;  /* 1: data-parallel / ZeRO collectives run as one flat
                         ring over every rank of the group (DeepSpeed ZeRO,
@@ -546,6 +551,30 @@ enum pp_schedule { SCHED_STACK, SCHED_1F1B, SCHED_DUALPIPE };
  * PCIe.  stack: the stack's (no stack offloads by default: none). */
 enum offload { OFFLOAD_STACK, OFFLOAD_NONE, OFFLOAD_OPTIMIZER };
 
+/* software.recompute_modules: what selective recomputation
+ * (parallel.recompute=selective) repeats, as Megatron-Core's
+ * --recompute-modules names the sets the Megatron-Bridge recipes use
+ * (megatron/core/transformer/transformer_config.py, recompute_modules):
+ * core_attn the attention core (Megatron-Core's default); moe_act the
+ * routed experts' activation function; mla_up_proj MLA's query and
+ * key-value up projections and the RoPE applied to them; mlp the dense
+ * layers' MLP.  stack: the stack's selective policy (the attention core
+ * and what its selective_keep drops of the rest).  Other settings of
+ * parallel.recompute ignore it, as Megatron-Core does. */
+enum recompute_modules {
+    RECMOD_STACK,
+    RECMOD_CORE_ATTN,
+    RECMOD_MOE_ACT,
+    RECMOD_MLA_UP,
+    RECMOD_MLA_UP_MLP,
+    RECMOD_MLA_UP_MLP_MOE_ACT
+};
+/* the modules of a set, as bits (spec_recompute_mask) */
+#define RECMOD_BIT_CORE_ATTN 1u
+#define RECMOD_BIT_MOE_ACT 2u
+#define RECMOD_BIT_MLA_UP 4u
+#define RECMOD_BIT_MLP 8u
+
 struct recipe {
     enum recipe_switch a2a_overlap; /* overlap of the MoE all-to-all */
     enum recipe_switch tp_overlap;  /* TP communication overlap */
@@ -571,6 +600,7 @@ struct recipe {
      * stops recomputing early (yes: torch >= 2.1 non-reentrant) or not
      * (no: torch 1.13, reentrant); stack: the stack's ckpt_early_stop */
     enum recipe_switch ckpt_early_stop;
+    enum recompute_modules recompute_modules; /* selective recompute set */
 };
 
 /* Whether full recomputation stops before the layer's last GEMM: the
@@ -580,6 +610,26 @@ static inline bool spec_ckpt_early_stop(const struct recipe *r,
 {
     return r->ckpt_early_stop == RECIPE_YES ||
            (r->ckpt_early_stop == RECIPE_STACK && stack_early_stop > 0.5);
+}
+
+/* The RECMOD_BIT_* modules a recipe's selective recompute repeats; 0 for
+ * RECMOD_STACK (the stack's own policy). */
+static inline unsigned spec_recompute_mask(const struct recipe *r)
+{
+    switch (r->recompute_modules) {
+    case RECMOD_CORE_ATTN:
+        return RECMOD_BIT_CORE_ATTN;
+    case RECMOD_MOE_ACT:
+        return RECMOD_BIT_MOE_ACT;
+    case RECMOD_MLA_UP:
+        return RECMOD_BIT_MLA_UP;
+    case RECMOD_MLA_UP_MLP:
+        return RECMOD_BIT_MLA_UP | RECMOD_BIT_MLP;
+    case RECMOD_MLA_UP_MLP_MOE_ACT:
+        return RECMOD_BIT_MLA_UP | RECMOD_BIT_MLP | RECMOD_BIT_MOE_ACT;
+    default:
+        return 0;
+    }
 }
 
 /* true when the optimizer states and update live on the host */
@@ -661,6 +711,7 @@ const char *moe_dispatcher_name(enum moe_dispatcher m);
 const char *pp_schedule_name(enum pp_schedule s);
 const char *fp8_scaling_name(enum fp8_scaling f);
 const char *offload_name(enum offload o);
+const char *recompute_modules_name(enum recompute_modules r);
 const char *serve_pct_name(enum serve_pct p);
 const char *serve_pool_name(enum serve_pool p);
 const char *serve_offload_name(enum serve_offload o);

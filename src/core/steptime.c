@@ -406,6 +406,7 @@ struct layer_time {
     double attn_f;     /* attention core forward (selective recompute) */
     double last_f;     /* its last GEMM's forward: the dense FFN down
                           projection (checkpoint early stop) */
+    double rec_f;      /* what software.recompute_modules repeats */
     double tp_f, tp_b; /* tensor-parallel communication */
     double cp_f, cp_b; /* context-parallel ring, after overlap */
     double ep_f, ep_b; /* expert all-to-all */
@@ -600,6 +601,58 @@ static double moe_ffn_time(const struct scenario *sc,
     return ew_f;
 }
 
+/* The forward work selective recomputation repeats for the modules the
+ * recipe names (software.recompute_modules; Megatron-Core
+ * --recompute-modules, transformer_config.py): the attention core
+ * (attn_f, at the attention scope's dispatch); MLA's query and key-value
+ * up projections from their latents and RoPE applied to the query and
+ * key positional parts (mla_up_proj: "output-discarding" checkpoints, the
+ * latents kept); the routed experts' activation, which reads the fc1
+ * output of every routed copy (2f, gated) and writes f, cast again to 8
+ * bits in a low-precision run (moe_act); a dense layer's MLP, both GEMMs
+ * and the activation (mlp; not the MoE layers, which Megatron-Core
+ * recomputes only under "moe").  One layer, one microbatch, on the kernel
+ * dispatch of the scope each module runs in. */
+static double recompute_modules_time(const struct scenario *sc,
+                                     const struct model_shape *m,
+                                     const struct hw *hw, const struct hw *at,
+                                     bool moe, double T, double attn_f)
+{
+    unsigned mask = spec_recompute_mask(&sc->recipe);
+    double t = (double)sc->layout.tp, heads = m->a / t, elem = hw->elem;
+    double rec = 0, unused = 0;
+
+    if (mask & RECMOD_BIT_CORE_ATTN)
+        rec += attn_f;
+    if ((mask & RECMOD_BIT_MLA_UP) && m->mla) {
+        if (m->q_lora > 0)
+            gemm_fb(at, T, heads * m->d_qk, m->q_lora, 1, &rec, &unused);
+        gemm_fb(at, T, heads * (m->d + m->d_v), m->kv_lora, 1, &rec, &unused);
+        /* RoPE on the query's and the shared key's positional parts */
+        rec += bytes_s(at, 2 * T * (heads + 1) * m->rope * elem) + at->kernel;
+    }
+    if ((mask & RECMOD_BIT_MOE_ACT) && moe) {
+        double load = spec_moe_load(
+            sc->train.moe_capacity,
+            spec_routing_imbalance(&sc->recipe, sc->stack.moe_imbalance),
+            m->experts, m->top_k, (double)sc->layout.ep);
+        /* the rank's routed copies: its share T/t of the tokens, k each */
+        double n = load * T / t * m->top_k * m->f_expert;
+
+        rec += bytes_s(hw, ((m->gated ? 2 : 1) + 1) * n * elem) + hw->kernel +
+               cast_s(hw, n);
+    }
+    if ((mask & RECMOD_BIT_MLP) && !moe) {
+        double up = (m->gated ? 2 : 1) * m->f / t;
+
+        gemm_fb(hw, T, up, m->h, 1, &rec, &unused);
+        gemm_fb(hw, T, m->h, m->f / t, 1, &rec, &unused);
+        rec +=
+            bytes_s(hw, (m->gated ? 3 : 2) * T * m->f / t * elem) + hw->kernel;
+    }
+    return rec;
+}
+
 static void layer_time(const struct scenario *sc, const struct model_shape *m,
                        const struct hw *hw_in, bool moe, struct layer_time *lt)
 {
@@ -633,6 +686,7 @@ static void layer_time(const struct scenario *sc, const struct model_shape *m,
 
     attention_core(sc, m, &at, &attn_f, &attn_b);
     lt->attn_f = attn_f;
+    lt->rec_f = recompute_modules_time(sc, m, hw, &at, moe, T, attn_f);
     lt->f += attn_f;
     lt->b += attn_b;
 
@@ -805,6 +859,11 @@ static void stage_layers(const struct scenario *sc, const struct model_shape *m,
         st->ep += moe_l * moe.ep_f;
         break;
     case RECOMPUTE_SELECTIVE:
+        /* the modules the recipe names (recompute_modules_time) */
+        if (spec_recompute_mask(&sc->recipe) != 0) {
+            st->rec = dense_l * dense.rec_f + moe_l * moe.rec_f;
+            break;
+        }
         /* the attention core (Korthikanti 2022 section 5), and what the
          * stack's policy does not keep of the rest of the forward */
         st->rec = dense_l * dense.attn_f + moe_l * moe.attn_f;
@@ -833,6 +892,28 @@ static void mtp_head(const struct model_shape *m, const struct hw *hw, double T,
     one_b += bytes_s(hw, 3 * 4 * T * m->V / t) + 2 * hw->kernel;
     *f += heads * one_f;
     *b += heads * one_b;
+}
+
+/* Whether the pipeline split counts the embedding and the output layer
+ * with its loss as layers of their own.  With more virtual stages than
+ * layers (pp x interleave = L + 2, as Llama 3 405B ran: Dubey et al. 2024
+ * section 3.3.2) they are chunks of their own; and where the L layers do
+ * not split evenly over the pp x interleave chunks but L + 2 do, the
+ * split must have counted them: Megatron-Core splits the layers evenly
+ * unless told otherwise (its layer count must divide by the virtual
+ * stages), and Megatron-Bridge's Llama 3.1 405B and Qwen3-235B recipes
+ * tell it account_for_embedding_in_pipeline_split and
+ * account_for_loss_in_pipeline_split (recipes/llama/llama3.py,
+ * recipes/qwen/qwen3_moe.py): 126 + 2 and 94 + 2 slots. */
+static bool head_in_split(const struct scenario *sc,
+                          const struct model_shape *m)
+{
+    double chunks = (double)sc->layout.pp * (double)sc->layout.interleave;
+
+    if (sc->layout.pp <= 1)
+        return false;
+    return chunks > m->L ||
+           (fmod(m->L, chunks) != 0 && fmod(m->L + 2, chunks) == 0);
 }
 
 /* Embedding on the first stage; output projection and the fp32
@@ -867,14 +948,10 @@ static void stage_head(const struct scenario *sc, const struct model_shape *m,
         st->head_b = emb_f;
         st->head_tp = ar;
     }
-    /* With more virtual stages than layers (pp x interleave = L + 2, as
-     * Llama 3 405B ran: Dubey et al. 2024 section 3.3.2) the embedding and
-     * the output layer are chunks of their own: the GPU holding the
-     * output runs one layer fewer, so the head costs only what it exceeds
-     * a layer by. */
-    if (sc->layout.pp > 1 &&
-        (double)sc->layout.pp * (double)sc->layout.interleave > m->L &&
-        st->layers >= 1) {
+    /* When the split counts the embedding and the output layer as layers
+     * (head_in_split) the GPU holding the output runs one layer fewer, so
+     * the head costs only what it exceeds a layer by. */
+    if (head_in_split(sc, m) && st->layers >= 1) {
         st->head_f = fmax(0, st->head_f - st->f / st->layers);
         st->head_b = fmax(0, st->head_b - st->b / st->layers);
     }
@@ -897,6 +974,26 @@ static double pp_comm(const struct scenario *sc, const struct model_shape *m,
         return 0;
     return 2 * (double)lay->interleave * (mbs + p - 1) *
            comm_p2p_s(bytes, l->beta, l->alpha);
+}
+
+/* The pipeline sends an interleaved schedule leaves exposed.  Megatron-
+ * Core's interleaved 1F1B posts each virtual stage's send and receive
+ * asynchronously and waits on them only where the next chunk needs its
+ * input (--overlap-p2p-communication: on by default with virtual stages,
+ * which Megatron-Bridge sets whenever vp > 1, comm_overlap.py), so the
+ * stack's share pp_overlap of the sends runs beside compute, paying the
+ * overlap tax, but for the pipeline's fill: the first microbatch's sends
+ * down the p - 1 stage boundaries, which nothing runs beside. */
+static double pp_overlapped(const struct scenario *sc, double pp_s,
+                            double compute, double mbs)
+{
+    double p = (double)sc->layout.pp, v = (double)sc->layout.interleave;
+    double o = sc->stack.pp_overlap, fill;
+
+    if (v <= 1 || p <= 1 || !(o > 0) || !(pp_s > 0))
+        return pp_s;
+    fill = pp_s * (p - 1) / (v * (mbs + p - 1));
+    return (1 - o) * pp_s + o * exposed(pp_s, compute, fill);
 }
 
 /* Parameters held by one accelerator of the busiest stage (TP, PP, EP). */
@@ -1060,6 +1157,26 @@ static double early_stop_flops(const struct scenario *sc,
     return m->dense_layers * 2 * m->h * m->f * m->param_scale;
 }
 
+/* FLOPs per token the recompute modules repeat (hardware FLOPs): a
+ * third of the attention core's 12 L a d s, MLA's up projections in every
+ * layer, the dense layers' MLP; the activation is element-wise. */
+static double recompute_modules_flops(const struct scenario *sc,
+                                      const struct model_shape *m)
+{
+    unsigned mask = spec_recompute_mask(&sc->recipe);
+    double fl = 0;
+
+    if (mask & RECMOD_BIT_CORE_ATTN)
+        fl += m->attn_flops_per_token / 3;
+    if ((mask & RECMOD_BIT_MLA_UP) && m->mla)
+        fl +=
+            2 * m->L *
+            (m->q_lora * m->a * m->d_qk + m->kv_lora * m->a * (m->d + m->d_v));
+    if (mask & RECMOD_BIT_MLP)
+        fl += 2 * m->dense_layers * (m->gated ? 3 : 2) * m->h * m->f;
+    return fl;
+}
+
 /* The largest part of the step names the bottleneck. */
 static void name_bottleneck(const struct time_result *tr, struct result *r)
 {
@@ -1117,6 +1234,8 @@ void steptime_estimate(const struct scenario *sc, const struct model_shape *m,
     bubble = (p - 1) / v * t_mb;
     if (sc->recipe.schedule == SCHED_DUALPIPE)
         bubble = dualpipe_bubble(&st, p, t_mb, mbs * comp_mb, &pp_s);
+    else
+        pp_s = pp_overlapped(sc, pp_s, mbs * comp_mb, mbs);
     step =
         mbs * t_mb + bubble + pp_s + dp_s + opt_s + sc->stack.step_overhead_s;
 
@@ -1127,6 +1246,9 @@ void steptime_estimate(const struct scenario *sc, const struct model_shape *m,
     hw_flops = model_flops;
     if (lay->recompute == RECOMPUTE_FULL)
         hw_flops += model_flops / 3 - early_stop_flops(sc, m) * tokens_step;
+    else if (lay->recompute == RECOMPUTE_SELECTIVE &&
+             spec_recompute_mask(&sc->recipe) != 0)
+        hw_flops += recompute_modules_flops(sc, m) * tokens_step;
     else if (lay->recompute == RECOMPUTE_SELECTIVE)
         hw_flops +=
             (m->attn_flops_per_token * tokens_step +

@@ -50,6 +50,8 @@ static const char *enum_text(enum plan_key k, int value)
         return fp8_scaling_name((enum fp8_scaling)value);
     case PK_SOFTWARE_OFFLOAD:
         return offload_name((enum offload)value);
+    case PK_SOFTWARE_RECOMPUTE_MODULES:
+        return recompute_modules_name((enum recompute_modules)value);
     case PK_SERVE_PERCENTILE:
         return serve_pct_name((enum serve_pct)value);
     case PK_SERVE_POOL:

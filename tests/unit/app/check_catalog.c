@@ -831,6 +831,7 @@ START_TEST(test_migrate_v5_sale_capacity)
         "ALTER TABLE stacks DROP COLUMN ar_workspace_kb",
         "ALTER TABLE stacks DROP COLUMN tp_bwd_exposed",
         "ALTER TABLE stacks DROP COLUMN ckpt_early_stop",
+        "ALTER TABLE stacks DROP COLUMN pp_overlap",
         "UPDATE cloud SET capacity_gpus = NULL",
         "UPDATE cloud SET capacity_gpus = 64 WHERE id = 'gcp-a3-highgpu-8g'",
         "ALTER TABLE models DROP COLUMN expert_bias",

@@ -1289,6 +1289,301 @@ START_TEST(test_offload_invariants)
 }
 END_TEST
 
+/* software.recompute_modules (Megatron-Core --recompute-modules,
+ * transformer_config.py): selective recomputation repeats the forward of
+ * the named modules only.  A small MLA MoE model with one dense layer
+ * first, on one GPU (no communication, no bubble), so the step grows by
+ * microbatches x the modules' forward per layer over recompute=none:
+ * mla_up_proj the query and key-value up projections plus RoPE on the
+ * positional parts (every layer), moe_act the routed activation (read the
+ * gated 2f, write f per routed copy; MoE layers), mlp the dense layer's
+ * MLP (two GEMMs and the activation). */
+static void recmod_model(struct scenario *sc)
+{
+    fixture_scenario(sc, "h100-sxm");
+    fixture_gpt(sc, 4, 2048, 16, 32000);
+    sc->model.attention = MATTN_MLA;
+    sc->model.kv_lora_rank = 256;
+    sc->model.q_lora_rank = 512;
+    sc->model.rope_head_dim = 32;
+    sc->model.head_dim = 64;
+    sc->model.gated_ffn = true;
+    sc->model.experts = 16;
+    sc->model.experts_active = 4;
+    sc->model.expert_ffn = 512;
+    sc->model.moe_every = 1;
+    sc->model.first_dense_layers = 1;
+    sc->gpus = 1;
+    sc->layout.tp = sc->layout.pp = sc->layout.dp = sc->layout.ep = 1;
+    sc->layout.microbatch = 1;
+    sc->train.global_batch = 4;
+    sc->layout.recompute = RECOMPUTE_SELECTIVE;
+    sc->stack.kernel_s = 10e-6;
+}
+
+/* forward GEMM of the fixture at 16 bits (steptime_gemm_s) */
+static double recmod_gemm(const struct scenario *sc, double M, double N,
+                          double K)
+{
+    const struct accel_spec *a = &sc->accel;
+
+    return steptime_gemm_s(
+        a->peak_flops[PREC_BF16] *
+            spec_scaled_eff(a->gemm_frac * sc->stack.gemm_eff,
+                            sc->efficiency_scale),
+        a->gemm_half_flops, a->hbm_bps * a->hbm_frac,
+        a->kernel_s + sc->stack.kernel_s, M, N, K, 1, 2);
+}
+
+START_TEST(test_recompute_modules)
+{
+    static const struct {
+        enum recompute_modules set;
+        unsigned mla, act, mlp; /* which terms the expected step adds */
+        const char *source;
+    } cases[] = {
+        {RECMOD_MLA_UP, 1, 0, 0,
+         "Megatron-Bridge 25.11 GB200/B200 DeepSeek-V3: [mla_up_proj]"},
+        {RECMOD_MOE_ACT, 0, 1, 0,
+         "Megatron-Bridge 25.11 GB300 DeepSeek-V3: [moe_act]"},
+        {RECMOD_MLA_UP_MLP, 1, 0, 1,
+         "Megatron-Bridge 25.09 H100 DeepSeek-V3: [mla_up_proj, mlp]"},
+        {RECMOD_MLA_UP_MLP_MOE_ACT, 1, 1, 1,
+         "Megatron-Bridge 25.09 GB200 DeepSeek-V3: [mla_up_proj, mlp, "
+         "moe_act]"},
+    };
+    struct scenario sc;
+    struct model_shape m;
+    struct result none, r;
+    double T, kern, bw, mbs, mla, act, mlp, expect;
+    size_t i;
+
+    recmod_model(&sc);
+    model_shape_derive(&sc.model, (double)sc.train.seq_len, &m);
+    T = (double)sc.train.seq_len;
+    kern = sc.accel.kernel_s + sc.stack.kernel_s;
+    bw = sc.accel.hbm_bps * sc.accel.hbm_frac;
+    mbs = 4;
+    mla = recmod_gemm(&sc, T, m.a * m.d_qk, m.q_lora) +
+          recmod_gemm(&sc, T, m.a * (m.d + m.d_v), m.kv_lora) +
+          2 * T * (m.a + 1) * m.rope * 2 / bw + kern;
+    act = 3 * T * m.top_k * m.f_expert * 2 / bw + kern;
+    mlp = recmod_gemm(&sc, T, 2 * m.f, m.h) + recmod_gemm(&sc, T, m.h, m.f) +
+          3 * T * m.f * 2 / bw + kern;
+    ck_assert_double_eq(m.moe_layers, 3);
+    sc.layout.recompute = RECOMPUTE_NONE;
+    recipe_step(&sc, &none);
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        recmod_model(&sc);
+        sc.recipe.recompute_modules = cases[i].set;
+        recipe_step(&sc, &r);
+        check_time_sane(&r);
+        expect = mbs *
+                 (cases[i].mla * m.L * mla + cases[i].act * m.moe_layers * act +
+                  cases[i].mlp * m.dense_layers * mlp);
+        ck_assert_msg(fabs(r.time.step_s - none.time.step_s - expect) <=
+                          1e-9 * none.time.step_s,
+                      "%s: step +%g s, expected +%g s", cases[i].source,
+                      r.time.step_s - none.time.step_s, expect);
+        /* fewer activations kept than without recomputation */
+        ck_assert_msg(r.memory.activations_bytes <
+                          none.memory.activations_bytes,
+                      "%s", cases[i].source);
+        ck_assert(r.time.hfu >= r.time.mfu);
+    }
+}
+END_TEST
+
+/* Invariants: core_attn is the stack's selective policy when the stack
+ * keeps the rest (Megatron-Core's default set); recompute=none and full
+ * ignore the set; each module set lies between none and full in time and
+ * in memory; mla_up_proj needs MLA and says so. */
+START_TEST(test_recompute_modules_invariants)
+{
+    struct scenario sc;
+    struct result stack, r, none, full;
+    struct diag d;
+    enum recompute_modules set;
+
+    recmod_model(&sc);
+    sc.stack.selective_keep = 1;
+    recipe_step(&sc, &stack);
+    sc.recipe.recompute_modules = RECMOD_CORE_ATTN;
+    recipe_step(&sc, &r);
+    ck_assert_double_eq(r.time.step_s, stack.time.step_s);
+    ck_assert_double_eq(r.memory.activations_bytes,
+                        stack.memory.activations_bytes);
+    ck_assert_double_eq(r.time.hfu, stack.time.hfu);
+
+    for (set = RECMOD_STACK; set <= RECMOD_MLA_UP_MLP_MOE_ACT; set++) {
+        recmod_model(&sc);
+        sc.layout.recompute = RECOMPUTE_NONE;
+        recipe_step(&sc, &none);
+        sc.layout.recompute = RECOMPUTE_FULL;
+        recipe_step(&sc, &full);
+        sc.recipe.recompute_modules = set;
+        recipe_step(&sc, &r);
+        ck_assert_double_eq(r.time.step_s, full.time.step_s);
+        sc.layout.recompute = RECOMPUTE_NONE;
+        recipe_step(&sc, &r);
+        ck_assert_double_eq(r.time.step_s, none.time.step_s);
+        ck_assert_double_eq(r.memory.activations_bytes,
+                            none.memory.activations_bytes);
+        sc.layout.recompute = RECOMPUTE_SELECTIVE;
+        recipe_step(&sc, &r);
+        ck_assert(r.time.step_s >= none.time.step_s);
+        ck_assert(r.time.step_s < full.time.step_s);
+        ck_assert(r.memory.activations_bytes <= none.memory.activations_bytes);
+        ck_assert(r.memory.activations_bytes > full.memory.activations_bytes);
+    }
+
+    recmod_model(&sc);
+    sc.model.attention = MATTN_MHA;
+    sc.recipe.recompute_modules = RECMOD_MLA_UP;
+    ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_RANGE);
+    ck_assert_str_eq(d.where, "software.recompute_modules");
+    sc.recipe.recompute_modules = RECMOD_MOE_ACT;
+    ck_assert_int_eq(scenario_validate(&sc, &d), CP_OK);
+    sc.recipe.recompute_modules = (enum recompute_modules)6;
+    ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_RANGE);
+    ck_assert_str_eq(d.where, "software.recompute_modules");
+}
+END_TEST
+
+/* stack pp_overlap: Megatron-Core's interleaved schedule posts each
+ * virtual stage's sends beside the next chunk's compute
+ * (--overlap-p2p-communication; Megatron-Bridge comm_overlap.py sets it
+ * whenever vp > 1, and batch_p2p_comm without virtual stages).  Sends
+ * shorter than the compute: what stays exposed is the pipeline's fill,
+ * (p - 1) / (v (m + p - 1)) of them, plus the overlap tax on the rest, a
+ * fixed share of the sends; without virtual stages nothing changes. */
+static void pp_sends(uint64_t pp, uint64_t v, double o, struct result *r)
+{
+    struct scenario sc;
+
+    fixture_scenario(&sc, "h100-sxm");
+    fixture_gpt(&sc, 48, 4096, 32, 32000);
+    sc.gpus = 8 * pp;
+    sc.layout.tp = 8; /* one stage a node: the sends cross the fabric */
+    sc.layout.pp = pp;
+    sc.layout.dp = 1;
+    sc.layout.interleave = v;
+    sc.layout.microbatch = 1;
+    sc.train.global_batch = 32;
+    sc.stack.pp_overlap = o;
+    recipe_step(&sc, r);
+    check_time_sane(r);
+}
+
+START_TEST(test_pp_overlap)
+{
+    static const struct {
+        uint64_t pp, v;
+        const char *source;
+    } cases[] = {
+        {4, 2, "Megatron-Bridge: pp 4, vp 2"},
+        {8, 3, "Megatron-Bridge 25.11 GB200 Qwen3-235B: pp 8, vp 3"},
+        {4, 12, "Megatron-Bridge 25.11 GB300 Qwen3-235B: pp 4, vp 12"},
+    };
+    struct result r0, r1, rh, rv;
+    double tax = -1, fill, m = 32;
+    size_t i;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        double p = (double)cases[i].pp, v = (double)cases[i].v;
+
+        pp_sends(cases[i].pp, cases[i].v, 0, &r0);
+        pp_sends(cases[i].pp, cases[i].v, 1, &r1);
+        pp_sends(cases[i].pp, cases[i].v, 0.5, &rh);
+        fill = r0.time.pp_comm_s * (p - 1) / (v * (m + p - 1));
+        ck_assert_msg(r0.time.pp_comm_s < r0.time.compute_s, "%s",
+                      cases[i].source);
+        ck_assert_msg(r1.time.pp_comm_s < r0.time.pp_comm_s, "%s",
+                      cases[i].source);
+        ck_assert_msg(r1.time.pp_comm_s > fill, "%s", cases[i].source);
+        /* the tax is one share of the hidden sends, whatever the layout */
+        if (tax < 0)
+            tax = (r1.time.pp_comm_s - fill) / r0.time.pp_comm_s;
+        ck_assert_msg(fabs((r1.time.pp_comm_s - fill) / r0.time.pp_comm_s -
+                           tax) < 1e-9,
+                      "%s: fill not (p-1)/(v(m+p-1)) of the sends",
+                      cases[i].source);
+        ck_assert(tax > 0 && tax < 1);
+        ck_assert_rel(rh.time.pp_comm_s,
+                      (r0.time.pp_comm_s + r1.time.pp_comm_s) / 2, 1e-12);
+        /* only the sends change */
+        ck_assert_rel(r0.time.step_s - r1.time.step_s,
+                      r0.time.pp_comm_s - r1.time.pp_comm_s, 1e-9);
+        ck_assert_double_eq(r1.time.compute_s, r0.time.compute_s);
+    }
+    /* no virtual stages: sends batched in line (batch_p2p_comm) */
+    pp_sends(4, 1, 0, &r0);
+    pp_sends(4, 1, 1, &rv);
+    ck_assert_double_eq(rv.time.pp_comm_s, r0.time.pp_comm_s);
+    ck_assert_double_eq(rv.time.step_s, r0.time.step_s);
+}
+END_TEST
+
+/* The pipeline split counts the embedding and the output layer with its
+ * loss as layers (Megatron-Core account_for_embedding_in_pipeline_split /
+ * account_for_loss_in_pipeline_split, which Megatron-Bridge's Llama 3.1
+ * 405B and Qwen3-235B recipes set): when L + 2, not L, splits evenly over
+ * pp x interleave chunks, or there are more chunks than layers.  Then the
+ * GPU holding the output runs one layer fewer: a small output layer (a
+ * vocabulary of 1-2k) hides in the layer it replaces, and the busiest
+ * stage's compute does not grow with the vocabulary; otherwise it does. */
+static double head_compute(uint64_t layers, uint64_t pp, uint64_t v,
+                           uint64_t vocab)
+{
+    struct scenario sc;
+    struct result r;
+
+    fixture_scenario(&sc, "h100-sxm");
+    fixture_gpt(&sc, layers, 4096, 32, vocab);
+    sc.gpus = 8 * pp;
+    sc.layout.tp = 8;
+    sc.layout.pp = pp;
+    sc.layout.dp = 1;
+    sc.layout.interleave = v;
+    sc.layout.microbatch = 1;
+    sc.train.global_batch = 32;
+    recipe_step(&sc, &r);
+    check_time_sane(&r);
+    return r.time.compute_s - r.time.optimizer_s;
+}
+
+START_TEST(test_head_in_split)
+{
+    static const struct {
+        uint64_t layers, pp, v;
+        bool in_split;
+        const char *source;
+    } cases[] = {
+        {94, 4, 12, true, "Megatron-Bridge 25.11 GB300 Qwen3-235B: 96 slots"},
+        {94, 8, 3, true, "Megatron-Bridge 25.11 GB200 Qwen3-235B: 96 slots"},
+        {126, 8, 8, true, "Megatron-Bridge B200 Llama 3.1 405B: 128 slots"},
+        {126, 16, 8, true, "more chunks than layers (Dubey et al. 2024)"},
+        {93, 8, 3, false, "neither 93 nor 95 splits over 24 chunks"},
+        {96, 8, 3, false, "96 layers split evenly: no slot to spare"},
+        {61, 4, 4, false, "DeepSeek-V3 61 layers: a layout, not the rule"},
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        double small = head_compute(cases[i].layers, cases[i].pp, cases[i].v,
+                                    1024);
+        double large = head_compute(cases[i].layers, cases[i].pp, cases[i].v,
+                                    2048);
+
+        if (cases[i].in_split)
+            ck_assert_msg(fabs(large - small) <= 1e-12 * small, "%s: %g %g",
+                          cases[i].source, small, large);
+        else
+            ck_assert_msg(large > small, "%s", cases[i].source);
+    }
+}
+END_TEST
+
 Suite *suite_steptime(void)
 {
     Suite *s = suite_create("steptime");
@@ -1315,6 +1610,10 @@ Suite *suite_steptime(void)
     tcase_add_test(tc, test_offload_time);
     tcase_add_test(tc, test_offload_memory);
     tcase_add_test(tc, test_offload_invariants);
+    tcase_add_test(tc, test_recompute_modules);
+    tcase_add_test(tc, test_recompute_modules_invariants);
+    tcase_add_test(tc, test_pp_overlap);
+    tcase_add_test(tc, test_head_in_split);
     tcase_add_test(tc, test_fp4_ceiling);
     tcase_add_loop_test(tc, test_attn_head_dim, 0,
                         sizeof(attn_dim_cases) / sizeof(attn_dim_cases[0]));
