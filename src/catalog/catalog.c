@@ -53,6 +53,7 @@ static const struct {
     {"src/catalog/schema/0012_allreduce.sql", "PRAGMA user_version = 12"},
     {"src/catalog/schema/0013_tp_bwd_exposed.sql", "PRAGMA user_version = 13"},
     {"src/catalog/schema/0014_host_link.sql", "PRAGMA user_version = 14"},
+    {"src/catalog/schema/0015_zero3_scale.sql", "PRAGMA user_version = 15"},
 };
 #define SCHEMA_VERSION ((int)(sizeof(migrations) / sizeof(migrations[0])))
 

@@ -423,7 +423,12 @@
       ar_workspace_bytes, 1e3, 0, DF,                                          \
       "serving, tp <= 2: custom all-reduce up to this message, kB")        \
     STACK_FRAC(C, "tp_bwd_exposed", tp_bwd_exposed, 0,                         \
-               "backward TP collectives: 1 in order, 0 under the wgrad GEMM")
+               "backward TP collectives: 1 in order, 0 under the wgrad GEMM")  \
+    C(stack_spec, "zero3_live_params", CATCOL_REAL, 0, 0, 1e15, NULL, FT_DBL,  \
+      zero3_live_params, 1, 0, DF,                                             \
+      "ZeRO-3: gathered parameters resident before release (0: no cap)")       \
+    STACK_FRAC(C, "dp_shard_domain", dp_shard_domain, 0,                       \
+               "ZeRO-3: 1 shard inside the scale-up domain, DP across")
 
 #define PUBLIC_COL(T, name, type, flags, min, max, choices, ft, member, scale, \
                    dflt, pf, help)                                             \

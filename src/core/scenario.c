@@ -534,6 +534,8 @@ static enum cp_status validate_stack(const struct stack_spec *s, struct diag *d)
         {"zero3_prefetch", s->zero3_prefetch, 0, 64, false},
         {"dp_flat", s->dp_flat, 0, 1, false}, /* new key: dp_flat (d19a) */
         {"tp_bwd_exposed", s->tp_bwd_exposed, 0, 1, false},
+        {"zero3_live_params", s->zero3_live_params, 0, 1e15, false},
+        {"dp_shard_domain", s->dp_shard_domain, 0, 1, false},
         {"kernel_us", s->kernel_s * 1e6, 0, 1e6, false},
         {"step_overhead_ms", s->step_overhead_s * 1e3, 0, 1e6, false},
         {"mem_reserve_gib", s->mem_reserve_bytes / 1073741824.0, 0, 1e4, false},
@@ -932,9 +934,10 @@ static enum cp_status validate_head(const struct scenario *sc, struct diag *d)
     if (!st && (unsigned)sc->recipe.schedule > SCHED_DUALPIPE)
         st = diag_set(d, CP_ERR_RANGE, "software.pp_schedule",
                       "must be stack, 1f1b or dualpipe");
-    if (!st && (unsigned)sc->recipe.offload > OFFLOAD_OPTIMIZER)
+    if (!st && (unsigned)sc->recipe.offload > OFFLOAD_OPTIMIZER_ACTIVATIONS)
         st = diag_set(d, CP_ERR_RANGE, "software.offload",
-                      "must be stack, none or optimizer");
+                      "must be stack, none, optimizer or "
+                      "optimizer_activations");
     if (!st && spec_offloads_optimizer(&sc->recipe) &&
         !(sc->system.host_link_bps > 0 && sc->system.host_cores > 0 &&
           sc->system.gpus_per_node > 0))

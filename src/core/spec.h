@@ -191,6 +191,13 @@ struct stack_spec {
      * of each input-gradient reduction with the weight-gradient GEMM
      * (w19d) */
     double tp_bwd_exposed;
+    /* ZeRO-3 at scale (w19o): DeepSpeed's cap on gathered parameters
+     * resident per accelerator (stage3_max_live_parameters; 0: no cap,
+     * whole layers as FSDP), and 1 when ZeRO-3 shards inside the scale-up
+     * domain only, the domains being data-parallel replicas (MaxText's
+     * ici_fsdp x dcn_data mesh) */
+    double zero3_live_params;
+    double dp_shard_domain;
     /* new key: dp_flat (d19a) */
     double dp_flat;  /* 1: data-parallel / ZeRO collectives run as one flat
                         ring over every rank of the group (DeepSpeed ZeRO,
@@ -522,7 +529,16 @@ enum pp_schedule { SCHED_STACK, SCHED_1F1B, SCHED_DUALPIPE };
  * memory, the host's CPU-Adam updates them, and every step the 16-bit
  * gradients go to the host and the updated 16-bit weights come back over
  * PCIe.  stack: the stack's (no stack offloads by default: none). */
-enum offload { OFFLOAD_STACK, OFFLOAD_NONE, OFFLOAD_OPTIMIZER };
+enum offload {
+    OFFLOAD_STACK,
+    OFFLOAD_NONE,
+    OFFLOAD_OPTIMIZER,
+    /* optimizer_activations: the optimizer as above, and the activation
+     * checkpoints of full recomputation in host memory too (DeepSpeed
+     * activation checkpointing cpu_checkpointing): each layer's input goes
+     * to the host in the forward and comes back for its recomputation */
+    OFFLOAD_OPTIMIZER_ACTIVATIONS
+};
 
 struct recipe {
     enum recipe_switch a2a_overlap; /* overlap of the MoE all-to-all */
@@ -550,7 +566,14 @@ struct recipe {
 /* true when the optimizer states and update live on the host */
 static inline bool spec_offloads_optimizer(const struct recipe *r)
 {
-    return r->offload == OFFLOAD_OPTIMIZER;
+    return r->offload == OFFLOAD_OPTIMIZER ||
+           r->offload == OFFLOAD_OPTIMIZER_ACTIVATIONS;
+}
+
+/* true when the activation checkpoints live on the host */
+static inline bool spec_offloads_activations(const struct recipe *r)
+{
+    return r->offload == OFFLOAD_OPTIMIZER_ACTIVATIONS;
 }
 
 /* The busiest expert-parallel rank's share of routed tokens over the even

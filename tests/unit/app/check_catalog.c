@@ -804,6 +804,8 @@ START_TEST(test_migrate_v5_sale_capacity)
         "ALTER TABLE stacks DROP COLUMN ar_oneshot_kb",
         "ALTER TABLE stacks DROP COLUMN ar_workspace_kb",
         "ALTER TABLE stacks DROP COLUMN tp_bwd_exposed",
+        "ALTER TABLE stacks DROP COLUMN zero3_live_params",
+        "ALTER TABLE stacks DROP COLUMN dp_shard_domain",
         "UPDATE cloud SET capacity_gpus = NULL",
         "UPDATE cloud SET capacity_gpus = 64 WHERE id = 'gcp-a3-highgpu-8g'",
         "PRAGMA user_version = 5",
