@@ -30,10 +30,11 @@ bool memory_keeps_scores(const struct scenario *sc)
     return sc->layout.recompute == RECOMPUTE_NONE && attention_materialised(sc);
 }
 
-/* The ranks ZeRO shards the model state over: the dp x cp group, or with
- * a stack that shards inside the scale-up domain only (dp_shard_domain:
- * MaxText's ici_fsdp inside a slice, dcn_data across slices) the group's
- * ranks inside one domain (tp ranks apart, as steptime's groups). */
+/* The ranks ZeRO shards the model state over: the dp x cp group, or under
+ * ZeRO-3 with a stack that shards inside the scale-up domain only
+ * (dp_shard_domain: MaxText's ici_fsdp inside a slice, dcn_data across
+ * slices) the group's ranks inside one domain (tp ranks apart, as
+ * steptime's groups). */
 double memory_zero_shard(const struct scenario *sc)
 {
     const struct layout *lay = &sc->layout;
@@ -41,7 +42,8 @@ double memory_zero_shard(const struct scenario *sc)
     double in_domain =
         floor((double)sc->system.scaleup_domain / (double)lay->tp);
 
-    if (sc->stack.dp_shard_domain < 0.5 || in_domain < 1 || shard <= in_domain)
+    if (sc->stack.dp_shard_domain < 0.5 || lay->zero < 3 || in_domain < 1 ||
+        shard <= in_domain)
         return shard;
     return in_domain;
 }

@@ -469,6 +469,10 @@ START_TEST(test_zero_shard_domain)
     eval_mem(&sc, &many);
     ck_assert_rel(many.weights_bytes, one.weights_bytes, 1e-12);
     ck_assert_rel(many.total_bytes, one.total_bytes, 1e-12);
+    /* ZeRO-1 and 2 keep the whole group, as their collectives do */
+    sc.layout.zero = 1;
+    ck_assert_double_eq(memory_zero_shard(&sc), 512);
+    sc.layout.zero = 3;
     /* sharded over the whole group without it */
     sc.stack.dp_shard_domain = 0;
     ck_assert_double_eq(memory_zero_shard(&sc), 512);

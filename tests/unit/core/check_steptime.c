@@ -308,6 +308,51 @@ START_TEST(test_zero3_live_cap_time)
 }
 END_TEST
 
+/* DeepSpeed cpu_checkpointing (software.offload=optimizer_activations):
+ * the 2T run's full-recompute checkpoints, 2 s b h bytes a layer (160 x
+ * 2 x 1024 x 8 x 32768 = 86 GB a step each way), go to the host in the
+ * forward and come back in the backward over a 25 GB/s host link beside
+ * 13 minutes of compute: the step grows, by less than the two copies. */
+START_TEST(test_checkpoint_offload_time)
+{
+    struct scenario sc;
+    struct result opt, act;
+    double copy = 160 * 2 * 1024 * 8 * 32768.0 / 25e9;
+
+    fixture_scenario(&sc, "a100-80gb");
+    fixture_gpt(&sc, 160, 32768, 128, 50257);
+    sc.gpus = 1024;
+    sc.layout.tp = 1;
+    sc.layout.dp = 1024;
+    sc.layout.zero = 3;
+    sc.layout.recompute = RECOMPUTE_FULL;
+    sc.layout.sequence_parallel = false;
+    sc.layout.microbatch = 8;
+    sc.train.seq_len = 1024;
+    sc.train.global_batch = 8192;
+    sc.train.precision = PREC_FP16;
+    sc.system.host_link_bps = 25e9;
+    sc.system.host_cores = 128;
+    sc.recipe.offload = OFFLOAD_OPTIMIZER;
+    ck_assert_int_eq(scenario_validate(&sc, NULL), CP_OK);
+    scenario_eval(&sc, &opt);
+    sc.recipe.offload = OFFLOAD_OPTIMIZER_ACTIVATIONS;
+    ck_assert_int_eq(scenario_validate(&sc, NULL), CP_OK);
+    scenario_eval(&sc, &act);
+    check_time_sane(&act);
+    ck_assert(act.time.step_s > opt.time.step_s);
+    ck_assert_msg(act.time.step_s - opt.time.step_s < 2 * copy,
+                  "%g s more, copies %g s", act.time.step_s - opt.time.step_s,
+                  2 * copy);
+    /* without full recompute there are no checkpoints to move */
+    sc.layout.recompute = RECOMPUTE_SELECTIVE;
+    scenario_eval(&sc, &act);
+    sc.recipe.offload = OFFLOAD_OPTIMIZER;
+    scenario_eval(&sc, &opt);
+    ck_assert_double_eq(act.time.step_s, opt.time.step_s);
+}
+END_TEST
+
 /* Data-parallel replicas across scale-up domains (stack dp_shard_domain:
  * MaxText's ici_fsdp inside a v5e-256 slice, dcn_data across slices;
  * base.yml and configs/v5e/128b.sh @76bd53b0f: ici_fsdp 16 x ici_tensor
@@ -1198,6 +1243,7 @@ Suite *suite_steptime(void)
     tcase_add_test(tc, test_offload_time);
     tcase_add_test(tc, test_zero3_live_cap_time);
     tcase_add_test(tc, test_replica_allreduce);
+    tcase_add_test(tc, test_checkpoint_offload_time);
     tcase_add_test(tc, test_offload_memory);
     tcase_add_test(tc, test_offload_invariants);
     tcase_add_test(tc, test_fp4_ceiling);
