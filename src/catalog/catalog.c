@@ -57,6 +57,7 @@ static const struct {
     {"src/catalog/schema/0016_ckpt_early_stop.sql", "PRAGMA user_version = 16"},
     {"src/catalog/schema/0017_expert_extras.sql", "PRAGMA user_version = 17"},
     {"src/catalog/schema/0018_pp_overlap.sql", "PRAGMA user_version = 18"},
+    {"src/catalog/schema/0019_zero3_scale.sql", "PRAGMA user_version = 19"},
 };
 #define SCHEMA_VERSION ((int)(sizeof(migrations) / sizeof(migrations[0])))
 

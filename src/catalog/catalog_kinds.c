@@ -433,7 +433,12 @@
     STACK_FRAC(C, "ckpt_early_stop", ckpt_early_stop, 0,                       \
                "full recompute: 1 stops before the last GEMM, 0 whole layer") \
     STACK_FRAC(C, "pp_overlap", pp_overlap, 0,                                 \
-               "interleaved pipeline: share of the sends posted beside compute")
+               "interleaved pipeline: share of the sends posted beside compute") \
+    C(stack_spec, "zero3_live_params", CATCOL_REAL, 0, 0, 1e15, NULL, FT_DBL,  \
+      zero3_live_params, 1, 0, DF,                                             \
+      "ZeRO-3: gathered parameters resident before release (0: no cap)")       \
+    STACK_FRAC(C, "dp_shard_domain", dp_shard_domain, 0,                       \
+               "ZeRO-3: 1 shard inside the scale-up domain, DP across")
 
 #define PUBLIC_COL(T, name, type, flags, min, max, choices, ft, member, scale, \
                    dflt, pf, help)                                             \

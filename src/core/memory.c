@@ -54,6 +54,39 @@ static double recompute_modules_dropped(const struct scenario *sc,
     return drop;
 }
 
+/* The ranks ZeRO shards the model state over: the dp x cp group, or under
+ * ZeRO-3 with a stack that shards inside the scale-up domain only
+ * (dp_shard_domain: MaxText's ici_fsdp inside a slice, dcn_data across
+ * slices) the group's ranks inside one domain (tp ranks apart, as
+ * steptime's groups). */
+double memory_zero_shard(const struct scenario *sc)
+{
+    const struct layout *lay = &sc->layout;
+    double shard = (double)lay->dp * (double)lay->cp;
+    double in_domain =
+        floor((double)sc->system.scaleup_domain / (double)lay->tp);
+
+    if (sc->stack.dp_shard_domain < 0.5 || lay->zero < 3 || in_domain < 1 ||
+        shard <= in_domain)
+        return shard;
+    return in_domain;
+}
+
+/* A dense layer's four weight matrices on one accelerator (fused QKV,
+ * attention output, FFN in (gate and up fused when gated), FFN out, as
+ * Megatron's ColumnParallel/RowParallelLinear modules hold them): ZeRO-3's
+ * per-module gathers under DeepSpeed's coordinator. */
+void memory_layer_tensors(const struct model_shape *m, double t,
+                          double out[MEMORY_LAYER_TENSORS])
+{
+    out[0] = m->h * (m->a * m->d_qk + m->a_kv * (m->d_qk + m->d_v)) / t;
+    out[1] = m->a * m->d_v * m->h / t;
+    out[2] = (m->gated ? 2 : 1) * m->h * m->f / t;
+    out[3] = m->f * m->h / t;
+    for (int i = 0; i < MEMORY_LAYER_TENSORS; i++)
+        out[i] *= m->param_scale;
+}
+
 double memory_layer_activation_bytes(const struct scenario *sc,
                                      const struct model_shape *m, bool moe,
                                      bool scores)
@@ -155,6 +188,40 @@ static void schedule_params(const struct scenario *sc,
     }
 }
 
+/* FSDP / ZeRO-3 working buffers: the layer being computed and the
+ * zero3_prefetch layers gathered ahead of it, in full 16-bit weights, and
+ * in the backward the layer's unsharded gradient, the reduce-scatter's
+ * input (PyTorch FSDP2 fully_shard: a module's unsharded parameters live
+ * from its all-gather to its reshard, its unsharded gradients until their
+ * reduce-scatter).  A stack with a live-parameter cap (zero3_live_params:
+ * DeepSpeed's stage3_max_live_parameters) gathers module by module and
+ * prefetches only while fewer than the cap are live, so at most the cap
+ * plus one module (the one whose prefetch crossed it; a module larger
+ * than the cap is gathered whole) are live; its gradients are reduced
+ * parameter by parameter as autograd produces them (DeepSpeed's
+ * reduce-scatter hooks), one module's at a time.  Neither grows with the
+ * number of ranks: they are whole (unsharded) tensors. */
+static double zero3_buffers(const struct scenario *sc,
+                            const struct model_shape *m, double wb, double gb)
+{
+    double t = (double)sc->layout.tp, e = (double)sc->layout.ep;
+    double layer = fmax(m->dense_layer_params, m->moe_layer_params / e) *
+                   m->param_scale / t;
+    double live = (1 + sc->stack.zero3_prefetch) * layer, grad = layer;
+    double cap = sc->stack.zero3_live_params;
+
+    if (cap > 0) {
+        double w[MEMORY_LAYER_TENSORS], big = 0;
+
+        memory_layer_tensors(m, t, w);
+        for (int i = 0; i < MEMORY_LAYER_TENSORS; i++)
+            big = fmax(big, w[i]);
+        live = fmin(live, cap + big);
+        grad = fmin(grad, big);
+    }
+    return live * wb + grad * gb;
+}
+
 static void stage_memory(const struct scenario *sc, const struct model_shape *m,
                          bool first, struct stage_mem *out)
 {
@@ -169,9 +236,11 @@ static void stage_memory(const struct scenario *sc, const struct model_shape *m,
     double dense_params, expert_params, params, m_in_flight, in_flight;
     double wb = weight_bytes(sc), gb = precision_bytes(sc->train.grad_dtype);
     double ob = optimizer_bytes(sc), expert_shard = layout_expert_dp(lay);
-    double act_layer_dense, act_layer_moe, working = 0;
+    double act_layer_dense, act_layer_moe, working = 0, checkpoints;
     bool scores = memory_keeps_scores(sc);
     int zero = lay->zero;
+
+    shard = memory_zero_shard(sc);
 
     /* Parameters on this accelerator: layers split by TP; experts also by
      * EP; the embedding on the first stage, the output layer on the last
@@ -235,8 +304,9 @@ static void stage_memory(const struct scenario *sc, const struct model_shape *m,
     act_layer_moe = m->moe_layers > 0
                         ? memory_layer_activation_bytes(sc, m, true, scores)
                         : 0;
-    out->activations =
+    checkpoints =
         in_flight * (dense_l * act_layer_dense + moe_l * act_layer_moe);
+    out->activations = checkpoints;
     if (lay->recompute == RECOMPUTE_FULL) {
         /* the layer being recomputed holds its full set while in backward */
         struct scenario tmp = *sc;
@@ -245,6 +315,10 @@ static void stage_memory(const struct scenario *sc, const struct model_shape *m,
         working = memory_layer_activation_bytes(
             &tmp, m, m->moe_layers > 0 && moe_l >= 1, false);
         out->activations += working;
+        /* DeepSpeed cpu_checkpointing: the checkpoints live in host
+         * memory (not in host_bytes, which is the optimizer's) */
+        if (spec_offloads_activations(&sc->recipe))
+            out->activations -= checkpoints;
     }
     if (!first || lay->pp == 1) {
         double s = (double)sc->train.seq_len / (double)lay->cp;
@@ -259,18 +333,8 @@ static void stage_memory(const struct scenario *sc, const struct model_shape *m,
     out->allocator = sc->stack.mem_reserve_bytes +
                      sc->stack.mem_frag_frac * out->activations;
     out->buffers = 0;
-    if (zero >= 3) {
-        /* FSDP / ZeRO-3 working buffers: the layer being computed and the
-         * zero3_prefetch layers gathered ahead of it, in full 16-bit
-         * weights, and in the backward the layer's unsharded gradient, the
-         * reduce-scatter's input (PyTorch FSDP2 fully_shard: a module's
-         * unsharded parameters live from its all-gather to its reshard,
-         * its unsharded gradients until their reduce-scatter). */
-        double layer = fmax(m->dense_layer_params, m->moe_layer_params / e) *
-                       m->param_scale;
-
-        out->buffers = ((1 + sc->stack.zero3_prefetch) * wb + gb) * layer / t;
-    }
+    if (zero >= 3)
+        out->buffers = zero3_buffers(sc, m, wb, gb);
     out->overhead = out->allocator + out->buffers;
 }
 

@@ -10,8 +10,14 @@
  * optimizer), stage 2 also the gradients, stage 3 also the weights, whose
  * working buffers (the layer in use and the stack's zero3_prefetch layers
  * gathered ahead, 16-bit, plus one layer's unsharded gradient before its
- * reduce-scatter, as FSDP2 holds them) are counted in overhead so that
- * model states match ZeRO Table 1.
+ * reduce-scatter, as FSDP2 holds them; under a live-parameter cap, as
+ * DeepSpeed's stage3_max_live_parameters, at most the cap plus one module
+ * and one module's gradient) are counted in overhead so that model states
+ * match ZeRO Table 1.  A stack that shards inside the scale-up domain only
+ * (dp_shard_domain) divides by the group's ranks in one domain.
+ * software.offload=optimizer_activations puts the checkpoints of full
+ * recomputation in host memory (off the accelerator's total;
+ * host_optimizer_gib stays the optimizer's).
  *
  * Activations (Korthikanti et al. 2022, Table 2 and section 4), derived from
  * the tensors a layer saves so that GQA, gated FFNs and MoE change them:
@@ -54,6 +60,19 @@ double memory_layer_activation_bytes(const struct scenario *sc,
 /* True when memory keeps the attention scores: a materialised attention
  * core (attention_materialised) that is not recomputed. */
 bool memory_keeps_scores(const struct scenario *sc);
+
+/* The ranks ZeRO shards the model state over: dp x cp, or the group's
+ * ranks inside one scale-up domain when the stack shards there only and
+ * replicates across domains (stack dp_shard_domain). */
+double memory_zero_shard(const struct scenario *sc);
+
+/* The weight matrices of one dense layer on one accelerator (TP split t),
+ * in parameters and in the order the forward uses them: fused QKV,
+ * attention output, FFN in, FFN out.  ZeRO-3 under DeepSpeed gathers them
+ * one module at a time. */
+#define MEMORY_LAYER_TENSORS 4
+void memory_layer_tensors(const struct model_shape *m, double t,
+                          double out[MEMORY_LAYER_TENSORS] /* OUT */);
 
 /* Fill *out for sc (validated) with shape m. */
 void memory_estimate(const struct scenario *sc, const struct model_shape *m,

@@ -555,6 +555,8 @@ static enum cp_status validate_stack(const struct stack_spec *s, struct diag *d)
         {"tp_bwd_exposed", s->tp_bwd_exposed, 0, 1, false},
         {"ckpt_early_stop", s->ckpt_early_stop, 0, 1, false},
         {"pp_overlap", s->pp_overlap, 0, 1, false},
+        {"zero3_live_params", s->zero3_live_params, 0, 1e15, false},
+        {"dp_shard_domain", s->dp_shard_domain, 0, 1, false},
         {"kernel_us", s->kernel_s * 1e6, 0, 1e6, false},
         {"step_overhead_ms", s->step_overhead_s * 1e3, 0, 1e6, false},
         {"mem_reserve_gib", s->mem_reserve_bytes / 1073741824.0, 0, 1e4, false},
@@ -970,9 +972,10 @@ static enum cp_status validate_head(const struct scenario *sc, struct diag *d)
     if (!st && (unsigned)sc->recipe.schedule > SCHED_DUALPIPE)
         st = diag_set(d, CP_ERR_RANGE, "software.pp_schedule",
                       "must be stack, 1f1b or dualpipe");
-    if (!st && (unsigned)sc->recipe.offload > OFFLOAD_OPTIMIZER)
+    if (!st && (unsigned)sc->recipe.offload > OFFLOAD_OPTIMIZER_ACTIVATIONS)
         st = diag_set(d, CP_ERR_RANGE, "software.offload",
-                      "must be stack, none or optimizer");
+                      "must be stack, none, optimizer or "
+                      "optimizer_activations");
     if (!st &&
         (unsigned)sc->recipe.recompute_modules > RECMOD_MLA_UP_MLP_MOE_ACT)
         st = diag_set(d, CP_ERR_RANGE, "software.recompute_modules",

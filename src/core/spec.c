@@ -168,9 +168,10 @@ const char *fp8_scaling_name(enum fp8_scaling f)
 
 const char *offload_name(enum offload o)
 {
-    static const char *const names[] = {"stack", "none", "optimizer"};
+    static const char *const names[] = {"stack", "none", "optimizer",
+                                        "optimizer_activations"};
 
-    return (unsigned)o <= OFFLOAD_OPTIMIZER ? names[o] : NULL;
+    return (unsigned)o <= OFFLOAD_OPTIMIZER_ACTIVATIONS ? names[o] : NULL;
 }
 
 const char *recompute_modules_name(enum recompute_modules r)

@@ -208,6 +208,13 @@ struct stack_spec {
      * --overlap-p2p-communication, on with parallel.interleave > 1); 0:
      * waited on in line (w19k) */
     double pp_overlap;
+    /* ZeRO-3 at scale (w19o): DeepSpeed's cap on gathered parameters
+     * resident per accelerator (stage3_max_live_parameters; 0: no cap,
+     * whole layers as FSDP), and 1 when ZeRO-3 shards inside the scale-up
+     * domain only, the domains being data-parallel replicas (MaxText's
+     * ici_fsdp x dcn_data mesh) */
+    double zero3_live_params;
+    double dp_shard_domain;
     /* new key: dp_flat (d19a) */
     double dp_flat;  /* 1: data-parallel / ZeRO collectives run as one flat
                         ring over every rank of the group (DeepSpeed ZeRO,
@@ -549,7 +556,16 @@ enum pp_schedule { SCHED_STACK, SCHED_1F1B, SCHED_DUALPIPE };
  * memory, the host's CPU-Adam updates them, and every step the 16-bit
  * gradients go to the host and the updated 16-bit weights come back over
  * PCIe.  stack: the stack's (no stack offloads by default: none). */
-enum offload { OFFLOAD_STACK, OFFLOAD_NONE, OFFLOAD_OPTIMIZER };
+enum offload {
+    OFFLOAD_STACK,
+    OFFLOAD_NONE,
+    OFFLOAD_OPTIMIZER,
+    /* optimizer_activations: the optimizer as above, and the activation
+     * checkpoints of full recomputation in host memory too (DeepSpeed
+     * activation checkpointing cpu_checkpointing): each layer's input goes
+     * to the host in the forward and comes back for its recomputation */
+    OFFLOAD_OPTIMIZER_ACTIVATIONS
+};
 
 /* software.recompute_modules: what selective recomputation
  * (parallel.recompute=selective) repeats, as Megatron-Core's
@@ -635,7 +651,14 @@ static inline unsigned spec_recompute_mask(const struct recipe *r)
 /* true when the optimizer states and update live on the host */
 static inline bool spec_offloads_optimizer(const struct recipe *r)
 {
-    return r->offload == OFFLOAD_OPTIMIZER;
+    return r->offload == OFFLOAD_OPTIMIZER ||
+           r->offload == OFFLOAD_OPTIMIZER_ACTIVATIONS;
+}
+
+/* true when the activation checkpoints live on the host */
+static inline bool spec_offloads_activations(const struct recipe *r)
+{
+    return r->offload == OFFLOAD_OPTIMIZER_ACTIVATIONS;
 }
 
 /* The busiest expert-parallel rank's share of routed tokens over the even

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "core/comm.h"
+#include "core/memory.h"
 #include "core/scenario.h"
 #include "core/steptime.h"
 
@@ -1015,6 +1016,60 @@ static double local_params(const struct scenario *sc,
            m->param_scale;
 }
 
+/* ZeRO-3 under a live-parameter cap (DeepSpeed's partitioned parameter
+ * coordinator, deepspeed/runtime/zero/partitioned_param_coordinator.py
+ * fetch_sub_module, v0.6): parameters are gathered module by module, each
+ * module's weight its own all-gather (a ring's latency each), and after
+ * fetching a module the coordinator prefetches what follows only while
+ * fewer than stage3_max_live_parameters are live.  A module at least as
+ * large as the cap leaves no room, so the module after it (in the order
+ * of use: forward, then backward reversed) is gathered on demand and its
+ * all-gather is not hidden.  Its gradients are reduce-scattered beside the
+ * backward either way (overlap_comm).  Time per layer of one microbatch;
+ * `w` the layer's matrices (memory_layer_tensors), fwd and bwd its
+ * compute. */
+static double zero3_capped_layer(const struct group *gr, const double *w,
+                                 double cap, double wt, double grad, double fwd,
+                                 double bwd, bool flat)
+{
+    double sum = 0, t = 0;
+    int n = MEMORY_LAYER_TENSORS;
+
+    for (int i = 0; i < n; i++)
+        sum += w[i];
+    for (int i = 0; i < n && sum > 0; i++) {
+        double share = w[i] / sum;
+        double ag = dp_ring_s(gr, wt * share, flat);
+        double rs = dp_ring_s(gr, grad * share, flat);
+        bool pf_fwd = w[(i + n - 1) % n] < cap, pf_bwd = w[(i + 1) % n] < cap;
+
+        t += pf_fwd ? exposed(ag, fwd * share, 0) : ag;
+        t += pf_bwd ? exposed(ag + rs, bwd * share, 0)
+                    : ag + exposed(rs, bwd * share, 0);
+    }
+    return t;
+}
+
+/* Data-parallel replicas across scale-up domains (stack dp_shard_domain:
+ * MaxText's dcn_data_parallelism over slices, ZeRO-3 inside each): after
+ * the domain's reduce-scatter each rank holds 1/g of the gradient and
+ * all-reduces it with its peers in the other D - 1 domains over the
+ * scale-out network, once per step, layer by layer as the backward of the
+ * last microbatch produces them (a ring of D ranks, its latency per
+ * layer).  The bytes per rank do not shrink with more domains; a stack
+ * hides its share dp_overlap under that backward. */
+static double replica_allreduce(const struct group *gr, double grad,
+                                double layers, double bwd, double o)
+{
+    double D = gr->n / gr->g, ar;
+
+    if (D <= 1)
+        return 0;
+    ar = layers * comm_allreduce_s(grad / gr->g / layers, D, gr->out.beta,
+                                   gr->out.alpha);
+    return (1 - o) * ar + o * exposed(ar, bwd, ar / layers);
+}
+
 /* Exposed data-parallel / ZeRO communication per step over the dp*cp
  * group (tp ranks apart).  Gradient reduction can overlap the backward
  * pass of the microbatch that produces it except the last bucket (about
@@ -1027,9 +1082,13 @@ static double local_params(const struct scenario *sc,
  * and reduce-scatters its gradients, layer by layer and microbatch by
  * microbatch (DeepSpeed stage 3, FSDP): per-layer messages, each paying
  * the ring's latency, hidden under that layer's compute only when the
- * stack prefetches them (zero3_prefetch > 0). */
-static double dp_comm(const struct scenario *sc, const struct hw *hw,
-                      const struct stage_time *st, double params, double mbs)
+ * stack prefetches them (zero3_prefetch > 0; under a live-parameter cap,
+ * zero3_capped_layer).  A stack that shards inside the scale-up domain
+ * only runs ZeRO-3 there and all-reduces across domains
+ * (replica_allreduce). */
+static double dp_comm(const struct scenario *sc, const struct model_shape *m,
+                      const struct hw *hw, const struct stage_time *st,
+                      double params, double mbs)
 {
     const struct layout *lay = &sc->layout;
     double shard = (double)lay->dp * (double)lay->cp;
@@ -1037,9 +1096,9 @@ static double dp_comm(const struct scenario *sc, const struct hw *hw,
     double wt = params * hw->elem;
     double bwd = st->b + st->rec + st->head_b, fwd = st->f + st->head_f;
     double layers = fmax(1, st->layers), bucket = 1 / layers;
-    double o = hw->sw->dp_overlap;
+    double o = hw->sw->dp_overlap, cap = hw->sw->zero3_live_params;
     bool flat = hw->sw->dp_flat > 0.5;
-    double rs, ag;
+    double rs, ag, across = 0, w[MEMORY_LAYER_TENSORS];
     struct group gr;
 
     if (shard <= 1)
@@ -1058,14 +1117,25 @@ static double dp_comm(const struct scenario *sc, const struct hw *hw,
         ag = (1 - o) * ag + o * exposed(ag, fwd, ag * bucket);
         return (lay->zero == 2 ? mbs : 1) * per_rs + ag;
     }
+    if (hw->sw->dp_shard_domain > 0.5 && gr.n > gr.g) {
+        across = replica_allreduce(&gr, grad, layers, bwd, o);
+        gr.n = gr.g; /* ZeRO-3 inside the domain */
+    }
     /* ZeRO-3, one layer at a time */
+    if (cap > 0 && hw->sw->zero3_prefetch > 0) {
+        memory_layer_tensors(m, (double)lay->tp, w);
+        return across + mbs * layers *
+                            zero3_capped_layer(&gr, w, cap, wt / layers,
+                                               grad / layers, fwd / layers,
+                                               bwd / layers, flat);
+    }
     rs = dp_ring_s(&gr, grad / layers, flat);
     ag = dp_ring_s(&gr, wt / layers, flat);
     if (hw->sw->zero3_prefetch > 0)
-        return mbs * layers *
-               (exposed(ag, fwd / layers, 0) +
-                exposed(ag + rs, bwd / layers, 0));
-    return mbs * layers * (2 * ag + rs);
+        return across + mbs * layers *
+                            (exposed(ag, fwd / layers, 0) +
+                             exposed(ag + rs, bwd / layers, 0));
+    return across + mbs * layers * (2 * ag + rs);
 }
 
 /* ZeRO-Offload's step (software.offload=optimizer; Ren et al. 2021
@@ -1093,6 +1163,26 @@ static double offload_time(const struct scenario *sc, const struct hw *hw,
     return copies * exposed(d2h, bwd, d2h * bucket) + sharded / cpu + h2d;
 }
 
+/* DeepSpeed's cpu_checkpointing (software.offload=optimizer_activations):
+ * each layer's checkpointed input goes to host memory during the forward
+ * and comes back for its recomputation in the backward, over the
+ * accelerator's host link, beside the compute; what outlasts it and the
+ * last layer's copy show. */
+static double checkpoint_offload_s(const struct scenario *sc,
+                                   const struct model_shape *m,
+                                   const struct stage_time *st, double mbs)
+{
+    double layers = fmax(1, st->layers), link = sc->system.host_link_bps;
+    double copy;
+
+    if (!spec_offloads_activations(&sc->recipe) ||
+        sc->layout.recompute != RECOMPUTE_FULL || !(link > 0))
+        return 0;
+    copy = layers * memory_layer_activation_bytes(sc, m, false, false) / link;
+    return mbs * (exposed(copy, st->f + st->head_f, copy / layers) +
+                  exposed(copy, st->b + st->rec + st->head_b, copy / layers));
+}
+
 /* Optimizer (Megatron's mixed-precision step), bandwidth-bound: read the
  * gradient, read and write the fp32 master weight and the states (Adam:
  * m and v; 8-bit Adam: two bytes; SGD: momentum), write the 16-bit weight;
@@ -1106,7 +1196,7 @@ static double optimizer_time(const struct scenario *sc, const struct hw *hw,
 {
     const struct layout *lay = &sc->layout;
     double gb = precision_bytes(sc->train.grad_dtype);
-    double shard = (double)lay->dp * (double)lay->cp;
+    double shard = memory_zero_shard(sc);
     double sharded = lay->zero >= 1 ? params / shard : params;
     double per_param, grad_passes;
 
@@ -1226,8 +1316,9 @@ void steptime_estimate(const struct scenario *sc, const struct model_shape *m,
     if (sc->recipe.schedule == SCHED_DUALPIPE)
         params *= 2;
     pp_s = pp_comm(sc, m, &hw, T, mbs);
-    dp_s = dp_comm(sc, &hw, &st, params, mbs);
-    opt_s = optimizer_time(sc, &hw, &st, params, mbs);
+    dp_s = dp_comm(sc, m, &hw, &st, params, mbs);
+    opt_s = optimizer_time(sc, &hw, &st, params, mbs) +
+            checkpoint_offload_s(sc, m, &st, mbs);
 
     /* 1F1B / interleaved schedule (Narayanan et al. 2021 section 2.2):
      * m microbatches plus a bubble of (p - 1)/v of one microbatch. */

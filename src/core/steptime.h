@@ -34,7 +34,13 @@
  * once per step (ZeRO 0/1) or per microbatch (ZeRO 2/3), overlapped with
  * the backward of the last microbatch except the last bucket; ZeRO-3 also
  * all-gathers weights forward and backward (overlapped with compute by
- * prefetch).  CP: K and V passed around the ring, overlapped with
+ * prefetch; under a live-parameter cap, stack zero3_live_params, a module
+ * following one at least the cap is gathered on demand; with the stack's
+ * dp_shard_domain ZeRO-3 stays inside the scale-up domain and the domains
+ * all-reduce their gradient shards once per step).  With
+ * software.offload=optimizer_activations the full-recompute checkpoints
+ * go to the host and back over its link beside the compute.  CP: K and V
+ * passed around the ring, overlapped with
  * attention.  EP: all-to-all dispatch and combine of the routed tokens per
  * MoE layer, forward and backward, not overlapped.
  *

@@ -246,6 +246,16 @@ START_TEST(test_get_others)
                      CP_OK);
     ck_assert_uint_eq(s.scaleup_domain, 72);
 
+    /* v5e hosts: 2 x 100 Gbps NIC for 8 chips, 6.4 Tbps of DCN per
+     * 256-chip pod (GCP TPU v5e docs): 25 Gbps per chip, not v5p's 50 */
+    ck_assert_int_eq(catalog_get_system(cat, "tpu-v5e-pod", &s, NULL, &d),
+                     CP_OK);
+    ck_assert_str_eq(s.fabric_id, "tpu-v5e-dcn");
+    ck_assert_int_eq(catalog_get_fabric(cat, s.fabric_id, &f, NULL, &d),
+                     CP_OK);
+    ck_assert_rel(f.gbps_per_gpu * (double)s.gpus_per_node, 2 * 100, 1e-12);
+    ck_assert_rel(f.gbps_per_gpu * (double)s.scaleup_domain, 6400, 1e-12);
+
     ck_assert_int_eq(catalog_get_fabric(cat, "ib-ndr", &f, NULL, &d), CP_OK);
     ck_assert_rel(f.gbps_per_gpu, 400, 1e-12);
     ck_assert_rel(f.latency_s, 5e-6, 1e-12);
@@ -832,6 +842,8 @@ START_TEST(test_migrate_v5_sale_capacity)
         "ALTER TABLE stacks DROP COLUMN tp_bwd_exposed",
         "ALTER TABLE stacks DROP COLUMN ckpt_early_stop",
         "ALTER TABLE stacks DROP COLUMN pp_overlap",
+        "ALTER TABLE stacks DROP COLUMN zero3_live_params",
+        "ALTER TABLE stacks DROP COLUMN dp_shard_domain",
         "UPDATE cloud SET capacity_gpus = NULL",
         "UPDATE cloud SET capacity_gpus = 64 WHERE id = 'gcp-a3-highgpu-8g'",
         "ALTER TABLE models DROP COLUMN expert_bias",

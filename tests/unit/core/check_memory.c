@@ -1,5 +1,6 @@
 /* check_memory.c - per-accelerator memory (core/memory.c). */
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 
 #include "check_helpers.h"
@@ -334,6 +335,152 @@ START_TEST(test_zero3_buffers)
 }
 END_TEST
 
+/* ZeRO-3 under DeepSpeed's live-parameter cap (stage3_max_live_parameters,
+ * default 1e9: deepspeed/runtime/zero/constants.py @v0.6.2; the
+ * coordinator prefetches only while fewer are live, a module larger than
+ * the cap is gathered whole, gradients are reduced module by module).
+ * The DeepSpeed-Azure blog's (2022-07) 1T and 2T GPT runs: 128 x 25600
+ * and 160 x 32768, ZeRO-3 over 1,024 A100 80GB, micro-batch 8 of 1,024
+ * tokens, fp16, CPU optimizer offload, "the activation and optimizer
+ * states are allocated in the main memory" (full recompute, the
+ * checkpoints on the host).  They ran, so they fit; whole-layer buffers
+ * (63 GB of 1T's 7.9e9-parameter layers) would not. */
+struct live_case {
+    uint64_t layers, hidden, heads;
+    double cap;      /* stage3_max_live_parameters; 0: whole layers */
+    double want_buf; /* bytes: (cap + 4h^2) x 2 + 4h^2 x 2, FFN the largest
+                        (within 1e-4: biases and norms) */
+    bool fits;
+    const char *source;
+};
+
+/* clang-format off */
+static const struct live_case live_cases[] = {
+    {128, 25600, 160, 1e9, (1e9 + 4 * 25600.0 * 25600) * 2 +
+                           4 * 25600.0 * 25600 * 2, true,
+     "DeepSpeed-Azure 1T on 1024 A100, DeepSpeed default cap"},
+    {160, 32768, 128, 1e9, (1e9 + 4 * 32768.0 * 32768) * 2 +
+                           4 * 32768.0 * 32768 * 2, true,
+     "DeepSpeed-Azure 2T on 1024 A100, DeepSpeed default cap"},
+    {128, 25600, 160, 3e9, (3e9 + 4 * 25600.0 * 25600) * 2 +
+                           4 * 25600.0 * 25600 * 2, true,
+     "Megatron-DeepSpeed examples_deepspeed/azure/run-1t.sh (3e9)"},
+    {160, 32768, 128, 0, (2 * 2 + 2) * 12 * 32768.0 * 32768, false,
+     "no cap: whole layers, one prefetched (FSDP)"},
+};
+/* clang-format on */
+
+static void ds_azure(struct scenario *sc, const struct live_case *c,
+                     uint64_t dp)
+{
+    fixture_scenario(sc, "a100-80gb");
+    fixture_gpt(sc, c->layers, c->hidden, c->heads, 50257);
+    sc->gpus = dp;
+    sc->layout.tp = 1;
+    sc->layout.dp = dp;
+    sc->layout.zero = 3;
+    sc->layout.microbatch = 8;
+    sc->layout.recompute = RECOMPUTE_FULL;
+    sc->layout.sequence_parallel = false;
+    sc->train.seq_len = 1024;
+    sc->train.global_batch = 8 * dp;
+    sc->train.precision = PREC_FP16;
+    sc->train.grad_dtype = PREC_FP16;
+    sc->recipe.offload = OFFLOAD_OPTIMIZER_ACTIVATIONS;
+    sc->system.host_link_bps = 25e9;
+    sc->system.host_cores = 128;
+    sc->stack.zero3_prefetch = 1;
+    sc->stack.zero3_live_params = c->cap;
+}
+
+START_TEST(test_zero3_live_cap)
+{
+    const struct live_case *c = &live_cases[_i];
+    struct scenario sc;
+    struct memory_result mem, prev;
+    uint64_t dp;
+
+    ds_azure(&sc, c, 1024);
+    eval_mem(&sc, &mem);
+    ck_assert_msg(fabs(mem.buffers_bytes - c->want_buf) <= 1e-4 * c->want_buf,
+                  "%s: buffers %g, want %g", c->source, mem.buffers_bytes,
+                  c->want_buf);
+    ck_assert_msg(mem.fits == c->fits, "%s: %.1f GiB", c->source,
+                  mem.total_bytes / GIB);
+    /* more sharding never adds memory; the gathered buffers stay */
+    for (dp = 64; dp <= 4096; dp *= 4) {
+        ds_azure(&sc, c, dp);
+        eval_mem(&sc, &mem);
+        if (dp > 64) {
+            ck_assert(mem.total_bytes <= prev.total_bytes);
+            ck_assert_double_eq(mem.buffers_bytes, prev.buffers_bytes);
+        }
+        prev = mem;
+    }
+}
+END_TEST
+
+/* DeepSpeed's cpu_checkpointing: the checkpoints of full recompute (2 s b
+ * h bytes per layer, Korthikanti 2022) leave the accelerator; the 2T
+ * run's alone are 160 x 2 x 1024 x 8 x 32768 bytes = 80 GiB, more than
+ * an A100 80GB holds. */
+START_TEST(test_checkpoint_offload)
+{
+    struct scenario sc;
+    struct memory_result on, off;
+    double ckpt = 160 * 2 * 1024 * 8 * 32768.0;
+
+    ds_azure(&sc, &live_cases[1], 1024);
+    eval_mem(&sc, &on);
+    sc.recipe.offload = OFFLOAD_OPTIMIZER;
+    eval_mem(&sc, &off);
+    ck_assert_rel(off.activations_bytes - on.activations_bytes, ckpt, 1e-9);
+    ck_assert(!off.fits && on.fits);
+    ck_assert_rel(on.host_bytes, off.host_bytes, 1e-12);
+}
+END_TEST
+
+/* MaxText shards inside a slice (ici_fsdp_parallelism) and keeps a replica
+ * per slice (dcn_data_parallelism; base.yml @76bd53b0f): the v5e 128B
+ * config (ici_fsdp 16 x ici_tensor 16 on v5e-256) over 32 slices shards
+ * its weights 16 ways, as on one slice, not 512. */
+START_TEST(test_zero_shard_domain)
+{
+    struct scenario sc;
+    struct memory_result one, many;
+
+    fixture_scenario(&sc, "a100-80gb");
+    fixture_gpt(&sc, 64, 10240, 64, 32768);
+    sc.system.scaleup_domain = 256;
+    sc.layout.tp = 16;
+    sc.layout.zero = 3;
+    sc.layout.microbatch = 1;
+    sc.layout.recompute = RECOMPUTE_FULL;
+    sc.stack.dp_shard_domain = 1;
+    sc.gpus = 256;
+    sc.layout.dp = 16;
+    sc.train.global_batch = 16;
+    ck_assert_double_eq(memory_zero_shard(&sc), 16);
+    eval_mem(&sc, &one);
+    sc.gpus = 8192;
+    sc.layout.dp = 512;
+    sc.train.global_batch = 512;
+    ck_assert_double_eq(memory_zero_shard(&sc), 16);
+    eval_mem(&sc, &many);
+    ck_assert_rel(many.weights_bytes, one.weights_bytes, 1e-12);
+    ck_assert_rel(many.total_bytes, one.total_bytes, 1e-12);
+    /* ZeRO-1 and 2 keep the whole group, as their collectives do */
+    sc.layout.zero = 1;
+    ck_assert_double_eq(memory_zero_shard(&sc), 512);
+    sc.layout.zero = 3;
+    /* sharded over the whole group without it */
+    sc.stack.dp_shard_domain = 0;
+    ck_assert_double_eq(memory_zero_shard(&sc), 512);
+    eval_mem(&sc, &many);
+    ck_assert(many.weights_bytes < one.weights_bytes);
+}
+END_TEST
+
 Suite *suite_memory(void)
 {
     Suite *s = suite_create("memory");
@@ -346,6 +493,10 @@ Suite *suite_memory(void)
     tcase_add_test(tc, test_flash_drops_scores);
     tcase_add_test(tc, test_auto_follows_stack);
     tcase_add_test(tc, test_zero3_buffers);
+    tcase_add_loop_test(tc, test_zero3_live_cap, 0,
+                        sizeof(live_cases) / sizeof(live_cases[0]));
+    tcase_add_test(tc, test_checkpoint_offload);
+    tcase_add_test(tc, test_zero_shard_domain);
     suite_add_tcase(s, tc);
     tc = tcase_create("invariants");
     tcase_add_test(tc, test_components_sum);

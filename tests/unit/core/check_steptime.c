@@ -249,6 +249,174 @@ START_TEST(test_zero3_at_scale)
 }
 END_TEST
 
+/* ZeRO-3 under DeepSpeed's live-parameter cap (stage3_max_live_parameters;
+ * partitioned_param_coordinator.py fetch_sub_module, v0.6): after
+ * fetching a module the coordinator prefetches what follows only while
+ * fewer than the cap are live, so a module at least as large as the cap
+ * leaves the next one's all-gather exposed.  The DeepSpeed-Azure blog's
+ * (2022-07) runs: the 1T (h 25600: QKV 2.0e9, FFN 2.6e9 parameters) over
+ * 1,024 A100 under the default 1e9 cap gathers three of its four modules
+ * on demand; the 175B (h 12288: every module under 6.1e8) prefetches all
+ * of them, so its cap costs nothing. */
+static double ds_zero3_dp_s(uint64_t layers, uint64_t hidden, uint64_t heads,
+                            uint64_t gpus, uint64_t mbs, uint64_t seq,
+                            double cap)
+{
+    struct scenario sc;
+    struct result r;
+
+    fixture_scenario(&sc, "a100-80gb");
+    fixture_gpt(&sc, layers, hidden, heads, 50257);
+    sc.gpus = gpus;
+    sc.layout.tp = 1;
+    sc.layout.dp = gpus;
+    sc.layout.zero = 3;
+    sc.layout.recompute = RECOMPUTE_FULL;
+    sc.layout.sequence_parallel = false;
+    sc.layout.microbatch = mbs;
+    sc.train.seq_len = seq;
+    sc.train.global_batch = mbs * gpus;
+    sc.train.precision = PREC_FP16;
+    sc.stack.dp_flat = 1;
+    sc.stack.zero3_prefetch = 1;
+    sc.stack.zero3_live_params = cap;
+    ck_assert_int_eq(scenario_validate(&sc, NULL), CP_OK);
+    scenario_eval(&sc, &r);
+    check_time_sane(&r);
+    return r.time.dp_comm_s;
+}
+
+START_TEST(test_zero3_live_cap_time)
+{
+    static const double caps[] = {1e8, 1e9, 3e9, 1e10, 1e13};
+    double prev = INFINITY, t1t[5];
+    size_t i;
+
+    for (i = 0; i < 5; i++) {
+        t1t[i] = ds_zero3_dp_s(128, 25600, 160, 1024, 8, 1024, caps[i]);
+        /* a larger cap never exposes more */
+        ck_assert_msg(t1t[i] <= prev, "cap %g: %g s > %g s", caps[i], t1t[i],
+                      prev);
+        prev = t1t[i];
+    }
+    /* 1T at the default cap: the on-demand gathers cost seconds a step */
+    ck_assert_msg(t1t[1] > 1.5 * t1t[4], "1T: %g s at 1e9, %g s uncapped",
+                  t1t[1], t1t[4]);
+    /* 175B: every module under the cap, nothing exposed by it */
+    ck_assert_rel(ds_zero3_dp_s(96, 12288, 96, 256, 32, 512, 1e9),
+                  ds_zero3_dp_s(96, 12288, 96, 256, 32, 512, 1e13), 1e-12);
+}
+END_TEST
+
+/* DeepSpeed cpu_checkpointing (software.offload=optimizer_activations):
+ * the 2T run's full-recompute checkpoints, 2 s b h bytes a layer (160 x
+ * 2 x 1024 x 8 x 32768 = 86 GB a step each way), go to the host in the
+ * forward and come back in the backward over a 25 GB/s host link beside
+ * 13 minutes of compute: the step grows, by less than the two copies. */
+START_TEST(test_checkpoint_offload_time)
+{
+    struct scenario sc;
+    struct result opt, act;
+    double copy = 160 * 2 * 1024 * 8 * 32768.0 / 25e9;
+
+    fixture_scenario(&sc, "a100-80gb");
+    fixture_gpt(&sc, 160, 32768, 128, 50257);
+    sc.gpus = 1024;
+    sc.layout.tp = 1;
+    sc.layout.dp = 1024;
+    sc.layout.zero = 3;
+    sc.layout.recompute = RECOMPUTE_FULL;
+    sc.layout.sequence_parallel = false;
+    sc.layout.microbatch = 8;
+    sc.train.seq_len = 1024;
+    sc.train.global_batch = 8192;
+    sc.train.precision = PREC_FP16;
+    sc.system.host_link_bps = 25e9;
+    sc.system.host_cores = 128;
+    sc.recipe.offload = OFFLOAD_OPTIMIZER;
+    ck_assert_int_eq(scenario_validate(&sc, NULL), CP_OK);
+    scenario_eval(&sc, &opt);
+    sc.recipe.offload = OFFLOAD_OPTIMIZER_ACTIVATIONS;
+    ck_assert_int_eq(scenario_validate(&sc, NULL), CP_OK);
+    scenario_eval(&sc, &act);
+    check_time_sane(&act);
+    ck_assert(act.time.step_s > opt.time.step_s);
+    ck_assert_msg(act.time.step_s - opt.time.step_s < 2 * copy,
+                  "%g s more, copies %g s", act.time.step_s - opt.time.step_s,
+                  2 * copy);
+    /* without full recompute there are no checkpoints to move */
+    sc.layout.recompute = RECOMPUTE_SELECTIVE;
+    scenario_eval(&sc, &act);
+    sc.recipe.offload = OFFLOAD_OPTIMIZER;
+    scenario_eval(&sc, &opt);
+    ck_assert_double_eq(act.time.step_s, opt.time.step_s);
+}
+END_TEST
+
+/* Data-parallel replicas across scale-up domains (stack dp_shard_domain:
+ * MaxText's ici_fsdp inside a v5e-256 slice, dcn_data across slices;
+ * base.yml and configs/v5e/128b.sh @76bd53b0f: ici_fsdp 16 x ici_tensor
+ * 16, one 2048-token sequence per chip): ZeRO-3 stays inside the slice,
+ * and each chip all-reduces its 1/16 of the fp32 gradient with its peers
+ * in the other slices, layer by layer, over the DCN (v5e: 2 x 100 Gbps
+ * per 8-chip host, 25 Gbps per chip, GCP TPU v5e docs).  With nothing
+ * hidden (dp_overlap 0) the slices add exactly that ring; the bytes per
+ * chip do not shrink with more slices. */
+static double slices_dp_s(uint64_t slices, double overlap, double *params)
+{
+    struct scenario sc;
+    struct result r;
+    struct model_shape m;
+
+    fixture_scenario(&sc, "a100-80gb");
+    fixture_gpt(&sc, 64, 10240, 64, 32768);
+    sc.system.scaleup_domain = 256;
+    sc.system.gpus_per_node = 8;
+    sc.fabric.gbps_per_gpu = 25;
+    sc.fabric.bw_frac = 0.8;
+    sc.fabric.latency_s = 20e-6;
+    sc.gpus = 256 * slices;
+    sc.layout.tp = 16;
+    sc.layout.dp = 16 * slices;
+    sc.layout.zero = 3;
+    sc.layout.microbatch = 1;
+    sc.layout.recompute = RECOMPUTE_FULL;
+    sc.train.seq_len = 2048;
+    sc.train.global_batch = 16 * slices;
+    sc.train.grad_dtype = PREC_FP32;
+    sc.stack.dp_shard_domain = 1;
+    sc.stack.dp_overlap = overlap;
+    ck_assert_int_eq(scenario_validate(&sc, NULL), CP_OK);
+    model_shape_derive(&sc.model, (double)sc.train.seq_len, &m);
+    *params =
+        (m.L * m.dense_layer_params + m.embed_params + m.output_params + m.h) /
+        16;
+    scenario_eval(&sc, &r);
+    check_time_sane(&r);
+    return r.time.dp_comm_s;
+}
+
+START_TEST(test_replica_allreduce)
+{
+    double params, one = slices_dp_s(1, 0, &params), prev = one;
+    double beta = 25e9 / 8 * 0.8;
+    uint64_t d;
+
+    for (d = 2; d <= 32; d *= 2) {
+        double t = slices_dp_s(d, 0, &params);
+        double want =
+            64 * comm_allreduce_s(params * 4 / 16 / 64, (double)d, beta, 20e-6);
+
+        ck_assert_rel(t - one, want, 1e-6);
+        ck_assert(t > prev);
+        prev = t;
+        /* overlapped under the backward it costs less, never nothing */
+        ck_assert(slices_dp_s(d, 1, &params) < t);
+        ck_assert(slices_dp_s(d, 1, &params) > slices_dp_s(1, 1, &params));
+    }
+}
+END_TEST
+
 /* MoE routing load: token drop pads every expert to its capacity, dropless
  * routing leaves the busiest expert-parallel rank its stack's imbalance;
  * either way the rank with more tokens sets the pace and holds more
@@ -1284,7 +1452,7 @@ START_TEST(test_offload_invariants)
     ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_RANGE);
     sc.system.host_cores = 128;
     ck_assert_int_eq(scenario_validate(&sc, &d), CP_OK);
-    sc.recipe.offload = (enum offload)3;
+    sc.recipe.offload = (enum offload)(OFFLOAD_OPTIMIZER_ACTIVATIONS + 1);
     ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_RANGE);
 }
 END_TEST
@@ -1608,6 +1776,9 @@ Suite *suite_steptime(void)
     tcase_add_test(tc, test_tp_bwd_exposed);
     tcase_add_test(tc, test_ckpt_early_stop);
     tcase_add_test(tc, test_offload_time);
+    tcase_add_test(tc, test_zero3_live_cap_time);
+    tcase_add_test(tc, test_replica_allreduce);
+    tcase_add_test(tc, test_checkpoint_offload_time);
     tcase_add_test(tc, test_offload_memory);
     tcase_add_test(tc, test_offload_invariants);
     tcase_add_test(tc, test_recompute_modules);
