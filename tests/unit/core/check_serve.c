@@ -781,14 +781,17 @@ START_TEST(test_percentile_sizing)
 END_TEST
 
 /* Offered above capacity: throughput saturates at capacity and TTFT grows
- * with the load test's queue, w(i) = i (1/cap - 1/lambda) - B/cap over
- * requests i = 1..n (fluid); with no window it is unbounded (null). */
+ * with the load test's queue (serve_overload_waits): with fixed lengths
+ * request k enters with cohort floor(k / B) and waits floor(k / B) (B /
+ * cap - B / lambda), B the batch at capacity; added to the TTFT of a
+ * one-request window, within 2% (the fluid steps in time).  With no
+ * window it is unbounded (null). */
 START_TEST(test_saturation)
 {
     struct scenario sc;
     struct result below, r1, r, r2;
     const struct serve_result *s = &r.serve;
-    double cap, lambda, a, c, i0, n = 1000;
+    double cap, lambda, gap, mean = 0, k, n = 1000;
 
     serving(&sc, 4);
     sc.serve.max_batch = 64; /* the batch cap bounds the capacity */
@@ -808,14 +811,15 @@ START_TEST(test_saturation)
     ck_assert_rel(s->capacity_requests_per_s, cap, 1e-9);
     ck_assert_rel(s->output_tokens_per_s, cap * 1000, 1e-9);
     /* The one-request window waits for nothing beyond the batch. */
-    a = 1 / cap - 1 / lambda;
-    c = s->batch / cap;
-    i0 = c / a;
-    ck_assert(i0 < n);
-    ck_assert_rel(s->ttft_ms - r1.serve.ttft_ms,
-                  a * (n - i0) * (n - i0) / (2 * n) * 1e3, 1e-6);
+    ck_assert_rel(s->batch, 64, 1e-12);
+    gap = s->batch / cap - s->batch / lambda;
+    for (k = 1; k <= n; k++)
+        mean += floor(k / s->batch) * gap / n;
+    ck_assert_rel(s->ttft_ms - r1.serve.ttft_ms, mean * 1e3, 0.02);
+    ck_assert_rel(s->ttft_p50_ms - r1.serve.ttft_p50_ms,
+                  floor(0.5 * n / s->batch) * gap * 1e3, 0.02);
     ck_assert_rel(s->ttft_p99_ms - r1.serve.ttft_p99_ms,
-                  (a * 0.99 * n - c) * 1e3, 1e-6);
+                  floor(0.99 * n / s->batch) * gap * 1e3, 0.02);
     ck_assert(s->ttft_ms > 10 * below.serve.ttft_ms);
     /* A longer test, a longer queue; the rate served does not move. */
     sc.serve.window_requests = 2000;
@@ -1007,6 +1011,125 @@ START_TEST(test_harmonic)
 }
 END_TEST
 
+/* The step of a replica whose iteration does not depend on the batch
+ * (arg: the seconds), and one that grows with it. */
+static double const_step(const void *arg, double b)
+{
+    (void)b;
+    return *(const double *)arg;
+}
+
+static double growing_step(const void *arg, double b)
+{
+    return *(const double *)arg * (1 + b / 64);
+}
+
+/* The queue of a load test offered above capacity, against closed forms
+ * with a step that does not depend on the batch.  cv = 1 (exponential
+ * lengths): the batch fills as M/M/inf, E N(t) = lambda S (1 - exp(-t /
+ * S)), until it holds the batch at capacity B = cap S, at t0 = S
+ * ln(lambda / (lambda - cap)); then admissions run at cap and request k
+ * waits (k - lambda t0)(1 / cap - 1 / lambda).  cv = 0 (fixed lengths):
+ * the batch fills at once, completes nothing for S, then frees B slots at
+ * the rate they were filled, so request k enters with cohort floor(k /
+ * B), at j S + (k - j B) / lambda: its wait is floor(k / B) (S - B /
+ * lambda).  Percentiles are the wait of request q n, the mean the average
+ * over k = 1..n.  The fluid steps in time, so within 2%. */
+START_TEST(test_overload_waits_table)
+{
+    /* clang-format off */
+    static const struct {
+        double n, lambda, cap, batch, cv;
+        const char *source;
+    } cases[] = {
+        {1000, 16, 12.82, 184.5, 1, "dstack405 H100 q16 shape: M/M/inf fill"},
+        {1000, 32, 12.82, 184.5, 1, "dstack405 H100 q32 shape: M/M/inf fill"},
+        {2000, 40, 10, 64, 1, "4x capacity over 2000 requests: M/M/inf fill"},
+        {1000, 30, 10, 70, 0, "3x capacity, fixed lengths: cohorts of 70"},
+        {500, 12, 10, 47, 0, "1.2x capacity, fixed lengths: cohorts of 47"},
+    };
+    /* clang-format on */
+    static const double qs[3] = {0.5, 0.9, 0.99};
+    double one = 0.05;
+    size_t i;
+    int j;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct serve_load_test lt = {cases[i].n, cases[i].lambda, cases[i].cap,
+                                     cases[i].batch, cases[i].cv};
+        double s = lt.batch / lt.cap, a = 1 / lt.cap - 1 / lt.lambda;
+        double got[3], want[3],
+            mean = 0,
+            k0 = lt.lambda * s * log(lt.lambda / (lt.lambda - lt.cap));
+        struct serve_waits w;
+        double k;
+
+        serve_overload_waits(&lt, const_step, &one, &w);
+        got[0] = w.p50;
+        got[1] = w.p90;
+        got[2] = w.p99;
+        for (j = 0; j < 3; j++) {
+            k = qs[j] * lt.n;
+            want[j] = lt.cv > 0
+                          ? fmax(0, a * (k - k0))
+                          : floor(k / lt.batch) * (s - lt.batch / lt.lambda);
+        }
+        for (k = 1; k <= lt.n; k++)
+            mean += lt.cv > 0
+                        ? fmax(0, a * (k - k0))
+                        : floor(k / lt.batch) * (s - lt.batch / lt.lambda);
+        mean /= lt.n;
+        for (j = 0; j < 3; j++)
+            ck_assert_msg(fabs(got[j] - want[j]) <= 0.02 * want[j] + 1e-9,
+                          "%s: q %.2f wait %g s, want %g", cases[i].source,
+                          qs[j], got[j], want[j]);
+        ck_assert_msg(fabs(w.mean - mean) <= 0.02 * mean,
+                      "%s: mean %g, want %g", cases[i].source, w.mean, mean);
+    }
+}
+END_TEST
+
+/* Invariants of the overload queue over offered rates, windows and
+ * spreads: finite, p50 <= p90 <= p99, mean below p99; none below or at
+ * capacity; growing with the offered rate and with the window; a batch
+ * whose step grows with it completes faster while it is small, so it
+ * fills later and queues less than one stepping at its full-batch pace. */
+START_TEST(test_overload_waits_invariants)
+{
+    static const double lambdas[] = {10.5, 12, 16, 32, 100, 1e4};
+    static const double cvs[] = {0, 0.5, 1};
+    double one = 0.05;
+    size_t i, c;
+
+    for (c = 0; c < sizeof(cvs) / sizeof(cvs[0]); c++) {
+        struct serve_load_test lt = {1000, 10, 10, 100, cvs[c]};
+        struct serve_waits w, prev, longer, grows;
+
+        serve_overload_waits(&lt, const_step, &one, &w);
+        ck_assert(w.mean == 0 && w.p50 == 0 && w.p99 == 0);
+        memset(&prev, 0, sizeof(prev));
+        for (i = 0; i < sizeof(lambdas) / sizeof(lambdas[0]); i++) {
+            lt.lambda = lambdas[i];
+            lt.n = 1000;
+            serve_overload_waits(&lt, const_step, &one, &w);
+            ck_assert(isfinite(w.mean) && isfinite(w.p99) && w.mean >= 0);
+            ck_assert(w.p50 <= w.p90 && w.p90 <= w.p99 && w.mean <= w.p99);
+            ck_assert_msg(w.mean >= prev.mean && w.p99 >= prev.p99,
+                          "cv %g lambda %g: mean %g p99 %g", cvs[c], lt.lambda,
+                          w.mean, w.p99);
+            ck_assert(w.p99 <= 0.99 * lt.n * (1 / lt.cap - 1 / lt.lambda));
+            prev = w;
+            lt.n = 4000;
+            serve_overload_waits(&lt, const_step, &one, &longer);
+            ck_assert(longer.mean > w.mean && longer.p99 > w.p99);
+            lt.n = 1000;
+            serve_overload_waits(&lt, growing_step, &one, &grows);
+            ck_assert(grows.mean <= w.mean + 1e-9);
+        }
+    }
+}
+END_TEST
+
 /* A finite burst whose output lengths spread (serve.output_cv) ends in a
  * drain.  One request with cv = 1: its prefill alone, then its O - 1
  * decode steps at batch 1 (H_1 = 1): read back from the same engine's
@@ -1055,7 +1178,10 @@ END_TEST
 
 /* Above capacity over a finite window, spread lengths drain after the
  * last arrival: the load test measures less than the capacity, never
- * more; TTFT is the queue's, as with fixed lengths. */
+ * more.  While the batch fills, its short requests already finish and
+ * free their slots, so the queue starts later than with fixed lengths
+ * (whose first cohort holds every slot for a whole request): lower TTFT,
+ * the same capacity. */
 START_TEST(test_saturated_drain)
 {
     struct scenario sc;
@@ -1072,7 +1198,8 @@ START_TEST(test_saturated_drain)
     ck_assert(r.serve.requests_per_s < r.serve.capacity_requests_per_s);
     ck_assert_rel(r.serve.capacity_requests_per_s,
                   fixed.serve.capacity_requests_per_s, 1e-12);
-    ck_assert_rel(r.serve.ttft_ms, fixed.serve.ttft_ms, 1e-12);
+    ck_assert(r.serve.ttft_ms < fixed.serve.ttft_ms);
+    ck_assert(r.serve.ttft_p50_ms < fixed.serve.ttft_p50_ms);
     ck_assert(r.serve.ttft_p99_ms >= r.serve.ttft_p50_ms);
 }
 END_TEST
@@ -1345,6 +1472,8 @@ Suite *suite_serve(void)
     tcase_add_test(core, test_closed_loop_over_cap);
     tcase_add_test(core, test_open_loop_ttft_table);
     tcase_add_test(core, test_harmonic);
+    tcase_add_test(core, test_overload_waits_table);
+    tcase_add_test(core, test_overload_waits_invariants);
     tcase_add_test(core, test_burst_drain);
     tcase_add_test(core, test_saturated_drain);
     tcase_add_test(core, test_token_budget);
