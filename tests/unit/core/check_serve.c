@@ -1089,6 +1089,120 @@ START_TEST(test_overload_waits_table)
 }
 END_TEST
 
+/* A hyperexponential load test's admissions by time t (constant step):
+ * all that arrive until the batch is full at t0; then the freed slots,
+ * b2 / m1 + (B - b2) / m2 a second, the short phase relaxing to half the
+ * batch, b2(t) = B/2 + (b2(t0) - B/2) exp(-kappa (t - t0)) with kappa =
+ * 4 p (1 - p) / S and b2(t0) = lambda (S / 2)(1 - exp(-t0 / m1)). */
+struct h2_test {
+    double lambda, cap, batch, s, m1, m2, kappa, t0;
+};
+
+static double h2_admitted(const struct h2_test *h, double t)
+{
+    double b2_0, tau;
+
+    if (t <= h->t0)
+        return h->lambda * t;
+    b2_0 = h->lambda * h->s / 2 * (1 - exp(-h->t0 / h->m1));
+    tau = t - h->t0;
+    return h->lambda * h->t0 + h->cap * tau +
+           (1 / h->m1 - 1 / h->m2) * (b2_0 - h->batch / 2) *
+               (1 - exp(-h->kappa * tau)) / h->kappa;
+}
+
+/* The wait of request k: when the admissions reach it, less its send. */
+static double h2_wait(const struct h2_test *h, double k)
+{
+    double lo = 0, hi = 1e7;
+    int it;
+
+    for (it = 0; it < 200; it++) {
+        double t = (lo + hi) / 2;
+
+        if (h2_admitted(h, t) < k)
+            lo = t;
+        else
+            hi = t;
+    }
+    return fmax(0, lo - k / h->lambda);
+}
+
+/* Above cv 1 the lengths are a two-phase hyperexponential with balanced
+ * means (Whitt 1982): share p of mean m1 = S / 2p, 1 - p of mean m2 =
+ * S / 2(1 - p), p = (1 + sqrt((cv^2 - 1) / (cv^2 + 1))) / 2.  With a step
+ * that does not depend on the batch each phase fills as M/M/inf, E N(t)
+ * = lambda (S / 2)(2 - exp(-t / m1) - exp(-t / m2)), until that reaches
+ * the batch at capacity at t0; the batch then holds more short requests
+ * than its steady half, so it admits above cap until they relax
+ * (h2_admitted).  Request k waits until the admissions reach it (both by
+ * bisection here), within 2%.  The wider the spread, the more short
+ * requests finish while the batch fills: the later the queue starts. */
+START_TEST(test_overload_waits_hyperexponential)
+{
+    /* clang-format off */
+    static const struct {
+        double n, lambda, cap, batch, cv;
+        const char *source;
+    } cases[] = {
+        {1000, 16, 12.82, 184.5, 1.36, "dstack405 H100 q16: ShareGPT cv 1.36"},
+        {1000, 32, 12.82, 184.5, 1.36, "dstack405 H100 q32: ShareGPT cv 1.36"},
+        {2000, 20, 10, 64, 2, "2x capacity, cv 2"},
+    };
+    /* clang-format on */
+    static const double qs[3] = {0.5, 0.9, 0.99};
+    double one = 0.05;
+    size_t i;
+    int j;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct serve_load_test lt = {cases[i].n, cases[i].lambda, cases[i].cap,
+                                     cases[i].batch, cases[i].cv};
+        struct serve_load_test expo = lt;
+        double c2 = lt.cv * lt.cv, p = (1 + sqrt((c2 - 1) / (c2 + 1))) / 2;
+        struct h2_test h = {lt.lambda, lt.cap, lt.batch, lt.batch / lt.cap,
+                            0, 0, 0, 0};
+        double lo = 0, hi, got[3], mean = 0, k;
+        struct serve_waits w, we;
+        int it;
+
+        h.m1 = h.s / (2 * p);
+        h.m2 = h.s / (2 * (1 - p));
+        h.kappa = 4 * p * (1 - p) / h.s;
+        hi = 100 * h.s;
+        for (it = 0; it < 200; it++) {
+            double t = (lo + hi) / 2;
+
+            if (lt.lambda * h.s / 2 * (2 - exp(-t / h.m1) - exp(-t / h.m2)) <
+                lt.batch)
+                lo = t;
+            else
+                hi = t;
+        }
+        h.t0 = lo;
+        serve_overload_waits(&lt, const_step, &one, &w);
+        got[0] = w.p50;
+        got[1] = w.p90;
+        got[2] = w.p99;
+        for (j = 0; j < 3; j++) {
+            double want = h2_wait(&h, qs[j] * lt.n);
+
+            ck_assert_msg(fabs(got[j] - want) <= 0.02 * want + 1e-9,
+                          "%s: q %.2f wait %g s, want %g", cases[i].source,
+                          qs[j], got[j], want);
+        }
+        for (k = 1; k <= lt.n; k++)
+            mean += h2_wait(&h, k) / lt.n;
+        ck_assert_msg(fabs(w.mean - mean) <= 0.02 * mean, "%s: mean %g, want %g",
+                      cases[i].source, w.mean, mean);
+        expo.cv = 1;
+        serve_overload_waits(&expo, const_step, &one, &we);
+        ck_assert_msg(w.mean < we.mean && w.p99 < we.p99, "%s",
+                      cases[i].source);
+    }
+}
+END_TEST
+
 /* Invariants of the overload queue over offered rates, windows and
  * spreads: finite, p50 <= p90 <= p99, mean below p99; none below or at
  * capacity; growing with the offered rate and with the window; a batch
@@ -1185,7 +1299,7 @@ END_TEST
 START_TEST(test_saturated_drain)
 {
     struct scenario sc;
-    struct result fixed, r;
+    struct result fixed, r, wide;
 
     serving(&sc, 4);
     sc.serve.max_batch = 64;
@@ -1201,6 +1315,14 @@ START_TEST(test_saturated_drain)
     ck_assert(r.serve.ttft_ms < fixed.serve.ttft_ms);
     ck_assert(r.serve.ttft_p50_ms < fixed.serve.ttft_p50_ms);
     ck_assert(r.serve.ttft_p99_ms >= r.serve.ttft_p50_ms);
+    /* Wider than an exponential (ShareGPT's 1.36): more short requests,
+     * a later queue; the drain stays the exponential's. */
+    sc.serve.output_cv = 1.36;
+    eval_ok(&sc, &wide);
+    ck_assert(wide.serve.saturated && wide.serve.latency_known);
+    ck_assert(wide.serve.ttft_ms < r.serve.ttft_ms);
+    ck_assert(wide.serve.ttft_p99_ms < r.serve.ttft_p99_ms);
+    ck_assert_rel(wide.serve.requests_per_s, r.serve.requests_per_s, 1e-12);
 }
 END_TEST
 
@@ -1474,6 +1596,7 @@ Suite *suite_serve(void)
     tcase_add_test(core, test_harmonic);
     tcase_add_test(core, test_overload_waits_table);
     tcase_add_test(core, test_overload_waits_invariants);
+    tcase_add_test(core, test_overload_waits_hyperexponential);
     tcase_add_test(core, test_burst_drain);
     tcase_add_test(core, test_saturated_drain);
     tcase_add_test(core, test_token_budget);
