@@ -123,7 +123,9 @@ struct serve_waits {
  * only after S, so the queue starts when the batch is full, at batch /
  * lambda.  Percentiles over requests (k uniform over
  * 1..n, waits non-decreasing in k): the wait of request q n; the mean is
- * the queue's area over n.  All 0 below capacity. */
+ * the queue's area over n.  At most 64 S are stepped (2048 steps); past
+ * that the batch has settled and the rest is admitted at cap.  All 0
+ * below capacity. */
 void serve_overload_waits(const struct serve_load_test *lt, serve_step_fn step,
                           const void *arg, struct serve_waits *w /* OUT */);
 

@@ -12,8 +12,8 @@
 
 #include "core/serve.h"
 
-#define BIG 1e300
 #define LOAD_STEPS 2048
+#define LOAD_HORIZON 64 /* requests' times in the batch stepped */
 
 /* The fluid state of the load test: the queue, and the batch in its
  * fixed part (b1) and its exponential parts (b2; with a spread wider than
@@ -110,6 +110,29 @@ static double admitted_at(double k, double a0, double a1, double t0, double dt)
     return a1 > a0 ? t0 + dt * (k - a0) / (a1 - a0) : t0 + dt;
 }
 
+/* Past the stepped horizon the batch has settled and the rest are
+ * admitted at the capacity: request k at t + (k - admitted) / cap, and
+ * the queue grows by lambda - cap a second until the last arrival, then
+ * drains at cap (its area added to f->queue_s). */
+static void past_horizon(const struct serve_load_test *lt, struct fluid *f,
+                         const double *qs, double **at)
+{
+    double last = lt->n / lt->lambda, q = f->queue;
+    int j;
+
+    for (j = 0; j < 3; j++)
+        if (*at[j] < 0)
+            *at[j] = fmax(0, f->t + (qs[j] * lt->n - f->admitted) / lt->cap -
+                                 qs[j] * lt->n / lt->lambda);
+    if (last > f->t) {
+        double grown = q + (lt->lambda - lt->cap) * (last - f->t);
+
+        f->queue_s += (q + grown) / 2 * (last - f->t);
+        q = grown;
+    }
+    f->queue_s += q * q / (2 * lt->cap);
+}
+
 void serve_overload_waits(const struct serve_load_test *lt, serve_step_fn step,
                           const void *arg, struct serve_waits *w)
 {
@@ -129,8 +152,12 @@ void serve_overload_waits(const struct serve_load_test *lt, serve_step_fn step,
     at[2] = &w->p99;
     s = lt->batch / lt->cap;
     /* Every request is admitted by the time the capacity clears all n
-     * after the batch's first S; twice that for margin. */
+     * after the batch's first S; twice that for margin.  A step must stay
+     * short of S, so at most LOAD_HORIZON S are stepped: by then the batch
+     * has long settled and the rest is admitted at the capacity. */
     horizon = 2 * (lt->n / lt->cap + s);
+    if (horizon > LOAD_HORIZON * s)
+        horizon = LOAD_HORIZON * s;
     f.dt = horizon / LOAD_STEPS;
     fixed = phases(lt, &f);
     delay = fixed / f.dt;
@@ -160,9 +187,7 @@ void serve_overload_waits(const struct serve_load_test *lt, serve_step_fn step,
         }
         f.t += f.dt;
     }
-    for (j = 0; j < 3; j++)
-        if (*at[j] < 0)
-            *at[j] = BIG;
+    past_horizon(lt, &f, qs, at);
     /* The waiting time summed over requests is the queue's area (Little). */
-    w->mean = f.admitted >= lt->n * (1 - 1e-9) ? f.queue_s / lt->n : BIG;
+    w->mean = f.queue_s / lt->n;
 }

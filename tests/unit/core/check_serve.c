@@ -1045,6 +1045,8 @@ START_TEST(test_overload_waits_table)
         {1000, 16, 12.82, 184.5, 1, "dstack405 H100 q16 shape: M/M/inf fill"},
         {1000, 32, 12.82, 184.5, 1, "dstack405 H100 q32 shape: M/M/inf fill"},
         {2000, 40, 10, 64, 1, "4x capacity over 2000 requests: M/M/inf fill"},
+        {1e7, 40, 8, 256, 1, "1e7 requests: past the stepped horizon at cap"},
+        {1e7, 40, 8, 256, 0, "1e7 requests, fixed lengths: cohorts averaged"},
         {1000, 30, 10, 70, 0, "3x capacity, fixed lengths: cohorts of 70"},
         {500, 12, 10, 47, 0, "1.2x capacity, fixed lengths: cohorts of 47"},
     };
