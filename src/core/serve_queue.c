@@ -72,12 +72,8 @@ static double complete(const struct serve_load_test *lt, struct fluid *f, int i,
     if (moved > f->b1)
         moved = f->b1;
     f->b1 -= moved;
-    if (!(lt->cv > 0)) {
-        f->b2 += moved;
-        done = moved;
-        f->b2 -= done;
-        return done;
-    }
+    if (!(lt->cv > 0))
+        return moved;
     scale = b > 0 && at_cap > 0 ? step(arg, b) / at_cap : 1;
     if (!(scale > 0))
         scale = 1;
