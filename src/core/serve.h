@@ -38,7 +38,9 @@
  * serve.percentile.  Per replica, Little's law: arrivals = batch / (TTFT
  * + (O - 1) TPOT).  Offered above capacity, throughput saturates at
  * capacity and the queue grows over the load test's requests
- * (serve.window_requests; 0: without bound, no latency).  A finite load
+ * (serve.window_requests; 0: without bound, no latency): the batch fills
+ * while its short requests finish, then admissions run at capacity
+ * (serve_overload_waits).  A finite load
  * test (above or below capacity) or an offline burst of N requests whose
  * output lengths spread (serve.output_cv) ends in a drain: once the
  * queue is empty (below capacity: after the last arrival) the batch
@@ -47,8 +49,10 @@
  * deviation cv O; with j of the last batch left the next finishes after
  * cv O / j steps (Renyi's representation of exponential order
  * statistics), so the drain of n takes (1 - cv) O steps at batch n plus
- * cv O sum_j step(j) / j, and the measured throughput is N over the
- * makespan (vLLM benchmark_serving.py: completed requests / duration).
+ * cv O sum_j step(j) / j (above cv 1, the exponential's: ShareGPT's
+ * longest outputs are capped below an exponential's), and the measured
+ * throughput is N over the makespan (vLLM benchmark_serving.py:
+ * completed requests / duration).
  * Speculative decoding accepts (1 - a^(g+1)) / (1 - a) tokens per step
  * (Leviathan et al. 2023) for g + 1 tokens of compute.
  *
@@ -89,6 +93,41 @@ double serve_tokens_per_step(double a, double g);
  * 1 (Renyi 1953), which sets how long a batch of requests with exponentially
  * spread lengths takes to drain.  0 for n < 1. */
 double serve_harmonic(double n);
+
+/* A replica's iteration at batch b (seconds). */
+typedef double (*serve_step_fn)(const void *arg, double b);
+
+/* A load test of n requests offered at lambda requests/s to a replica of
+ * capacity cap whose batch at capacity is `batch`, output lengths spread
+ * with cv (serve.output_cv, a shifted exponential). */
+struct serve_load_test {
+    double n, lambda, cap, batch, cv;
+};
+
+/* Waits in the queue over a load test's requests: mean and percentiles. */
+struct serve_waits {
+    double mean, p50, p90, p99;
+};
+
+/* The queue of a load test offered above capacity (fluid, stepped in
+ * time): request k arrives at k / lambda and waits until the engine
+ * admits it into a batch held at `batch` (the batch at capacity, S =
+ * batch / cap a request's time in it by Little's law); a request stays
+ * (1 - cv) S, then completes at the rate 1 / (cv S) (memoryless; S
+ * scaled by step(b) / step(batch)).  So the batch fills while short
+ * requests already finish, then admissions settle at cap and the queue
+ * grows by lambda - cap a second.  With a constant step and cv = 1 the
+ * queue starts at t0 = S ln(lambda / (lambda - cap)) (the M/M/inf fill,
+ * E N(t) = lambda S (1 - exp(-t / S))) and request k waits (k - lambda
+ * t0) (1 / cap - 1 / lambda); with cv = 0 the first cohort completes
+ * only after S, so the queue starts when the batch is full, at batch /
+ * lambda.  Percentiles over requests (k uniform over
+ * 1..n, waits non-decreasing in k): the wait of request q n; the mean is
+ * the queue's area over n.  At most 64 S are stepped (2048 steps); past
+ * that the batch has settled and the rest is admitted at cap.  All 0
+ * below capacity. */
+void serve_overload_waits(const struct serve_load_test *lt, serve_step_fn step,
+                          const void *arg, struct serve_waits *w /* OUT */);
 
 /* Distinct experts a batch of b tokens touches in one MoE layer under
  * uniform top-k routing: E (1 - (1 - k/E)^b). */

@@ -62,10 +62,14 @@ PY
 # --max_num_tokens, SGLang's chunk), and cite them in its source; a row
 # whose source states a run of N ShareGPT prompts may state that
 # workload: serve.window_requests=N and serve.output_cv=1 (the ShareGPT
-# length spread, README "Serving under load"), and the vLLM
-# --num-scheduler-steps K its source states as serve.scheduler_steps=K;
-# a row whose source states weights offloaded to host memory may say so
-# (serve.offload=weights).
+# length spread, README "Serving under load") - or serve.output_cv=X where
+# the copy's source cites the run's own output_lens ("this run's
+# output_lens ... cv X") - and the vLLM --num-scheduler-steps K its source
+# states as serve.scheduler_steps=K.  A row that measures a percentile
+# (serve.percentile=P in its sets) may read it, serve.ttft_pP_ms for
+# serve.ttft_ms and serve.tpot_pP_ms for serve.tpot_ms (the plain keys are
+# the means).  A row whose source states weights offloaded to host memory
+# may say so (serve.offload=weights).
 shared=../shared/calibration/serving_load_cases.csv
 check "load cases copy: the shared serving load cases" \
     python3 - "$shared" tests/data/serving_load_cases.csv <<'PY'
@@ -78,10 +82,11 @@ def rest(sets):
     return [kv for kv in sets.split()
             if not kv.startswith(('software.stack=', 'software.prefill_chunk=',
                                   'serve.offload='))]
-def sharegpt(src, xs, ys):  # the keys a ShareGPT run of N prompts adds
+def sharegpt(src, ysrc, xs, ys):  # the keys a ShareGPT run of N prompts adds
     m = re.search(r'ShareGPT (?:default of )?(\d+) prompts', src)
-    want = ['serve.output_cv=1', 'serve.window_requests=' + m.group(1)] \
-        if m else []
+    cv = re.search(r"this run's output_lens [^;]*cv (\d+(?:\.\d+)?)", ysrc)
+    want = ['serve.output_cv=' + (cv.group(1) if cv else '1'),
+            'serve.window_requests=' + m.group(1)] if m else []
     k = re.search(r'num-scheduler-steps (\d+)', src)  # vLLM's flag
     steps = ['serve.scheduler_steps=' + k.group(1)] if k else []
     return ys in (xs + want + steps, xs + want, xs)
@@ -90,10 +95,17 @@ def stack(sets):
             if kv.startswith('software.stack=')]
 def release_of(xs, ys):  # the shared engine, or a release of it
     return len(xs) == len(ys) and all(y.startswith(x) for x, y in zip(xs, ys))
+def metric(x, y):  # the same, or the percentile its sets measure
+    p = re.search(r'serve\.percentile=(\d+)', x['sets'])
+    m = re.fullmatch(r'serve\.(ttft|tpot)_ms', x['metric'])
+    return y['metric'] == x['metric'] or (p is not None and m is not None and
+        y['metric'] == 'serve.%s_p%s_ms' % (m.group(1), p.group(1)))
 for x, y in zip(a, b):
-    same = all(x[k] == y[k] for k in ('id', 'metric', 'expected', 'tol'))
+    same = all(x[k] == y[k] for k in ('id', 'expected', 'tol')) and \
+        metric(x, y)
     if not same or \
-            not sharegpt(x['source'], rest(x['sets']), rest(y['sets'])) or \
+            not sharegpt(x['source'], y['source'], rest(x['sets']),
+                         rest(y['sets'])) or \
             not release_of(stack(x['sets']), stack(y['sets'])) or \
             not y['source'].startswith(x['source'].rstrip('"')):
         print('differs: ' + y['id'], file=sys.stderr)

@@ -119,7 +119,7 @@ static const struct {
     {{"quote", "--set", "serve.window_requests=-1", NULL},
      CP_ERR_RANGE,
      "serve.window_requests"},
-    {{"quote", "--set", "serve.output_cv=1.5", NULL},
+    {{"quote", "--set", "serve.output_cv=4.5", NULL},
      CP_ERR_RANGE,
      "serve.output_cv"},
 };

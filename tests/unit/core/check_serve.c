@@ -781,14 +781,17 @@ START_TEST(test_percentile_sizing)
 END_TEST
 
 /* Offered above capacity: throughput saturates at capacity and TTFT grows
- * with the load test's queue, w(i) = i (1/cap - 1/lambda) - B/cap over
- * requests i = 1..n (fluid); with no window it is unbounded (null). */
+ * with the load test's queue (serve_overload_waits): with fixed lengths
+ * request k enters with cohort floor(k / B) and waits floor(k / B) (B /
+ * cap - B / lambda), B the batch at capacity; added to the TTFT of a
+ * one-request window, within 2% (the fluid steps in time).  With no
+ * window it is unbounded (null). */
 START_TEST(test_saturation)
 {
     struct scenario sc;
     struct result below, r1, r, r2;
     const struct serve_result *s = &r.serve;
-    double cap, lambda, a, c, i0, n = 1000;
+    double cap, lambda, gap, mean = 0, k, n = 1000;
 
     serving(&sc, 4);
     sc.serve.max_batch = 64; /* the batch cap bounds the capacity */
@@ -808,14 +811,15 @@ START_TEST(test_saturation)
     ck_assert_rel(s->capacity_requests_per_s, cap, 1e-9);
     ck_assert_rel(s->output_tokens_per_s, cap * 1000, 1e-9);
     /* The one-request window waits for nothing beyond the batch. */
-    a = 1 / cap - 1 / lambda;
-    c = s->batch / cap;
-    i0 = c / a;
-    ck_assert(i0 < n);
-    ck_assert_rel(s->ttft_ms - r1.serve.ttft_ms,
-                  a * (n - i0) * (n - i0) / (2 * n) * 1e3, 1e-6);
+    ck_assert_rel(s->batch, 64, 1e-12);
+    gap = s->batch / cap - s->batch / lambda;
+    for (k = 1; k <= n; k++)
+        mean += floor(k / s->batch) * gap / n;
+    ck_assert_rel(s->ttft_ms - r1.serve.ttft_ms, mean * 1e3, 0.02);
+    ck_assert_rel(s->ttft_p50_ms - r1.serve.ttft_p50_ms,
+                  floor(0.5 * n / s->batch) * gap * 1e3, 0.02);
     ck_assert_rel(s->ttft_p99_ms - r1.serve.ttft_p99_ms,
-                  (a * 0.99 * n - c) * 1e3, 1e-6);
+                  floor(0.99 * n / s->batch) * gap * 1e3, 0.02);
     ck_assert(s->ttft_ms > 10 * below.serve.ttft_ms);
     /* A longer test, a longer queue; the rate served does not move. */
     sc.serve.window_requests = 2000;
@@ -1007,6 +1011,241 @@ START_TEST(test_harmonic)
 }
 END_TEST
 
+/* The step of a replica whose iteration does not depend on the batch
+ * (arg: the seconds), and one that grows with it. */
+static double const_step(const void *arg, double b)
+{
+    (void)b;
+    return *(const double *)arg;
+}
+
+static double growing_step(const void *arg, double b)
+{
+    return *(const double *)arg * (1 + b / 64);
+}
+
+/* The queue of a load test offered above capacity, against closed forms
+ * with a step that does not depend on the batch.  cv = 1 (exponential
+ * lengths): the batch fills as M/M/inf, E N(t) = lambda S (1 - exp(-t /
+ * S)), until it holds the batch at capacity B = cap S, at t0 = S
+ * ln(lambda / (lambda - cap)); then admissions run at cap and request k
+ * waits (k - lambda t0)(1 / cap - 1 / lambda).  cv = 0 (fixed lengths):
+ * the batch fills at once, completes nothing for S, then frees B slots at
+ * the rate they were filled, so request k enters with cohort floor(k /
+ * B), at j S + (k - j B) / lambda: its wait is floor(k / B) (S - B /
+ * lambda).  Percentiles are the wait of request q n, the mean the average
+ * over k = 1..n.  The fluid steps in time, so within 2%. */
+START_TEST(test_overload_waits_table)
+{
+    /* clang-format off */
+    static const struct {
+        double n, lambda, cap, batch, cv;
+        const char *source;
+    } cases[] = {
+        {1000, 16, 12.82, 184.5, 1, "dstack405 H100 q16 shape: M/M/inf fill"},
+        {1000, 32, 12.82, 184.5, 1, "dstack405 H100 q32 shape: M/M/inf fill"},
+        {2000, 40, 10, 64, 1, "4x capacity over 2000 requests: M/M/inf fill"},
+        {1e7, 40, 8, 256, 1, "1e7 requests: past the stepped horizon at cap"},
+        {1e7, 40, 8, 256, 0, "1e7 requests, fixed lengths: cohorts averaged"},
+        {1000, 30, 10, 70, 0, "3x capacity, fixed lengths: cohorts of 70"},
+        {500, 12, 10, 47, 0, "1.2x capacity, fixed lengths: cohorts of 47"},
+    };
+    /* clang-format on */
+    static const double qs[3] = {0.5, 0.9, 0.99};
+    double one = 0.05;
+    size_t i;
+    int j;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct serve_load_test lt = {cases[i].n, cases[i].lambda, cases[i].cap,
+                                     cases[i].batch, cases[i].cv};
+        double s = lt.batch / lt.cap, a = 1 / lt.cap - 1 / lt.lambda;
+        double got[3], want[3],
+            mean = 0,
+            k0 = lt.lambda * s * log(lt.lambda / (lt.lambda - lt.cap));
+        struct serve_waits w;
+        double k;
+
+        serve_overload_waits(&lt, const_step, &one, &w);
+        got[0] = w.p50;
+        got[1] = w.p90;
+        got[2] = w.p99;
+        for (j = 0; j < 3; j++) {
+            k = qs[j] * lt.n;
+            want[j] = lt.cv > 0
+                          ? fmax(0, a * (k - k0))
+                          : floor(k / lt.batch) * (s - lt.batch / lt.lambda);
+        }
+        for (k = 1; k <= lt.n; k++)
+            mean += lt.cv > 0
+                        ? fmax(0, a * (k - k0))
+                        : floor(k / lt.batch) * (s - lt.batch / lt.lambda);
+        mean /= lt.n;
+        for (j = 0; j < 3; j++)
+            ck_assert_msg(fabs(got[j] - want[j]) <= 0.02 * want[j] + 1e-9,
+                          "%s: q %.2f wait %g s, want %g", cases[i].source,
+                          qs[j], got[j], want[j]);
+        ck_assert_msg(fabs(w.mean - mean) <= 0.02 * mean,
+                      "%s: mean %g, want %g", cases[i].source, w.mean, mean);
+    }
+}
+END_TEST
+
+/* A hyperexponential load test's admissions by time t (constant step):
+ * all that arrive until the batch is full at t0; then the freed slots,
+ * b2 / m1 + (B - b2) / m2 a second, the short phase relaxing to half the
+ * batch, b2(t) = B/2 + (b2(t0) - B/2) exp(-kappa (t - t0)) with kappa =
+ * 4 p (1 - p) / S and b2(t0) = lambda (S / 2)(1 - exp(-t0 / m1)). */
+struct h2_test {
+    double lambda, cap, batch, s, m1, m2, kappa, t0;
+};
+
+static double h2_admitted(const struct h2_test *h, double t)
+{
+    double b2_0, tau;
+
+    if (t <= h->t0)
+        return h->lambda * t;
+    b2_0 = h->lambda * h->s / 2 * (1 - exp(-h->t0 / h->m1));
+    tau = t - h->t0;
+    return h->lambda * h->t0 + h->cap * tau +
+           (1 / h->m1 - 1 / h->m2) * (b2_0 - h->batch / 2) *
+               (1 - exp(-h->kappa * tau)) / h->kappa;
+}
+
+/* The wait of request k: when the admissions reach it, less its send. */
+static double h2_wait(const struct h2_test *h, double k)
+{
+    double lo = 0, hi = 1e7;
+    int it;
+
+    for (it = 0; it < 200; it++) {
+        double t = (lo + hi) / 2;
+
+        if (h2_admitted(h, t) < k)
+            lo = t;
+        else
+            hi = t;
+    }
+    return fmax(0, lo - k / h->lambda);
+}
+
+/* Above cv 1 the lengths are a two-phase hyperexponential with balanced
+ * means (Whitt 1982): share p of mean m1 = S / 2p, 1 - p of mean m2 =
+ * S / 2(1 - p), p = (1 + sqrt((cv^2 - 1) / (cv^2 + 1))) / 2.  With a step
+ * that does not depend on the batch each phase fills as M/M/inf, E N(t)
+ * = lambda (S / 2)(2 - exp(-t / m1) - exp(-t / m2)), until that reaches
+ * the batch at capacity at t0; the batch then holds more short requests
+ * than its steady half, so it admits above cap until they relax
+ * (h2_admitted).  Request k waits until the admissions reach it (both by
+ * bisection here), within 2%.  The wider the spread, the more short
+ * requests finish while the batch fills: the later the queue starts. */
+START_TEST(test_overload_waits_hyperexponential)
+{
+    /* clang-format off */
+    static const struct {
+        double n, lambda, cap, batch, cv;
+        const char *source;
+    } cases[] = {
+        {1000, 16, 12.82, 184.5, 1.36, "dstack405 H100 q16: ShareGPT cv 1.36"},
+        {1000, 32, 12.82, 184.5, 1.36, "dstack405 H100 q32: ShareGPT cv 1.36"},
+        {2000, 20, 10, 64, 2, "2x capacity, cv 2"},
+    };
+    /* clang-format on */
+    static const double qs[3] = {0.5, 0.9, 0.99};
+    double one = 0.05;
+    size_t i;
+    int j;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct serve_load_test lt = {cases[i].n, cases[i].lambda, cases[i].cap,
+                                     cases[i].batch, cases[i].cv};
+        struct serve_load_test expo = lt;
+        double c2 = lt.cv * lt.cv, p = (1 + sqrt((c2 - 1) / (c2 + 1))) / 2;
+        struct h2_test h = {lt.lambda, lt.cap, lt.batch, lt.batch / lt.cap,
+                            0, 0, 0, 0};
+        double lo = 0, hi, got[3], mean = 0, k;
+        struct serve_waits w, we;
+        int it;
+
+        h.m1 = h.s / (2 * p);
+        h.m2 = h.s / (2 * (1 - p));
+        h.kappa = 4 * p * (1 - p) / h.s;
+        hi = 100 * h.s;
+        for (it = 0; it < 200; it++) {
+            double t = (lo + hi) / 2;
+
+            if (lt.lambda * h.s / 2 * (2 - exp(-t / h.m1) - exp(-t / h.m2)) <
+                lt.batch)
+                lo = t;
+            else
+                hi = t;
+        }
+        h.t0 = lo;
+        serve_overload_waits(&lt, const_step, &one, &w);
+        got[0] = w.p50;
+        got[1] = w.p90;
+        got[2] = w.p99;
+        for (j = 0; j < 3; j++) {
+            double want = h2_wait(&h, qs[j] * lt.n);
+
+            ck_assert_msg(fabs(got[j] - want) <= 0.02 * want + 1e-9,
+                          "%s: q %.2f wait %g s, want %g", cases[i].source,
+                          qs[j], got[j], want);
+        }
+        for (k = 1; k <= lt.n; k++)
+            mean += h2_wait(&h, k) / lt.n;
+        ck_assert_msg(fabs(w.mean - mean) <= 0.02 * mean, "%s: mean %g, want %g",
+                      cases[i].source, w.mean, mean);
+        expo.cv = 1;
+        serve_overload_waits(&expo, const_step, &one, &we);
+        ck_assert_msg(w.mean < we.mean && w.p99 < we.p99, "%s",
+                      cases[i].source);
+    }
+}
+END_TEST
+
+/* Invariants of the overload queue over offered rates, windows and
+ * spreads: finite, p50 <= p90 <= p99, mean below p99; none below or at
+ * capacity; growing with the offered rate and with the window; a batch
+ * whose step grows with it completes faster while it is small, so it
+ * fills later and queues less than one stepping at its full-batch pace. */
+START_TEST(test_overload_waits_invariants)
+{
+    static const double lambdas[] = {10.5, 12, 16, 32, 100, 1e4};
+    static const double cvs[] = {0, 0.5, 1};
+    double one = 0.05;
+    size_t i, c;
+
+    for (c = 0; c < sizeof(cvs) / sizeof(cvs[0]); c++) {
+        struct serve_load_test lt = {1000, 10, 10, 100, cvs[c]};
+        struct serve_waits w, prev, longer, grows;
+
+        serve_overload_waits(&lt, const_step, &one, &w);
+        ck_assert(w.mean == 0 && w.p50 == 0 && w.p99 == 0);
+        memset(&prev, 0, sizeof(prev));
+        for (i = 0; i < sizeof(lambdas) / sizeof(lambdas[0]); i++) {
+            lt.lambda = lambdas[i];
+            lt.n = 1000;
+            serve_overload_waits(&lt, const_step, &one, &w);
+            ck_assert(isfinite(w.mean) && isfinite(w.p99) && w.mean >= 0);
+            ck_assert(w.p50 <= w.p90 && w.p90 <= w.p99 && w.mean <= w.p99);
+            ck_assert_msg(w.mean >= prev.mean && w.p99 >= prev.p99,
+                          "cv %g lambda %g: mean %g p99 %g", cvs[c], lt.lambda,
+                          w.mean, w.p99);
+            ck_assert(w.p99 <= 0.99 * lt.n * (1 / lt.cap - 1 / lt.lambda));
+            prev = w;
+            lt.n = 4000;
+            serve_overload_waits(&lt, const_step, &one, &longer);
+            ck_assert(longer.mean > w.mean && longer.p99 > w.p99);
+            lt.n = 1000;
+            serve_overload_waits(&lt, growing_step, &one, &grows);
+            ck_assert(grows.mean <= w.mean + 1e-9);
+        }
+    }
+}
+END_TEST
+
 /* A finite burst whose output lengths spread (serve.output_cv) ends in a
  * drain.  One request with cv = 1: its prefill alone, then its O - 1
  * decode steps at batch 1 (H_1 = 1): read back from the same engine's
@@ -1055,11 +1294,14 @@ END_TEST
 
 /* Above capacity over a finite window, spread lengths drain after the
  * last arrival: the load test measures less than the capacity, never
- * more; TTFT is the queue's, as with fixed lengths. */
+ * more.  While the batch fills, its short requests already finish and
+ * free their slots, so the queue starts later than with fixed lengths
+ * (whose first cohort holds every slot for a whole request): lower TTFT,
+ * the same capacity. */
 START_TEST(test_saturated_drain)
 {
     struct scenario sc;
-    struct result fixed, r;
+    struct result fixed, r, wide;
 
     serving(&sc, 4);
     sc.serve.max_batch = 64;
@@ -1072,8 +1314,17 @@ START_TEST(test_saturated_drain)
     ck_assert(r.serve.requests_per_s < r.serve.capacity_requests_per_s);
     ck_assert_rel(r.serve.capacity_requests_per_s,
                   fixed.serve.capacity_requests_per_s, 1e-12);
-    ck_assert_rel(r.serve.ttft_ms, fixed.serve.ttft_ms, 1e-12);
+    ck_assert(r.serve.ttft_ms < fixed.serve.ttft_ms);
+    ck_assert(r.serve.ttft_p50_ms < fixed.serve.ttft_p50_ms);
     ck_assert(r.serve.ttft_p99_ms >= r.serve.ttft_p50_ms);
+    /* Wider than an exponential (ShareGPT's 1.36): more short requests,
+     * a later queue; the drain stays the exponential's. */
+    sc.serve.output_cv = 1.36;
+    eval_ok(&sc, &wide);
+    ck_assert(wide.serve.saturated && wide.serve.latency_known);
+    ck_assert(wide.serve.ttft_ms < r.serve.ttft_ms);
+    ck_assert(wide.serve.ttft_p99_ms < r.serve.ttft_p99_ms);
+    ck_assert_rel(wide.serve.requests_per_s, r.serve.requests_per_s, 1e-12);
 }
 END_TEST
 
@@ -1345,6 +1596,9 @@ Suite *suite_serve(void)
     tcase_add_test(core, test_closed_loop_over_cap);
     tcase_add_test(core, test_open_loop_ttft_table);
     tcase_add_test(core, test_harmonic);
+    tcase_add_test(core, test_overload_waits_table);
+    tcase_add_test(core, test_overload_waits_invariants);
+    tcase_add_test(core, test_overload_waits_hyperexponential);
     tcase_add_test(core, test_burst_drain);
     tcase_add_test(core, test_saturated_drain);
     tcase_add_test(core, test_token_budget);
