@@ -1,4 +1,5 @@
 /* fixture.c - hand-built scenarios for core tests; see fixture.h. */
+#include <check.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -141,4 +142,109 @@ void fixture_cluster(struct scenario *sc, struct result *r, uint64_t gpus)
     r->time.train_days = 30;
     r->time.gpu_hours = (double)gpus * 30 * 24;
     r->time.tokens_per_s = 2e12 / (30 * 86400.0);
+}
+
+void fixture_llama8b(struct model_spec *m)
+{
+    memset(m, 0, sizeof(*m));
+    m->layers = 32;
+    m->hidden = 4096;
+    m->heads = 32;
+    m->kv_heads = 8;
+    m->ffn = 14336;
+    m->vocab = 128256;
+    m->gated_ffn = true;
+    m->attention = MATTN_GQA;
+}
+
+void fixture_llama70b(struct model_spec *m)
+{
+    fixture_llama8b(m);
+    m->layers = 80;
+    m->hidden = 8192;
+    m->heads = 64;
+    m->ffn = 28672;
+}
+
+void fixture_deepseek_v3(struct model_spec *m)
+{
+    memset(m, 0, sizeof(*m));
+    m->layers = 61;
+    m->hidden = 7168;
+    m->heads = 128;
+    m->kv_heads = 128;
+    m->ffn = 18432;
+    m->vocab = 129280;
+    m->gated_ffn = true;
+    m->experts = 256;
+    m->experts_active = 8;
+    m->shared_experts = 1;
+    m->expert_ffn = 2048;
+    m->moe_every = 1;
+    m->head_dim = 128;
+    m->attention = MATTN_MLA;
+    m->kv_lora_rank = 512;
+    m->rope_head_dim = 64;
+}
+
+/* One replica of tp x pp 1, no data, context or expert parallelism. */
+static void serving_layout(struct scenario *sc, uint64_t tp)
+{
+    sc->workload = WORKLOAD_SERVE;
+    sc->layout.tp = tp;
+    sc->layout.pp = 1;
+    sc->layout.dp = 1;
+    sc->layout.cp = 1;
+    sc->layout.ep = 1;
+    sc->layout.microbatch = 1;
+    sc->cloud_usd_per_gpu_hour = 2.5;
+}
+
+void fixture_serving(struct scenario *sc, uint64_t tp)
+{
+    fixture_scenario(sc, "h100-sxm");
+    serving_layout(sc, tp);
+    fixture_llama70b(&sc->model);
+    sc->gpus = tp;
+    sc->stack.gemm_eff = 0.75;
+    sc->stack.attn_eff = 1;
+    sc->stack.mbu = 0.8;
+    sc->stack.kv_mem_frac = 0.9;
+    sc->stack.max_seqs = 2048;
+    sc->stack.allreduce_s = 5e-6;
+    sc->stack.step_overhead_s = 2e-3;
+    sc->stack.decode_overlap = 0.3;
+    sc->serve.weights = SD_FP8;
+    sc->serve.kv_cache = SD_FP8;
+    sc->serve.input_tokens = 1000;
+    sc->serve.output_tokens = 1000;
+}
+
+void fixture_wide_ep(struct scenario *sc)
+{
+    fixture_scenario(sc, "h100-sxm");
+    serving_layout(sc, 1);
+    fixture_deepseek_v3(&sc->model);
+    sc->stack.gemm_eff = 0.7;
+    sc->stack.attn_eff = 1;
+    sc->stack.mbu = 0.75;
+    sc->stack.kv_mem_frac = 0.9;
+    sc->stack.allreduce_s = 10e-6;
+    sc->stack.step_overhead_s = 1e-3;
+    sc->stack.decode_overlap = 0.3;
+    sc->stack.prefill_chunk = 8192;
+    sc->serve.weights = SD_FP8;
+    sc->serve.kv_cache = SD_BF16;
+    sc->serve.input_tokens = 2000;
+    sc->serve.output_tokens = 500;
+}
+
+void fixture_eval_ok(const struct scenario *sc, struct result *r)
+{
+    struct diag d;
+
+    diag_clear(&d);
+    ck_assert_msg(scenario_validate(sc, &d) == CP_OK, "%s: %s", d.where,
+                  d.msg);
+    scenario_eval(sc, r);
 }

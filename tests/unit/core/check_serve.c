@@ -13,65 +13,6 @@
 #include "core/serve_pool.h"
 #include "fixture.h"
 
-static void llama8b(struct model_spec *m)
-{
-    memset(m, 0, sizeof(*m));
-    m->layers = 32;
-    m->hidden = 4096;
-    m->heads = 32;
-    m->kv_heads = 8;
-    m->ffn = 14336;
-    m->vocab = 128256;
-    m->gated_ffn = true;
-    m->attention = MATTN_GQA;
-}
-
-static void llama70b(struct model_spec *m)
-{
-    llama8b(m);
-    m->layers = 80;
-    m->hidden = 8192;
-    m->heads = 64;
-    m->ffn = 28672;
-}
-
-/* An H100 serving scenario with an engine like the TensorRT-LLM row. */
-static void serving(struct scenario *sc, uint64_t tp)
-{
-    fixture_scenario(sc, "h100-sxm");
-    sc->workload = WORKLOAD_SERVE;
-    llama70b(&sc->model);
-    sc->layout.tp = tp;
-    sc->layout.pp = 1;
-    sc->layout.dp = 1;
-    sc->layout.cp = 1;
-    sc->layout.ep = 1;
-    sc->layout.microbatch = 1;
-    sc->gpus = tp;
-    sc->stack.gemm_eff = 0.75;
-    sc->stack.attn_eff = 1;
-    sc->stack.mbu = 0.8;
-    sc->stack.kv_mem_frac = 0.9;
-    sc->stack.max_seqs = 2048;
-    sc->stack.allreduce_s = 5e-6;
-    sc->stack.step_overhead_s = 2e-3;
-    sc->stack.decode_overlap = 0.3;
-    sc->serve.weights = SD_FP8;
-    sc->serve.kv_cache = SD_FP8;
-    sc->serve.input_tokens = 1000;
-    sc->serve.output_tokens = 1000;
-    sc->cloud_usd_per_gpu_hour = 2.5;
-}
-
-static void eval_ok(const struct scenario *sc, struct result *r)
-{
-    struct diag d;
-
-    diag_clear(&d);
-    ck_assert_msg(scenario_validate(sc, &d) == CP_OK, "%s: %s", d.where, d.msg);
-    scenario_eval(sc, r);
-}
-
 /* clang-format off */
 static const struct kv_case {
     const char *name;
@@ -185,11 +126,11 @@ START_TEST(test_single_request)
     struct result r;
     const struct serve_result *s = &r.serve;
 
-    serving(&sc, 2);
+    fixture_serving(&sc, 2);
     sc.serve.concurrency = 1;
     sc.serve.input_tokens = 500;
     sc.serve.output_tokens = 2000;
-    eval_ok(&sc, &r);
+    fixture_eval_ok(&sc, &r);
     ck_assert(s->fits);
     ck_assert_rel(s->batch, 1, 0);
     ck_assert_rel(s->ttft_ms, s->prefill_ms, 1e-12);
@@ -213,9 +154,9 @@ START_TEST(test_tp_invariants)
     uint64_t tp;
 
     for (tp = 1; tp <= 8; tp *= 2) {
-        serving(&sc, tp);
+        fixture_serving(&sc, tp);
         sc.serve.mode = SERVE_OFFLINE;
-        eval_ok(&sc, &r);
+        fixture_eval_ok(&sc, &r);
         ck_assert(r.serve.weights_bytes <= w);
         ck_assert(r.serve.max_batch >= b);
         ck_assert_finite_nonneg(r.serve.output_tokens_per_s);
@@ -233,7 +174,7 @@ START_TEST(test_sizing)
     struct result r, fewer;
     const struct serve_result *s = &r.serve;
 
-    serving(&sc, 4);
+    fixture_serving(&sc, 4);
     sc.serve.gpus_auto = true;
     sc.serve.tokens_per_day = 2e10;
     sc.serve.peak_to_avg = 2;
@@ -241,7 +182,7 @@ START_TEST(test_sizing)
     sc.serve.tpot_ms = 50;
     sc.serve.input_tokens = 1024;
     sc.serve.output_tokens = 256;
-    eval_ok(&sc, &r);
+    fixture_eval_ok(&sc, &r);
     ck_assert(s->fits);
     ck_assert_rel(s->demand_requests_per_s, 2e10 / 256 / 86400 * 2, 1e-12);
     ck_assert_rel(s->requests_per_s, s->demand_requests_per_s, 1e-12);
@@ -252,7 +193,7 @@ START_TEST(test_sizing)
     sc.serve.gpus_auto = false;
     sc.gpus = (uint64_t)(s->gpus - 4);
     sc.layout.dp = sc.gpus / 4;
-    eval_ok(&sc, &fewer);
+    fixture_eval_ok(&sc, &fewer);
     ck_assert(!fewer.serve.fits);
     ck_assert_ptr_nonnull(strstr(fewer.serve.reason, "exceeds"));
     ck_assert_int_eq(fewer.serve.miss, SERVE_MISS_CAPACITY);
@@ -274,16 +215,16 @@ START_TEST(test_hybrid)
     const struct serve_result *s = &r.serve;
     double owned, over;
 
-    serving(&sc, 4);
+    fixture_serving(&sc, 4);
     sc.serve.gpus_auto = true;
     sc.serve.tokens_per_day = 2e10;
     sc.serve.peak_to_avg = 2;
     sc.serve.ttft_ms = 1000;
     sc.serve.tpot_ms = 50;
-    eval_ok(&sc, &all);
+    fixture_eval_ok(&sc, &all);
     owned = 4 * floor(all.serve.gpus / 8);
     sc.serve.owned_gpus = (uint64_t)owned;
-    eval_ok(&sc, &r);
+    fixture_eval_ok(&sc, &r);
     ck_assert(s->burst_gpu_hours_per_day > 0);
     ck_assert(s->owned_idle_gpu_hours_per_day > 0);
     over = owned * 24 - s->owned_idle_gpu_hours_per_day +
@@ -297,7 +238,7 @@ START_TEST(test_hybrid)
     ck_assert(s->usd_per_day_hybrid > s->burst_usd_per_day);
     /* Below the owned base the fleet is whole: nothing bursts. */
     sc.serve.owned_gpus = (uint64_t)all.serve.gpus;
-    eval_ok(&sc, &r);
+    fixture_eval_ok(&sc, &r);
     ck_assert_rel(s->burst_gpu_hours_per_day, 0, 0);
 }
 END_TEST
@@ -310,7 +251,7 @@ START_TEST(test_disaggregated)
     struct result co, split, any;
     const struct serve_result *s = &split.serve;
 
-    serving(&sc, 2);
+    fixture_serving(&sc, 2);
     sc.serve.gpus_auto = true;
     sc.serve.tokens_per_day = 2e10;
     sc.serve.peak_to_avg = 2;
@@ -318,22 +259,22 @@ START_TEST(test_disaggregated)
     sc.serve.tpot_ms = 50;
     sc.serve.input_tokens = 1024;
     sc.serve.output_tokens = 256;
-    eval_ok(&sc, &co);
+    fixture_eval_ok(&sc, &co);
     sc.serve.disaggregated = DISAGG_YES;
-    eval_ok(&sc, &split);
+    fixture_eval_ok(&sc, &split);
     ck_assert(s->fits && s->disaggregated);
     ck_assert(s->prefill_gpus >= 2 && s->decode_gpus >= 2);
     ck_assert_rel(s->gpus, s->prefill_gpus + s->decode_gpus, 0);
     ck_assert(s->ttft_ms <= 1000 && s->tpot_ms <= 50);
     ck_assert(s->batch <= s->max_batch);
     sc.serve.disaggregated = DISAGG_AUTO;
-    eval_ok(&sc, &any);
+    fixture_eval_ok(&sc, &any);
     ck_assert_rel(any.serve.gpus, fmin(co.serve.gpus, s->gpus), 0);
     /* A fixed fleet has no pools to size: a result with the reason. */
     sc.serve.gpus_auto = false;
     sc.serve.disaggregated = DISAGG_YES;
     sc.gpus = 8;
-    eval_ok(&sc, &split);
+    fixture_eval_ok(&sc, &split);
     ck_assert(!s->fits);
     ck_assert_ptr_nonnull(strstr(s->reason, "hardware.gpus = auto"));
 }
@@ -431,8 +372,8 @@ START_TEST(test_adp_aggregated)
     int adp;
 
     for (adp = 1; adp <= 8; adp *= 8) {
-        serving(&sc, 1);
-        llama8b(&sc.model);
+        fixture_serving(&sc, 1);
+        fixture_llama8b(&sc.model);
         sc.model.experts = 64;
         sc.model.experts_active = 4;
         sc.model.expert_ffn = 1408;
@@ -445,7 +386,7 @@ START_TEST(test_adp_aggregated)
         sc.serve.output_tokens = 2048;
         sc.serve.max_batch = 384 * (uint64_t)adp; /* per replica */
         sc.stack.prefill_chunk = 1024;
-        eval_ok(&sc, &r);
+        fixture_eval_ok(&sc, &r);
         ck_assert(r.serve.fits);
         b = r.serve.batch; /* per rank: 384, or what its KV holds */
         ck_assert(b >= 100 && b <= 384);
@@ -471,24 +412,24 @@ START_TEST(test_recipe_prefill_chunk)
     struct scenario sc;
     struct result a, b, c;
 
-    serving(&sc, 4);
+    fixture_serving(&sc, 4);
     sc.serve.mode = SERVE_OFFLINE;
     sc.recipe.prefill_chunk = 512;
-    eval_ok(&sc, &a);
-    serving(&sc, 4);
+    fixture_eval_ok(&sc, &a);
+    fixture_serving(&sc, 4);
     sc.serve.mode = SERVE_OFFLINE;
     sc.stack.prefill_chunk = 512;
-    eval_ok(&sc, &b);
-    serving(&sc, 4);
+    fixture_eval_ok(&sc, &b);
+    fixture_serving(&sc, 4);
     sc.serve.mode = SERVE_OFFLINE;
-    eval_ok(&sc, &c);
+    fixture_eval_ok(&sc, &c);
     ck_assert_double_eq(a.serve.prefill_ms, b.serve.prefill_ms);
     ck_assert_double_eq(a.serve.output_tokens_per_s,
                         b.serve.output_tokens_per_s);
     ck_assert_double_eq(a.serve.ttft_ms, b.serve.ttft_ms);
     ck_assert(c.serve.prefill_ms < a.serve.prefill_ms);
     /* beyond its bounds: refused, naming the key */
-    serving(&sc, 4);
+    fixture_serving(&sc, 4);
     sc.recipe.prefill_chunk = (uint64_t)2e9;
     {
         struct diag d;
@@ -509,17 +450,17 @@ START_TEST(test_expert_weights)
     struct result a, b;
     double experts;
 
-    serving(&sc, 2);
-    llama8b(&sc.model); /* Mixtral 8x7B's shape, 47B in bf16 on 2 GPUs */
+    fixture_serving(&sc, 2);
+    fixture_llama8b(&sc.model); /* Mixtral 8x7B's shape, 47B in bf16 on 2 GPUs */
     sc.model.experts = 8;
     sc.model.experts_active = 2;
     sc.model.expert_ffn = 14336;
     sc.model.moe_every = 1;
     sc.serve.weights = SD_BF16;
     sc.serve.concurrency = 1; /* one stream: the step is the weight read */
-    eval_ok(&sc, &a);
+    fixture_eval_ok(&sc, &a);
     sc.serve.expert_weights = 1 + SD_MXFP4;
-    eval_ok(&sc, &b);
+    fixture_eval_ok(&sc, &b);
     model_shape_derive(&sc.model, 2000, &m);
     experts = m.moe_layers * m.experts * m.expert_params;
     ck_assert_rel(a.serve.weights_bytes - b.serve.weights_bytes,
@@ -528,7 +469,7 @@ START_TEST(test_expert_weights)
     ck_assert(b.serve.tpot_ms < a.serve.tpot_ms);
     /* same as serve.weights: nothing changes */
     sc.serve.expert_weights = 1 + SD_BF16;
-    eval_ok(&sc, &b);
+    fixture_eval_ok(&sc, &b);
     ck_assert_double_eq(b.serve.weights_bytes, a.serve.weights_bytes);
     ck_assert_double_eq(b.serve.tpot_ms, a.serve.tpot_ms);
 }
@@ -542,27 +483,27 @@ START_TEST(test_attention_precision)
     struct result a, b;
     struct diag d;
 
-    serving(&sc, 2);
+    fixture_serving(&sc, 2);
     sc.serve.concurrency = 1;
     sc.serve.input_tokens = 32000;
-    eval_ok(&sc, &a);
+    fixture_eval_ok(&sc, &a);
     sc.serve.attention = SATTN_BF16;
-    eval_ok(&sc, &b);
+    fixture_eval_ok(&sc, &b);
     ck_assert(b.serve.prefill_ms > a.serve.prefill_ms);
     sc.serve.attention = SATTN_FP8;
-    eval_ok(&sc, &b);
+    fixture_eval_ok(&sc, &b);
     ck_assert_double_eq(b.serve.prefill_ms, a.serve.prefill_ms);
     /* bf16 weights: auto runs attention in 16 bits, fp8 asks for 8 */
     sc.serve.weights = SD_BF16;
     sc.serve.attention = SATTN_AUTO;
-    eval_ok(&sc, &a);
+    fixture_eval_ok(&sc, &a);
     sc.serve.attention = SATTN_FP8;
-    eval_ok(&sc, &b);
+    fixture_eval_ok(&sc, &b);
     ck_assert(b.serve.prefill_ms < a.serve.prefill_ms);
 
     fixture_scenario(&sc, "a100-80gb");
     sc.workload = WORKLOAD_SERVE;
-    llama8b(&sc.model);
+    fixture_llama8b(&sc.model);
     sc.serve.attention = SATTN_FP8;
     diag_clear(&d);
     ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_RANGE);
@@ -578,25 +519,25 @@ START_TEST(test_fp4_ceiling)
     struct scenario sc;
     struct result a, b, c;
 
-    serving(&sc, 2);
+    fixture_serving(&sc, 2);
     sc.accel.peak_flops[PREC_FP4] = 2 * sc.accel.peak_flops[PREC_FP8];
     sc.accel.fp8_gemm_frac = 0.8;
     sc.serve.weights = SD_FP4;
     sc.serve.concurrency = 1;
     sc.serve.input_tokens = 16000;
-    eval_ok(&sc, &a);
+    fixture_eval_ok(&sc, &a);
     sc.accel.fp4_gemm_frac = 0.4;
-    eval_ok(&sc, &b);
+    fixture_eval_ok(&sc, &b);
     ck_assert(b.serve.prefill_ms > a.serve.prefill_ms);
     sc.accel.fp4_gemm_frac = 0.8;
-    eval_ok(&sc, &c);
+    fixture_eval_ok(&sc, &c);
     ck_assert_double_eq(c.serve.prefill_ms, a.serve.prefill_ms);
     /* no fp4 tensor cores: MXFP4 at the 16-bit rate, slower than fp8 */
     sc.accel.peak_flops[PREC_FP4] = 0;
     sc.serve.weights = SD_MXFP4;
-    eval_ok(&sc, &b);
+    fixture_eval_ok(&sc, &b);
     sc.serve.weights = SD_FP8;
-    eval_ok(&sc, &c);
+    fixture_eval_ok(&sc, &c);
     ck_assert(b.serve.prefill_ms > c.serve.prefill_ms);
     ck_assert(b.serve.weights_bytes < c.serve.weights_bytes);
 }
@@ -607,27 +548,27 @@ START_TEST(test_directions)
     struct scenario sc;
     struct result a, b;
 
-    serving(&sc, 2);
+    fixture_serving(&sc, 2);
     sc.serve.concurrency = 1;
-    eval_ok(&sc, &a);
+    fixture_eval_ok(&sc, &a);
     sc.serve.prefix_hit_frac = 0.5;
-    eval_ok(&sc, &b);
+    fixture_eval_ok(&sc, &b);
     ck_assert(b.serve.prefill_ms < a.serve.prefill_ms);
     sc.serve.prefix_hit_frac = 0;
     sc.serve.spec_tokens = 3;
     sc.serve.spec_accept = 0.7;
-    eval_ok(&sc, &b);
+    fixture_eval_ok(&sc, &b);
     ck_assert(b.serve.tpot_ms < a.serve.tpot_ms);
     ck_assert_rel(b.serve.tokens_per_step, serve_tokens_per_step(0.7, 3),
                   1e-12);
     sc.serve.spec_tokens = 0;
     sc.serve.kv_cache = SD_BF16;
-    eval_ok(&sc, &b);
+    fixture_eval_ok(&sc, &b);
     ck_assert_rel(b.serve.kv_bytes_per_token, 2 * a.serve.kv_bytes_per_token,
                   1e-12);
     sc.serve.kv_cache = SD_FP8;
     sc.serve.weights = SD_BF16;
-    eval_ok(&sc, &b);
+    fixture_eval_ok(&sc, &b);
     ck_assert(b.serve.weights_bytes > 1.8 * a.serve.weights_bytes);
     ck_assert(b.serve.tpot_ms > a.serve.tpot_ms);
 }
@@ -642,38 +583,38 @@ START_TEST(test_bad_input)
     struct diag d;
 
     /* 70B in bf16 on one 80 GiB GPU: the weights do not fit. */
-    serving(&sc, 1);
+    fixture_serving(&sc, 1);
     sc.serve.weights = SD_BF16;
-    eval_ok(&sc, &r);
+    fixture_eval_ok(&sc, &r);
     ck_assert(!r.serve.fits && !r.memory.fits);
     ck_assert_ptr_nonnull(strstr(r.serve.reason, "weights need"));
     ck_assert_int_eq(r.serve.miss, SERVE_MISS_MEMORY);
     ck_assert_ptr_nonnull(strstr(r.warnings[0], "does not fit"));
     /* A million-token request: its KV never fits. */
-    serving(&sc, 2);
+    fixture_serving(&sc, 2);
     sc.serve.input_tokens = 1000000;
-    eval_ok(&sc, &r);
+    fixture_eval_ok(&sc, &r);
     ck_assert(!r.serve.fits);
     ck_assert_ptr_nonnull(strstr(r.serve.reason, "never fits"));
     ck_assert_int_eq(r.serve.miss, SERVE_MISS_MEMORY);
     ck_assert_finite_nonneg(r.serve.output_tokens_per_s);
     /* A 1 ms TTFT no batch can meet. */
-    serving(&sc, 2);
+    fixture_serving(&sc, 2);
     sc.serve.requests_per_s = 10;
     sc.serve.ttft_ms = 1;
-    eval_ok(&sc, &r);
+    fixture_eval_ok(&sc, &r);
     ck_assert(!r.serve.fits);
     ck_assert_ptr_nonnull(strstr(r.serve.reason, "serve.ttft_ms"));
     ck_assert_int_eq(r.serve.miss, SERVE_MISS_TTFT);
     ck_assert_finite_nonneg(r.serve.ttft_ms);
     /* No demand to size a fleet for. */
-    serving(&sc, 2);
+    fixture_serving(&sc, 2);
     sc.serve.gpus_auto = true;
     diag_clear(&d);
     ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_RANGE);
     ck_assert_str_eq(d.where, "serve.tokens_per_day");
     /* A fleet that is not whole replicas. */
-    serving(&sc, 4);
+    fixture_serving(&sc, 4);
     sc.gpus = 6;
     diag_clear(&d);
     ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_LAYOUT);
@@ -693,14 +634,14 @@ START_TEST(test_extremes)
     for (i = 0; i < 4; i++)
         for (j = 0; j < 4; j++)
             for (k = 0; k < 2; k++) {
-                serving(&sc, 8);
+                fixture_serving(&sc, 8);
                 sc.serve.input_tokens = lens[i];
                 sc.serve.output_tokens = lens[3 - i];
                 sc.serve.requests_per_s = rates[j];
                 sc.serve.ttft_ms = k ? 500 : 0;
                 sc.serve.tpot_ms = k ? 30 : 0;
                 sc.serve.owned_gpus = k ? 8 : 0;
-                eval_ok(&sc, &r);
+                fixture_eval_ok(&sc, &r);
                 ck_assert_finite_nonneg(r.serve.ttft_ms);
                 ck_assert_finite_nonneg(r.serve.tpot_ms);
                 ck_assert_finite_nonneg(r.serve.e2e_s);
@@ -724,9 +665,9 @@ START_TEST(test_distributions)
     struct result r;
     const struct serve_result *s = &r.serve;
 
-    serving(&sc, 4);
+    fixture_serving(&sc, 4);
     sc.serve.requests_per_s = 4;
-    eval_ok(&sc, &r);
+    fixture_eval_ok(&sc, &r);
     ck_assert(s->fits && s->latency_known && !s->saturated);
     ck_assert(s->ttft_p50_ms <= s->ttft_p90_ms);
     ck_assert(s->ttft_p90_ms <= s->ttft_p99_ms);
@@ -742,7 +683,7 @@ START_TEST(test_distributions)
     /* One user: nothing to wait for, nothing to stall. */
     sc.serve.requests_per_s = 0;
     sc.serve.concurrency = 1;
-    eval_ok(&sc, &r);
+    fixture_eval_ok(&sc, &r);
     ck_assert_rel(s->ttft_p99_ms, s->prefill_ms, 1e-12);
     ck_assert_rel(s->ttft_p50_ms, s->ttft_ms, 1e-12);
     ck_assert_rel(s->tpot_p99_ms, s->tpot_ms, 1e-12);
@@ -761,13 +702,13 @@ START_TEST(test_percentile_sizing)
     size_t i;
 
     for (i = 0; i < 4; i++) {
-        serving(&sc, 4);
+        fixture_serving(&sc, 4);
         sc.serve.gpus_auto = true;
         sc.serve.requests_per_s = 20;
         sc.serve.ttft_ms = 200;
         sc.serve.tpot_ms = 60;
         sc.serve.percentile = order[i];
-        eval_ok(&sc, &r);
+        fixture_eval_ok(&sc, &r);
         ck_assert(r.serve.fits);
         ck_assert(serve_ttft_at_ms(&r.serve, order[i]) <= 200);
         ck_assert(serve_tpot_at_ms(&r.serve, order[i]) <= 60);
@@ -793,18 +734,18 @@ START_TEST(test_saturation)
     const struct serve_result *s = &r.serve;
     double cap, lambda, gap, mean = 0, k, n = 1000;
 
-    serving(&sc, 4);
+    fixture_serving(&sc, 4);
     sc.serve.max_batch = 64; /* the batch cap bounds the capacity */
     sc.serve.requests_per_s = 1;
-    eval_ok(&sc, &below);
+    fixture_eval_ok(&sc, &below);
     cap = below.serve.capacity_requests_per_s;
     ck_assert(cap > 1 && !below.serve.saturated);
     lambda = 3 * cap;
     sc.serve.requests_per_s = lambda;
     sc.serve.window_requests = 1;
-    eval_ok(&sc, &r1);
+    fixture_eval_ok(&sc, &r1);
     sc.serve.window_requests = (uint64_t)n;
-    eval_ok(&sc, &r);
+    fixture_eval_ok(&sc, &r);
     ck_assert(s->saturated && !s->fits && s->latency_known);
     ck_assert_ptr_nonnull(strstr(s->reason, "exceeds the capacity"));
     ck_assert_rel(s->requests_per_s, cap, 1e-9);
@@ -823,12 +764,12 @@ START_TEST(test_saturation)
     ck_assert(s->ttft_ms > 10 * below.serve.ttft_ms);
     /* A longer test, a longer queue; the rate served does not move. */
     sc.serve.window_requests = 2000;
-    eval_ok(&sc, &r2);
+    fixture_eval_ok(&sc, &r2);
     ck_assert(r2.serve.ttft_ms > s->ttft_ms);
     ck_assert_rel(r2.serve.requests_per_s, cap, 1e-9);
     /* Steady state: unbounded, no latency, the reason says so. */
     sc.serve.window_requests = 0;
-    eval_ok(&sc, &r2);
+    fixture_eval_ok(&sc, &r2);
     ck_assert(!r2.serve.latency_known && !r2.serve.fits);
     ck_assert_rel(r2.serve.ttft_ms, 0, 0);
     ck_assert_ptr_nonnull(strstr(r2.serve.reason, "without bound"));
@@ -844,18 +785,18 @@ START_TEST(test_no_fit_no_latency)
     struct scenario sc;
     struct result r;
 
-    serving(&sc, 1);
+    fixture_serving(&sc, 1);
     sc.serve.weights = SD_BF16;
     sc.serve.requests_per_s = 1;
-    eval_ok(&sc, &r);
+    fixture_eval_ok(&sc, &r);
     ck_assert(!r.memory.fits && !r.serve.fits);
     ck_assert(!r.serve.latency_known);
     ck_assert_rel(r.serve.ttft_ms, 0, 0);
     ck_assert_rel(r.serve.tpot_p99_ms, 0, 0);
     /* ... and one that fits has it. */
-    serving(&sc, 4);
+    fixture_serving(&sc, 4);
     sc.serve.requests_per_s = 1;
-    eval_ok(&sc, &r);
+    fixture_eval_ok(&sc, &r);
     ck_assert(r.serve.latency_known && r.serve.ttft_ms > 0);
 }
 END_TEST
@@ -867,18 +808,18 @@ START_TEST(test_batch_cap_raised)
     struct scenario sc;
     struct result r;
 
-    serving(&sc, 8);
+    fixture_serving(&sc, 8);
     sc.stack.max_seqs = 256;
     sc.serve.input_tokens = 200;
     sc.serve.output_tokens = 200;
     sc.serve.mode = SERVE_OFFLINE;
-    eval_ok(&sc, &r);
+    fixture_eval_ok(&sc, &r);
     ck_assert_rel(r.serve.max_batch, 256, 0);
     sc.serve.max_batch = 1024;
-    eval_ok(&sc, &r);
+    fixture_eval_ok(&sc, &r);
     ck_assert_rel(r.serve.max_batch, 1024, 0);
     sc.serve.max_batch = 64;
-    eval_ok(&sc, &r);
+    fixture_eval_ok(&sc, &r);
     ck_assert_rel(r.serve.max_batch, 64, 0);
 }
 END_TEST
@@ -894,14 +835,14 @@ START_TEST(test_closed_loop_over_cap)
     struct result at, over;
     double b = 64, n = 256, rate, wait_ms;
 
-    serving(&sc, 4);
+    fixture_serving(&sc, 4);
     sc.serve.max_batch = (uint64_t)b;
     sc.serve.concurrency = (uint64_t)b;
-    eval_ok(&sc, &at);
+    fixture_eval_ok(&sc, &at);
     ck_assert(at.serve.fits && at.serve.latency_known);
     ck_assert_rel(at.serve.batch, b, 0);
     sc.serve.concurrency = (uint64_t)n;
-    eval_ok(&sc, &over);
+    fixture_eval_ok(&sc, &over);
     ck_assert_msg(over.serve.fits, "%s", over.serve.reason);
     ck_assert(over.serve.latency_known);
     ck_assert_rel(over.serve.batch, b, 0);
@@ -919,7 +860,7 @@ START_TEST(test_closed_loop_over_cap)
     ck_assert_rel(over.serve.requests_per_s * over.serve.e2e_s, n, 1e-9);
     /* A TTFT target the wait breaks is missed, with the reason. */
     sc.serve.ttft_ms = at.serve.ttft_p99_ms + wait_ms / 2;
-    eval_ok(&sc, &over);
+    fixture_eval_ok(&sc, &over);
     ck_assert(!over.serve.fits && over.serve.latency_known);
     ck_assert_ptr_nonnull(strstr(over.serve.reason, "miss the latency"));
 }
@@ -953,10 +894,10 @@ START_TEST(test_open_loop_ttft_table)
         const struct serve_result *v = &r.serve;
         double lambda = cases[i].rps, rho, svc, step, got[3];
 
-        serving(&sc, 4);
+        fixture_serving(&sc, 4);
         sc.serve.requests_per_s = lambda;
         sc.serve.output_tokens = cases[i].out;
-        eval_ok(&sc, &r);
+        fixture_eval_ok(&sc, &r);
         ck_assert_msg(v->fits && !v->saturated, "%s", cases[i].source);
         rho = v->prefill_time_frac;
         ck_assert(rho > 0 && rho < 1);
@@ -1259,31 +1200,31 @@ START_TEST(test_burst_drain)
     struct result one, steady, r, half, longer, at1;
     double want;
 
-    serving(&sc, 4);
+    fixture_serving(&sc, 4);
     sc.serve.mode = SERVE_OFFLINE;
-    eval_ok(&sc, &steady);
+    fixture_eval_ok(&sc, &steady);
     sc.serve.window_requests = 1;
-    eval_ok(&sc, &r);
+    fixture_eval_ok(&sc, &r);
     ck_assert_rel(r.serve.requests_per_s, steady.serve.requests_per_s, 1e-12);
     sc.serve.output_cv = 1;
-    eval_ok(&sc, &one);
-    serving(&sc, 4);
+    fixture_eval_ok(&sc, &one);
+    fixture_serving(&sc, 4);
     sc.serve.concurrency = 1;
-    eval_ok(&sc, &at1);
+    fixture_eval_ok(&sc, &at1);
     want = 1 / (one.serve.prefill_ms / 1e3 +
                 999 * at1.serve.decode_step_ms / 1e3);
     ck_assert_rel(one.serve.requests_per_s, want, 1e-9);
     /* 500 ShareGPT-like requests (vLLM blog 2024-09-05 burst). */
-    serving(&sc, 4);
+    fixture_serving(&sc, 4);
     sc.serve.mode = SERVE_OFFLINE;
     sc.serve.window_requests = 500;
     sc.serve.output_cv = 1;
-    eval_ok(&sc, &r);
+    fixture_eval_ok(&sc, &r);
     sc.serve.output_cv = 0.5;
-    eval_ok(&sc, &half);
+    fixture_eval_ok(&sc, &half);
     sc.serve.output_cv = 1;
     sc.serve.window_requests = 5000;
-    eval_ok(&sc, &longer);
+    fixture_eval_ok(&sc, &longer);
     ck_assert(r.serve.requests_per_s < half.serve.requests_per_s);
     ck_assert(half.serve.requests_per_s < steady.serve.requests_per_s);
     ck_assert(longer.serve.requests_per_s > r.serve.requests_per_s);
@@ -1303,13 +1244,13 @@ START_TEST(test_saturated_drain)
     struct scenario sc;
     struct result fixed, r, wide;
 
-    serving(&sc, 4);
+    fixture_serving(&sc, 4);
     sc.serve.max_batch = 64;
     sc.serve.requests_per_s = 100;
-    eval_ok(&sc, &fixed);
+    fixture_eval_ok(&sc, &fixed);
     ck_assert(fixed.serve.saturated);
     sc.serve.output_cv = 1;
-    eval_ok(&sc, &r);
+    fixture_eval_ok(&sc, &r);
     ck_assert(r.serve.saturated && r.serve.latency_known);
     ck_assert(r.serve.requests_per_s < r.serve.capacity_requests_per_s);
     ck_assert_rel(r.serve.capacity_requests_per_s,
@@ -1320,7 +1261,7 @@ START_TEST(test_saturated_drain)
     /* Wider than an exponential (ShareGPT's 1.36): more short requests,
      * a later queue; the drain stays the exponential's. */
     sc.serve.output_cv = 1.36;
-    eval_ok(&sc, &wide);
+    fixture_eval_ok(&sc, &wide);
     ck_assert(wide.serve.saturated && wide.serve.latency_known);
     ck_assert(wide.serve.ttft_ms < r.serve.ttft_ms);
     ck_assert(wide.serve.ttft_p99_ms < r.serve.ttft_p99_ms);
@@ -1348,16 +1289,16 @@ START_TEST(test_token_budget)
     struct result wide, r;
     size_t i;
 
-    serving(&sc, 4);
+    fixture_serving(&sc, 4);
     sc.serve.input_tokens = 200;
     sc.serve.output_tokens = 200;
-    eval_ok(&sc, &wide);
+    fixture_eval_ok(&sc, &wide);
     for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         const struct serve_result *v = &r.serve;
         double fill;
 
         sc.stack.prefill_chunk = cases[i].budget;
-        eval_ok(&sc, &r);
+        fixture_eval_ok(&sc, &r);
         ck_assert(v->requests_per_s > 0 && v->latency_known);
         ck_assert_msg(v->requests_per_s < wide.serve.requests_per_s, "%s",
                       cases[i].source);
@@ -1371,7 +1312,7 @@ START_TEST(test_token_budget)
      * the queue beyond the batch grows. */
     sc.serve.requests_per_s = 2 * r.serve.requests_per_s;
     sc.serve.window_requests = 10000;
-    eval_ok(&sc, &wide);
+    fixture_eval_ok(&sc, &wide);
     ck_assert(wide.serve.saturated);
     ck_assert_rel(wide.serve.requests_per_s, r.serve.requests_per_s, 1e-9);
     ck_assert(wide.serve.ttft_ms > r.serve.ttft_ms);
@@ -1401,34 +1342,34 @@ START_TEST(test_scheduler_steps)
     struct result base1, baseoff, r;
     size_t i;
 
-    serving(&sc, 4);
+    fixture_serving(&sc, 4);
     sc.serve.concurrency = 1;
-    eval_ok(&sc, &base1);
-    serving(&sc, 4);
+    fixture_eval_ok(&sc, &base1);
+    fixture_serving(&sc, 4);
     sc.serve.mode = SERVE_OFFLINE;
-    eval_ok(&sc, &baseoff);
+    fixture_eval_ok(&sc, &baseoff);
     for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         const struct serve_result *v = &r.serve;
         double k = (double)cases[i].k, rho, svc, step;
 
-        serving(&sc, 4);
+        fixture_serving(&sc, 4);
         sc.serve.scheduler_steps = cases[i].k;
         sc.serve.concurrency = 1;
-        eval_ok(&sc, &r);
+        fixture_eval_ok(&sc, &r);
         ck_assert_msg(fabs(v->decode_step_ms -
                            (base1.serve.decode_step_ms - 2 * (1 - 1 / k))) <=
                           1e-9,
                       "%s: step %g", cases[i].source, v->decode_step_ms);
         ck_assert_rel(v->prefill_ms, base1.serve.prefill_ms, 1e-12);
-        serving(&sc, 4);
+        fixture_serving(&sc, 4);
         sc.serve.scheduler_steps = cases[i].k;
         sc.serve.mode = SERVE_OFFLINE;
-        eval_ok(&sc, &r);
+        fixture_eval_ok(&sc, &r);
         ck_assert(v->requests_per_s >= baseoff.serve.requests_per_s);
-        serving(&sc, 4);
+        fixture_serving(&sc, 4);
         sc.serve.scheduler_steps = cases[i].k;
         sc.serve.requests_per_s = 4;
-        eval_ok(&sc, &r);
+        fixture_eval_ok(&sc, &r);
         ck_assert_msg(v->fits && !v->saturated, "%s", cases[i].source);
         rho = v->prefill_time_frac;
         svc = rho / 4;
@@ -1469,19 +1410,19 @@ START_TEST(test_finite_run_below_capacity)
     double prev = 0;
     size_t i;
 
-    serving(&sc, 4);
+    fixture_serving(&sc, 4);
     sc.serve.concurrency = 1;
-    eval_ok(&sc, &at1);
-    serving(&sc, 4);
+    fixture_eval_ok(&sc, &at1);
+    fixture_serving(&sc, 4);
     sc.serve.requests_per_s = 4;
-    eval_ok(&sc, &steady);
+    fixture_eval_ok(&sc, &steady);
     ck_assert(!steady.serve.saturated);
     for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         const struct serve_result *v = &r.serve;
 
         sc.serve.window_requests = (uint64_t)cases[i].n;
         sc.serve.output_cv = cases[i].cv;
-        eval_ok(&sc, &r);
+        fixture_eval_ok(&sc, &r);
         ck_assert_msg(!v->saturated && v->latency_known, "%s",
                       cases[i].source);
         ck_assert_rel(v->ttft_ms, steady.serve.ttft_ms, 1e-12);
@@ -1550,7 +1491,7 @@ START_TEST(test_tp_allreduce_switch)
         double tp = cases[i].tp, b = cases[i].batch;
         double bytes = b * 8192 * 2, with, without, want;
 
-        serving(&sc, (uint64_t)tp);
+        fixture_serving(&sc, (uint64_t)tp);
         sc.stack.ar_oneshot_bytes = 4e6;
         sc.stack.ar_workspace_bytes = 16e6;
         model_shape_derive(&sc.model, 1, &m);

@@ -21,42 +21,16 @@
 static void long_prompt(struct scenario *sc, uint64_t pp, double in,
                         double hit_frac, double chunk)
 {
-    fixture_scenario(sc, "h100-sxm");
-    sc->workload = WORKLOAD_SERVE;
-    memset(&sc->model, 0, sizeof(sc->model));
-    sc->model.layers = 80;
-    sc->model.hidden = 8192;
-    sc->model.heads = 64;
-    sc->model.kv_heads = 8;
-    sc->model.ffn = 28672;
-    sc->model.vocab = 128256;
-    sc->model.gated_ffn = true;
-    sc->model.attention = MATTN_GQA;
-    sc->layout.tp = 1;
+    fixture_serving(sc, 1);
     sc->layout.pp = pp;
-    sc->layout.dp = 1;
-    sc->layout.cp = 1;
-    sc->layout.ep = 1;
-    sc->layout.microbatch = 1;
     sc->gpus = pp;
-    sc->stack.gemm_eff = 0.75;
-    sc->stack.attn_eff = 1;
-    sc->stack.mbu = 0.8;
-    sc->stack.kv_mem_frac = 0.9;
-    sc->stack.max_seqs = 2048;
-    sc->stack.allreduce_s = 5e-6;
-    sc->stack.step_overhead_s = 2e-3;
-    sc->stack.decode_overlap = 0.3;
     sc->stack.prefill_chunk = chunk;
-    sc->serve.weights = SD_FP8;
-    sc->serve.kv_cache = SD_FP8;
     sc->serve.input_tokens = (uint64_t)in;
     sc->serve.output_tokens = 16;
     sc->serve.prefix_hit_frac = hit_frac;
     sc->serve.mode = SERVE_ONLINE;
     sc->serve.concurrency = 1;
     sc->serve.pool = POOL_PREFILL;
-    sc->cloud_usd_per_gpu_hour = 2.5;
 }
 
 static double prefill_ms(const struct scenario *sc)

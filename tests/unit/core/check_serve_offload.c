@@ -20,50 +20,11 @@
  * one fixture H100, an engine like the TensorRT-LLM row. */
 static void one_gpu_70b(struct scenario *sc)
 {
-    fixture_scenario(sc, "h100-sxm");
-    sc->workload = WORKLOAD_SERVE;
-    memset(&sc->model, 0, sizeof(sc->model));
-    sc->model.layers = 80;
-    sc->model.hidden = 8192;
-    sc->model.heads = 64;
-    sc->model.kv_heads = 8;
-    sc->model.ffn = 28672;
-    sc->model.vocab = 128256;
-    sc->model.gated_ffn = true;
-    sc->model.attention = MATTN_GQA;
-    sc->layout.tp = 1;
-    sc->layout.pp = 1;
-    sc->layout.dp = 1;
-    sc->layout.cp = 1;
-    sc->layout.ep = 1;
-    sc->layout.microbatch = 1;
-    sc->gpus = 1;
-    sc->stack.gemm_eff = 0.75;
-    sc->stack.attn_eff = 1;
-    sc->stack.mbu = 0.8;
-    sc->stack.kv_mem_frac = 0.9;
+    fixture_serving(sc, 1);
     sc->stack.mem_reserve_bytes = GIB;
-    sc->stack.max_seqs = 2048;
-    sc->stack.allreduce_s = 5e-6;
-    sc->stack.step_overhead_s = 2e-3;
-    sc->stack.decode_overlap = 0.3;
     sc->stack.prefill_chunk = 8192;
-    sc->serve.weights = SD_FP8;
-    sc->serve.kv_cache = SD_FP8;
-    sc->serve.input_tokens = 1000;
-    sc->serve.output_tokens = 1000;
     sc->serve.concurrency = 4;
     sc->system.host_link_bps = 50e9;
-    sc->cloud_usd_per_gpu_hour = 2.5;
-}
-
-static void eval_ok(const struct scenario *sc, struct result *r)
-{
-    struct diag d;
-
-    diag_clear(&d);
-    ck_assert_msg(scenario_validate(sc, &d) == CP_OK, "%s: %s", d.where, d.msg);
-    scenario_eval(sc, r);
 }
 
 /* By hand, per GPU: weights w = 2 B x 2 x 128256 x 8192 (embedding and
@@ -104,7 +65,7 @@ START_TEST(test_offload_table)
     sc.accel.hbm_bytes = c->hbm_gib * GIB;
     sc.system.host_link_bps = c->link_gb_s * 1e9;
     sc.serve.offload = SOFF_WEIGHTS;
-    eval_ok(&sc, &r);
+    fixture_eval_ok(&sc, &r);
     ck_assert_msg(r.memory.fits, "%s", c->source);
     ck_assert_double_eq_tol(r.serve.weights_bytes, 72655052800.0, 1);
     ck_assert_msg(fabs(r.memory.host_weights_bytes / 1e9 - c->host_gb) < 1e-3,
@@ -138,12 +99,12 @@ START_TEST(test_offload_overlaps)
 
     one_gpu_70b(&sc);
     sc.accel.hbm_bytes = 96 * GIB; /* fits: the reference step */
-    eval_ok(&sc, &big);
+    fixture_eval_ok(&sc, &big);
     ck_assert(big.memory.host_weights_bytes == 0);
     sc.accel.hbm_bytes = 64 * GIB;
     sc.serve.offload = SOFF_WEIGHTS;
     sc.system.host_link_bps = 900e9;
-    eval_ok(&sc, &fast);
+    fixture_eval_ok(&sc, &fast);
     ck_assert(fast.serve.batch == big.serve.batch);
     ck_assert(fast.memory.host_weights_bytes / 900e9 <
               big.serve.decode_step_ms / 1e3);
@@ -152,7 +113,7 @@ START_TEST(test_offload_overlaps)
     ck_assert_double_eq_tol(fast.serve.prefill_ms, big.serve.prefill_ms,
                             1e-9 * big.serve.prefill_ms);
     sc.system.host_link_bps = 50e9;
-    eval_ok(&sc, &slow);
+    fixture_eval_ok(&sc, &slow);
     ck_assert_double_eq_tol(slow.serve.decode_step_ms,
                             slow.memory.host_weights_bytes / 50e9 * 1e3,
                             1e-9 * slow.serve.decode_step_ms);
@@ -170,17 +131,17 @@ START_TEST(test_offload_only_when_needed)
 
     one_gpu_70b(&sc);
     sc.accel.hbm_bytes = 64 * GIB;
-    eval_ok(&sc, &off);
+    fixture_eval_ok(&sc, &off);
     ck_assert(!off.memory.fits);
     ck_assert(off.memory.host_weights_bytes == 0);
     sc.serve.offload = SOFF_WEIGHTS;
-    eval_ok(&sc, &on);
+    fixture_eval_ok(&sc, &on);
     ck_assert(on.memory.fits);
     sc.accel.hbm_bytes = 80 * GIB;
     sc.serve.offload = SOFF_NONE;
-    eval_ok(&sc, &off);
+    fixture_eval_ok(&sc, &off);
     sc.serve.offload = SOFF_WEIGHTS;
-    eval_ok(&sc, &on);
+    fixture_eval_ok(&sc, &on);
     ck_assert(on.memory.host_weights_bytes == 0);
     ck_assert_double_eq(on.serve.output_tokens_per_s,
                         off.serve.output_tokens_per_s);
@@ -222,17 +183,17 @@ START_TEST(test_offload_host_memory)
     sc.serve.offload = SOFF_WEIGHTS;
     sc.system.gpus_per_node = 8;
     sc.system.host_mem_bytes = 80e9;
-    eval_ok(&sc, &r);
+    fixture_eval_ok(&sc, &r);
     ck_assert(!r.memory.fits);
     ck_assert(!r.serve.fits);
     ck_assert_msg(strstr(r.serve.reason, "systems.host_mem_gb") != NULL, "%s",
                   r.serve.reason);
     sc.system.host_mem_bytes = 160e9;
-    eval_ok(&sc, &r);
+    fixture_eval_ok(&sc, &r);
     ck_assert(r.memory.fits);
     ck_assert(r.serve.fits);
     sc.system.host_mem_bytes = 0;
-    eval_ok(&sc, &r);
+    fixture_eval_ok(&sc, &r);
     ck_assert(r.serve.fits);
 }
 END_TEST

@@ -14,67 +14,10 @@
 #include "core/serve_pool.h"
 #include "fixture.h"
 
-/* DeepSeek-V3 (DeepSeek-AI 2024, arXiv 2412.19437, Table 1 and 2.1). */
-static void deepseek_v3(struct model_spec *m)
-{
-    memset(m, 0, sizeof(*m));
-    m->layers = 61;
-    m->hidden = 7168;
-    m->heads = 128;
-    m->kv_heads = 128;
-    m->ffn = 18432;
-    m->vocab = 129280;
-    m->gated_ffn = true;
-    m->experts = 256;
-    m->experts_active = 8;
-    m->shared_experts = 1;
-    m->expert_ffn = 2048;
-    m->moe_every = 1;
-    m->head_dim = 128;
-    m->attention = MATTN_MLA;
-    m->kv_lora_rank = 512;
-    m->rope_head_dim = 64;
-}
-
-/* H100 nodes of 8 on 400G InfiniBand, an SGLang-like engine. */
-static void wide_ep(struct scenario *sc)
-{
-    fixture_scenario(sc, "h100-sxm");
-    sc->workload = WORKLOAD_SERVE;
-    deepseek_v3(&sc->model);
-    sc->layout.tp = 1;
-    sc->layout.pp = 1;
-    sc->layout.dp = 1;
-    sc->layout.cp = 1;
-    sc->layout.ep = 1;
-    sc->layout.microbatch = 1;
-    sc->stack.gemm_eff = 0.7;
-    sc->stack.attn_eff = 1;
-    sc->stack.mbu = 0.75;
-    sc->stack.kv_mem_frac = 0.9;
-    sc->stack.allreduce_s = 10e-6;
-    sc->stack.step_overhead_s = 1e-3;
-    sc->stack.decode_overlap = 0.3;
-    sc->stack.prefill_chunk = 8192;
-    sc->serve.weights = SD_FP8;
-    sc->serve.kv_cache = SD_BF16;
-    sc->serve.input_tokens = 2000;
-    sc->serve.output_tokens = 500;
-    sc->cloud_usd_per_gpu_hour = 2.5;
-}
-
 static enum cp_status check(const struct scenario *sc, struct diag *d)
 {
     diag_clear(d);
     return scenario_validate(sc, d);
-}
-
-static void eval_ok(const struct scenario *sc, struct result *r)
-{
-    struct diag d;
-
-    ck_assert_msg(check(sc, &d) == CP_OK, "%s: %s", d.where, d.msg);
-    scenario_eval(sc, r);
 }
 
 /* The dispatcher by hand: per MoE layer and GPU, T/tp k h bytes per
@@ -88,7 +31,7 @@ START_TEST(test_a2a_by_hand)
     struct serve_a2a a;
     double el, in, out, want;
 
-    wide_ep(&sc);
+    fixture_wide_ep(&sc);
     model_shape_derive(&sc.model, 1, &m);
     ck_assert_double_eq_tol(m.moe_layers, 61, 1e-9); /* moe_every 1 */
     /* no EP: nothing to send */
@@ -154,7 +97,7 @@ START_TEST(test_comm_precision)
     }
     /* invariant: the same EP 32 all-to-all in bf16 moves 4 / 3.03 of the
      * bytes of fp8 (the latencies alike), never less time */
-    wide_ep(&sc);
+    fixture_wide_ep(&sc);
     model_shape_derive(&sc.model, 1, &m);
     serve_a2a_init(&sc, &m, 1, 32, &a);
     t_auto = serve_a2a_s(&a, 256);
@@ -166,7 +109,7 @@ START_TEST(test_comm_precision)
     ck_assert_double_eq_tol(t_bf16 - 61 * 2 * 10e-6,
                             wire * 4 / (3 + 4.0 / 128), wire * 1e-9);
     /* fp8 on a chip without fp8: refused naming the key */
-    wide_ep(&sc);
+    fixture_wide_ep(&sc);
     sc.accel.peak_flops[PREC_FP8] = 0;
     sc.serve.weights = SD_BF16;
     sc.serve.comm = SCOMM_FP8;
@@ -186,7 +129,7 @@ START_TEST(test_expert_weights_spread)
     struct model_shape m;
     double expert, dense;
 
-    wide_ep(&sc);
+    fixture_wide_ep(&sc);
     model_shape_derive(&sc.model, 1, &m);
     expert = m.moe_layers * m.expert_params; /* one expert, all layers */
     sc.serve.mode = SERVE_OFFLINE;
@@ -194,11 +137,11 @@ START_TEST(test_expert_weights_spread)
     sc.gpus = 32;
     sc.layout.ep = 32;
     sc.serve.attention_dp = 32;
-    eval_ok(&sc, &r32);
+    fixture_eval_ok(&sc, &r32);
     sc.gpus = 144;
     sc.layout.ep = 144;
     sc.serve.attention_dp = 144;
-    eval_ok(&sc, &r144);
+    fixture_eval_ok(&sc, &r144);
     dense = r32.serve.weights_bytes - 8 * expert;
     ck_assert_double_eq_tol(r144.serve.weights_bytes, dense + 2 * expert, 1e3);
     ck_assert(dense > 0 && dense < 0.1 * 256 * expert);
@@ -206,7 +149,7 @@ START_TEST(test_expert_weights_spread)
     sc.gpus = 8;
     sc.layout.ep = 8;
     sc.serve.attention_dp = 8;
-    eval_ok(&sc, &r8);
+    fixture_eval_ok(&sc, &r8);
     ck_assert(!r8.serve.fits);
     ck_assert(r8.serve.reason[0]);
 }
@@ -220,13 +163,13 @@ START_TEST(test_pool_alone)
     struct scenario sc;
     struct result pf, dc;
 
-    wide_ep(&sc);
+    fixture_wide_ep(&sc);
     sc.serve.mode = SERVE_OFFLINE;
     sc.gpus = 32;
     sc.layout.ep = 32;
     sc.serve.attention_dp = 32;
     sc.serve.pool = POOL_PREFILL;
-    eval_ok(&sc, &pf);
+    fixture_eval_ok(&sc, &pf);
     ck_assert(pf.serve.fits);
     ck_assert_double_eq_tol(pf.serve.input_tokens_per_s,
                             pf.serve.requests_per_s * 2000, 1e-6);
@@ -241,7 +184,7 @@ START_TEST(test_pool_alone)
     ck_assert(serve_tpot_at_ms(&pf.serve, SERVE_PCT_P99) == 0);
     ck_assert(serve_ttft_at_ms(&pf.serve, SERVE_PCT_P99) > 0);
     sc.serve.pool = POOL_DECODE;
-    eval_ok(&sc, &dc);
+    fixture_eval_ok(&sc, &dc);
     ck_assert(dc.serve.fits);
     ck_assert_double_eq_tol(dc.serve.output_tokens_per_s,
                             dc.serve.batch / (dc.serve.decode_step_ms / 1e3),
@@ -250,7 +193,7 @@ START_TEST(test_pool_alone)
     /* online, N users: the batch is N spread over the ranks */
     sc.serve.mode = SERVE_ONLINE;
     sc.serve.concurrency = 32 * 64;
-    eval_ok(&sc, &dc);
+    fixture_eval_ok(&sc, &dc);
     ck_assert_double_eq_tol(dc.serve.batch, 32 * 64, 1e-9);
     ck_assert(dc.serve.tpot_ms > 0);
     ck_assert(serve_tpot_known(&dc.serve));
@@ -275,7 +218,7 @@ START_TEST(test_pool_ttft_percentiles)
     struct result r, lo;
     double t0, pf, cap, rho, w50, w99, wm;
 
-    wide_ep(&sc);
+    fixture_wide_ep(&sc);
     sc.gpus = 176;
     sc.serve.mode = SERVE_ONLINE;
     sc.serve.disaggregated = DISAGG_YES;
@@ -288,15 +231,15 @@ START_TEST(test_pool_ttft_percentiles)
     sc.serve.percentile = SERVE_PCT_P99;
     sc.serve.output_tokens = 100; /* the prefill pool sets the pace */
     sc.serve.concurrency = 20000; /* past capacity: the prefill rate */
-    eval_ok(&sc, &r);
+    fixture_eval_ok(&sc, &r);
     ck_assert(r.serve.fits);
     cap = r.serve.requests_per_s;
     sc.serve.concurrency = 0;
     sc.serve.requests_per_s = cap / 2;
-    eval_ok(&sc, &r);
+    fixture_eval_ok(&sc, &r);
     ck_assert(r.serve.fits);
     sc.serve.requests_per_s = cap * 1e-6; /* no queue: prefill + transfer */
-    eval_ok(&sc, &lo);
+    fixture_eval_ok(&sc, &lo);
     t0 = lo.serve.ttft_ms;
     pf = 32 / cap; /* bulk prefill of one prompt on one of 32 ranks */
     rho = 0.5;
@@ -313,10 +256,10 @@ START_TEST(test_pool_ttft_percentiles)
     /* a TTFT target holds at the statistic it names */
     sc.serve.requests_per_s = cap / 2;
     sc.serve.ttft_ms = (r.serve.ttft_p50_ms + r.serve.ttft_p99_ms) / 2;
-    eval_ok(&sc, &r);
+    fixture_eval_ok(&sc, &r);
     ck_assert(!r.serve.fits);
     sc.serve.percentile = SERVE_PCT_P50;
-    eval_ok(&sc, &r);
+    fixture_eval_ok(&sc, &r);
     ck_assert_msg(r.serve.fits, "%s", r.serve.reason);
 }
 END_TEST
@@ -333,7 +276,7 @@ START_TEST(test_closed_loop_invariants)
     struct result r;
     double n = users[_i], d;
 
-    wide_ep(&sc);
+    fixture_wide_ep(&sc);
     sc.gpus = 176;
     sc.serve.concurrency = (uint64_t)n;
     sc.serve.disaggregated = DISAGG_YES;
@@ -343,7 +286,7 @@ START_TEST(test_closed_loop_invariants)
     sc.serve.decode.gpus = 144;
     sc.serve.decode.ep = 144;
     sc.serve.decode.attention_dp = 144;
-    eval_ok(&sc, &r);
+    fixture_eval_ok(&sc, &r);
     ck_assert_msg(r.serve.fits, "%s", r.serve.reason);
     d = 499 * r.serve.tpot_ms / 1e3;
     ck_assert_rel(r.serve.requests_per_s * (r.serve.ttft_ms / 1e3 + d), n,
@@ -370,7 +313,7 @@ START_TEST(test_deepseek_ep32_ep144)
     struct result r, r2;
     double d;
 
-    wide_ep(&sc);
+    fixture_wide_ep(&sc);
     sc.gpus = 176;
     sc.serve.concurrency = 20000;
     sc.serve.disaggregated = DISAGG_YES;
@@ -380,7 +323,7 @@ START_TEST(test_deepseek_ep32_ep144)
     sc.serve.decode.gpus = 144;
     sc.serve.decode.ep = 144;
     sc.serve.decode.attention_dp = 144;
-    eval_ok(&sc, &r);
+    fixture_eval_ok(&sc, &r);
     ck_assert_msg(r.serve.fits, "%s", r.serve.reason);
     ck_assert(r.serve.disaggregated);
     ck_assert_double_eq_tol(r.serve.prefill_gpus, 32, 1e-9);
@@ -403,7 +346,7 @@ START_TEST(test_deepseek_ep32_ep144)
     /* far more users than the pools serve: the rate saturates and the
      * users wait in the prefill queue, N = r (TTFT + D) exactly */
     sc.serve.concurrency = 200000;
-    eval_ok(&sc, &r2);
+    fixture_eval_ok(&sc, &r2);
     ck_assert(r2.serve.fits);
     ck_assert(r2.serve.requests_per_s <= r.serve.requests_per_s * 1.01);
     d = 499 * r2.serve.decode_step_ms / 1e3;
@@ -412,7 +355,7 @@ START_TEST(test_deepseek_ep32_ep144)
                             200000, 200000 * 2e-2);
     /* a fortieth of the users: a lighter load, a shorter wait */
     sc.serve.concurrency = 500;
-    eval_ok(&sc, &r2);
+    fixture_eval_ok(&sc, &r2);
     ck_assert(r2.serve.fits);
     ck_assert(r2.serve.utilization < 0.7);
     ck_assert(r2.serve.queue_ms < r.serve.queue_ms / 10);
@@ -423,7 +366,7 @@ START_TEST(test_deepseek_ep32_ep144)
     sc.serve.requests_per_s = 40;
     sc.serve.prefill.gpus = 0;
     sc.serve.decode.gpus = 0;
-    eval_ok(&sc, &r);
+    fixture_eval_ok(&sc, &r);
     ck_assert_msg(r.serve.fits, "%s", r.serve.reason);
     ck_assert(fmod(r.serve.prefill_gpus, 32) == 0);
     ck_assert(fmod(r.serve.decode_gpus, 144) == 0);
@@ -463,7 +406,7 @@ START_TEST(test_mla_decode_absorbed)
     struct scenario sc;
     double mla, mha, ratio;
 
-    wide_ep(&sc);
+    fixture_wide_ep(&sc);
     mla = decode_attention_s(&sc, 64);
     sc.model.attention = MATTN_MHA;
     sc.model.kv_lora_rank = 0;
@@ -495,7 +438,7 @@ START_TEST(test_bad_keys)
     struct diag d;
     const struct bad_case *c = &bad[_i];
 
-    wide_ep(&sc);
+    fixture_wide_ep(&sc);
     sc.gpus = 176;
     sc.serve.concurrency = 100;
     sc.serve.disaggregated = DISAGG_YES;

@@ -16,58 +16,18 @@
 #include "core/serve.h"
 #include "fixture.h"
 
-/* DeepSeek-V3 (DeepSeek-AI 2024, arXiv 2412.19437, Table 1 and 2.1),
- * every layer MoE as the calibration rows write it. */
-static void deepseek_v3(struct model_spec *m)
-{
-    memset(m, 0, sizeof(*m));
-    m->layers = 61;
-    m->hidden = 7168;
-    m->heads = 128;
-    m->kv_heads = 128;
-    m->ffn = 18432;
-    m->vocab = 129280;
-    m->gated_ffn = true;
-    m->experts = 256;
-    m->experts_active = 8;
-    m->shared_experts = 1;
-    m->expert_ffn = 2048;
-    m->moe_every = 1;
-    m->head_dim = 128;
-    m->attention = MATTN_MLA;
-    m->kv_lora_rank = 512;
-    m->rope_head_dim = 64;
-}
-
 static void wide_ep(struct scenario *sc, uint64_t tp, uint64_t ep, uint64_t adp,
                     enum serve_dtype w)
 {
-    fixture_scenario(sc, "h100-sxm");
-    sc->workload = WORKLOAD_SERVE;
-    deepseek_v3(&sc->model);
+    fixture_wide_ep(sc);
     sc->layout.tp = tp;
-    sc->layout.pp = 1;
-    sc->layout.dp = 1;
-    sc->layout.cp = 1;
     sc->layout.ep = ep;
-    sc->layout.microbatch = 1;
     sc->gpus = tp * adp;
-    sc->stack.gemm_eff = 0.7;
-    sc->stack.attn_eff = 1;
-    sc->stack.mbu = 0.75;
-    sc->stack.kv_mem_frac = 0.9;
-    sc->stack.allreduce_s = 10e-6;
-    sc->stack.step_overhead_s = 1e-3;
-    sc->stack.decode_overlap = 0.3;
-    sc->stack.prefill_chunk = 8192;
     sc->serve.weights = w;
-    sc->serve.kv_cache = SD_BF16;
-    sc->serve.input_tokens = 2000;
     sc->serve.output_tokens = 100;
     sc->serve.mode = SERVE_OFFLINE;
     sc->serve.attention_dp = adp;
     sc->serve.pool = POOL_DECODE;
-    sc->cloud_usd_per_gpu_hour = 2.5;
 }
 
 /* By hand, h 7168, f 2048, gated, 61 MoE layers, k 8.  fp8 dispatch
