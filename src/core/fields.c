@@ -119,3 +119,25 @@ enum cp_status field_check_real(enum field_id f, double v, struct diag *d)
                         "%g is out of range [%g, %g]", v, fi->min, fi->max);
     return CP_OK;
 }
+
+enum cp_status field_check_enum(enum field_id f, int v, struct diag *d)
+{
+    const struct field_info *fi = &field_table[f];
+    size_t i, n = field_enum_count(fi);
+    char words[256], one[64];
+    size_t len = 0;
+
+    for (i = 0; i < n; i++)
+        if (fi->enum_values ? fi->enum_values[i] == v : (int)i == v)
+            return CP_OK;
+    words[0] = '\0';
+    for (i = 0; i < n && len < sizeof(words); i++) {
+        field_enum_choice(fi, i, one, sizeof(one));
+        len += (size_t)snprintf(words + len, sizeof(words) - len, "%s%s",
+                                i == 0       ? ""
+                                : i + 1 == n ? " or "
+                                             : ", ",
+                                one);
+    }
+    return diag_set(d, CP_ERR_RANGE, fi->name, "must be %s", words);
+}

@@ -284,5 +284,8 @@ const char *field_enum_choice(const struct field_info *fi, size_t i, char *buf,
 enum cp_status field_check_count(enum field_id f, uint64_t v, struct diag *d);
 /* (A 0 of a PKF_ZERO_UNSET field passes.) */
 enum cp_status field_check_real(enum field_id f, double v, struct diag *d);
+/* An enum field's stored value against its choices (the row's
+ * enum_values, else the choice index): "must be a, b or c". */
+enum cp_status field_check_enum(enum field_id f, int v, struct diag *d);
 
 #endif

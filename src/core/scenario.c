@@ -198,6 +198,21 @@ static inline enum cp_status check_field(const void *base, size_t base_off,
     if (!st)                                                                   \
         st = check_field(m, OFF(model), FLD_##id, d);
 
+/* Enum field f of the struct at base (at base_off in struct scenario)
+ * against its row's choices; the error lists them (field_check_enum). */
+static inline enum cp_status check_enum(const void *base, size_t base_off,
+                                        enum field_id f, struct diag *d)
+{
+    int e;
+
+    memcpy(&e, (const char *)base + (row_off[f] - base_off), sizeof(e));
+    return field_check_enum(f, e, d);
+}
+
+#define CHECK_ENUM(id)                                                         \
+    if (!st)                                                                   \
+        st = check_enum(sc, 0, FLD_##id, d);
+
 /* Every count of the model (0: not given, from the shape or a default). */
 #define MODEL_FIELDS(X)                                                        \
     X(MODEL_PARAMS)                                                            \
@@ -299,8 +314,8 @@ static enum cp_status validate_model(const struct model_spec *m, struct diag *d)
                             "give one or the other",
                             (double)m->params, s.params / s.param_scale);
     }
-    if ((unsigned)m->attention > MATTN_MLA)
-        return diag_set(d, CP_ERR_RANGE, "model.attention", "unknown kind");
+    if (check_enum(m, OFF(model), FLD_MODEL_ATTENTION, d) != CP_OK)
+        return CP_ERR_RANGE;
     if (m->attention == MATTN_MLA && !m->kv_lora_rank)
         return diag_set(d, CP_ERR_RANGE, "model.kv_lora_rank",
                         "missing: MLA needs the latent width of K and V");
@@ -380,8 +395,9 @@ static enum cp_status validate_layout(const struct scenario *sc,
 
     st = CP_OK;
     LAYOUT_FIELDS(CHECK_SC)
+    /* the layout search's path: compare, and word the error from the row */
     if (!st && (unsigned)lay->recompute > RECOMPUTE_FULL)
-        st = diag_set(d, CP_ERR_RANGE, "parallel.recompute", "unknown mode");
+        st = field_check_enum(FLD_PAR_RECOMPUTE, (int)lay->recompute, d);
     if (st)
         return st;
 
@@ -667,9 +683,10 @@ static enum cp_status validate_pools(const struct scenario *sc,
     enum cp_status st;
     int i;
 
-    if ((unsigned)v->pool > POOL_DECODE)
-        return diag_set(d, CP_ERR_RANGE, "serve.pool", "unknown pool");
     st = CP_OK;
+    CHECK_ENUM(SERVE_POOL)
+    if (st)
+        return st;
     POOL_FIELDS(CHECK_SC)
     for (i = 0; i < 2 && !st; i++) {
         char key[40];
@@ -789,8 +806,8 @@ static enum cp_status validate_serve_layout(const struct scenario *sc,
 static enum cp_status validate_serve_offload(const struct scenario *sc,
                                              struct diag *d)
 {
-    if ((unsigned)sc->serve.offload > SOFF_WEIGHTS)
-        return diag_set(d, CP_ERR_RANGE, "serve.offload", "unknown mode");
+    if (check_enum(sc, 0, FLD_SERVE_OFFLOAD, d) != CP_OK)
+        return CP_ERR_RANGE;
     if (sc->serve.offload == SOFF_WEIGHTS && !(sc->system.host_link_bps > 0))
         return diag_set(d, CP_ERR_RANGE, "serve.offload",
                         "weight offload needs the system's link to host "
@@ -807,38 +824,28 @@ static enum cp_status validate_serve(const struct scenario *sc, struct diag *d)
     const struct stack_spec *s = &sc->stack;
     enum cp_status st;
 
-    if ((unsigned)v->mode > SERVE_OFFLINE)
-        return diag_set(d, CP_ERR_RANGE, "serve.mode", "unknown mode");
     st = CP_OK;
+    CHECK_ENUM(SERVE_MODE)
+    if (st)
+        return st;
     SERVE_FIELDS(CHECK_SC)
-    if (!st && (unsigned)v->percentile > SERVE_PCT_P99)
-        st = diag_set(d, CP_ERR_RANGE, "serve.percentile",
-                      "must be mean, p50, p90 or p99");
-    if (!st && (unsigned)v->weights >= SD_COUNT)
-        st = diag_set(d, CP_ERR_RANGE, "serve.weights", "unknown precision");
-    if (!st && (v->expert_weights < 0 || v->expert_weights > SD_COUNT))
-        st = diag_set(d, CP_ERR_RANGE, "serve.expert_weights",
-                      "unknown precision");
-    if (!st && (unsigned)v->attention > SATTN_FP8)
-        st = diag_set(d, CP_ERR_RANGE, "serve.attention", "unknown precision");
+    CHECK_ENUM(SERVE_PERCENTILE)
+    CHECK_ENUM(SERVE_WEIGHTS)
+    CHECK_ENUM(SERVE_EXPERT_WEIGHTS)
+    CHECK_ENUM(SERVE_ATTENTION)
     if (!st && v->attention == SATTN_FP8 &&
         !(sc->accel.peak_flops[PREC_FP8] > 0))
         st = diag_set(d, CP_ERR_RANGE, "serve.attention",
                       "fp8 attention needs fp8 tensor cores, which '%s' "
                       "has not",
                       sc->accel.id);
-    if (!st && (unsigned)v->comm > SCOMM_FP8)
-        st = diag_set(d, CP_ERR_RANGE, "serve.comm", "unknown precision");
+    CHECK_ENUM(SERVE_COMM)
     if (!st && v->comm == SCOMM_FP8 && !(sc->accel.peak_flops[PREC_FP8] > 0))
         st = diag_set(d, CP_ERR_RANGE, "serve.comm",
                       "fp8 dispatch needs fp8 support, which '%s' has not",
                       sc->accel.id);
-    if (!st && v->kv_cache != SD_BF16 && v->kv_cache != SD_FP16 &&
-        v->kv_cache != SD_FP8)
-        st = diag_set(d, CP_ERR_RANGE, "serve.kv_cache",
-                      "must be bf16, fp16 or fp8");
-    if (!st && (unsigned)v->disaggregated > DISAGG_AUTO)
-        st = diag_set(d, CP_ERR_RANGE, "serve.disaggregated", "unknown mode");
+    CHECK_ENUM(SERVE_KV_CACHE)
+    CHECK_ENUM(SERVE_DISAGGREGATED)
     if (!st)
         st = validate_serve_offload(sc, d);
     if (st)
@@ -951,35 +958,16 @@ static enum cp_status validate_head(const struct scenario *sc, struct diag *d)
     /* 0 is "not set" (a scenario built without scenario_defaults): 1. */
     CHECK_SC(SOFTWARE_EFFICIENCY_SCALE)
     CHECK_SC(SOFTWARE_PREFILL_CHUNK)
-    if (!st && (unsigned)sc->recipe.a2a_overlap > RECIPE_NO)
-        st = diag_set(d, CP_ERR_RANGE, "software.moe_a2a_overlap",
-                      "must be stack, yes or no");
-    if (!st && (unsigned)sc->recipe.tp_overlap > RECIPE_NO)
-        st = diag_set(d, CP_ERR_RANGE, "software.tp_comm_overlap",
-                      "must be stack, yes or no");
-    if (!st && (unsigned)sc->recipe.graphs > GRAPHS_FULL)
-        st = diag_set(d, CP_ERR_RANGE, "software.cuda_graphs",
-                      "must be stack, none, router, attn or full");
-    if (!st && (unsigned)sc->recipe.dispatcher > DISPATCH_HYBRIDEP)
-        st = diag_set(d, CP_ERR_RANGE, "software.moe_dispatcher",
-                      "must be stack, alltoall, deepep or hybridep");
-    if (!st && (unsigned)sc->recipe.fp8_scaling > FP8_SCALING_ROW)
-        st = diag_set(d, CP_ERR_RANGE, "software.fp8_scaling",
-                      "must be stack, tensor or row");
-    if (!st && (unsigned)sc->recipe.force_balance > RECIPE_NO)
-        st = diag_set(d, CP_ERR_RANGE, "software.moe_force_balance",
-                      "must be stack, yes or no");
-    if (!st && (unsigned)sc->recipe.schedule > SCHED_DUALPIPE)
-        st = diag_set(d, CP_ERR_RANGE, "software.pp_schedule",
-                      "must be stack, 1f1b or dualpipe");
-    if (!st && (unsigned)sc->recipe.offload > OFFLOAD_OPTIMIZER_ACTIVATIONS)
-        st = diag_set(d, CP_ERR_RANGE, "software.offload",
-                      "must be stack, none, optimizer or "
-                      "optimizer_activations");
-    if (!st &&
-        (unsigned)sc->recipe.recompute_modules > RECMOD_MLA_UP_MLP_MOE_ACT)
-        st = diag_set(d, CP_ERR_RANGE, "software.recompute_modules",
-                      "unknown recompute module set");
+    CHECK_ENUM(SOFTWARE_MOE_A2A_OVERLAP)
+    CHECK_ENUM(SOFTWARE_TP_COMM_OVERLAP)
+    CHECK_ENUM(SOFTWARE_CUDA_GRAPHS)
+    CHECK_ENUM(SOFTWARE_MOE_DISPATCHER)
+    CHECK_ENUM(SOFTWARE_MOE_FORCE_BALANCE)
+    CHECK_ENUM(SOFTWARE_PP_SCHEDULE)
+    CHECK_ENUM(SOFTWARE_FP8_SCALING)
+    CHECK_ENUM(SOFTWARE_OFFLOAD)
+    CHECK_ENUM(SOFTWARE_CHECKPOINT_EARLY_STOP)
+    CHECK_ENUM(SOFTWARE_RECOMPUTE_MODULES)
     /* Megatron-Core builds mla_up_proj's checkpoint in MLA only */
     if (!st && (spec_recompute_mask(&sc->recipe) & RECMOD_BIT_MLA_UP) != 0 &&
         sc->model.attention != MATTN_MLA)
@@ -1000,16 +988,11 @@ static enum cp_status validate_head(const struct scenario *sc, struct diag *d)
         st = diag_set(d, CP_ERR_RANGE, "software.offload",
                       "optimizer offload runs DeepSpeed's CPU-Adam: needs "
                       "train.optimizer=adam");
-    if (!st && (unsigned)sc->train.optimizer >= OPT_COUNT)
-        st = diag_set(d, CP_ERR_RANGE, "train.optimizer", "unknown optimizer");
-    if (!st && sc->train.grad_dtype != PREC_FP32 &&
-        sc->train.grad_dtype != PREC_BF16 && sc->train.grad_dtype != PREC_FP16)
-        st = diag_set(d, CP_ERR_RANGE, "train.grad_dtype",
-                      "must be fp32, bf16 or fp16");
-    if (!st && (unsigned)sc->train.attention > ATTN_STANDARD)
-        st = diag_set(d, CP_ERR_RANGE, "train.attention", "unknown mode");
-    if (!st && (unsigned)sc->workload > WORKLOAD_SERVE)
-        st = diag_set(d, CP_ERR_RANGE, "workload.kind", "unknown workload");
+    CHECK_ENUM(TRAIN_OPTIMIZER)
+    CHECK_ENUM(TRAIN_GRAD_DTYPE)
+    CHECK_ENUM(TRAIN_ATTENTION)
+    CHECK_ENUM(WORKLOAD_KIND)
+    CHECK_ENUM(CLOUD_TERM)
     if (!st)
         st = validate_hardware(sc, d);
     return st;

@@ -151,6 +151,33 @@ START_TEST(test_every_field_validated)
 }
 END_TEST
 
+/* Every enum field: a value past its last choice is refused by
+ * scenario_validate, naming the field and its choices (the field's row,
+ * not a second list of words in the validator). */
+START_TEST(test_every_enum_validated)
+{
+    const struct field_info *fi = field_info((enum field_id)_i);
+    struct scenario sc;
+    struct diag d;
+    char last[64], want[96];
+
+    if (fi->type != PT_ENUM || fi->store != PS_INT)
+        return;
+    base_for(fi, &sc);
+    /* one past the last choice; -1 where the choices map to C values */
+    set_field(&sc, (enum field_id)_i,
+              fi->enum_values ? -1 : (double)field_enum_count(fi));
+    diag_clear(&d);
+    ck_assert_msg(scenario_validate(&sc, &d) == CP_ERR_RANGE,
+                  "%s past its last choice passes validation", fi->name);
+    ck_assert_str_eq(d.where, fi->name);
+    field_enum_choice(fi, field_enum_count(fi) - 1, last, sizeof(last));
+    snprintf(want, sizeof(want), " or %s", last);
+    ck_assert_msg(strstr(d.msg, want) != NULL, "%s: \"%s\" does not name %s",
+                  fi->name, d.msg, last);
+}
+END_TEST
+
 /* Bounds where plan, catalog and core disagreed before the one table
  * (issue 21 item 1); the row's bound is what all three check now. */
 static const struct bound_case {
@@ -327,6 +354,7 @@ Suite *suite_fields(void)
     tcase_add_test(tc, test_check_helpers);
     tcase_add_test(tc, test_defaults_agree);
     tcase_add_loop_test(tc, test_every_field_validated, 0, FIELD_COUNT);
+    tcase_add_loop_test(tc, test_every_enum_validated, 0, FIELD_COUNT);
     tcase_add_loop_test(tc, test_bound_cases, 0,
                         (int)(sizeof(bound_cases) / sizeof(bound_cases[0])));
     suite_add_tcase(s, tc);
