@@ -334,15 +334,12 @@ static enum cp_status collect_id(void *ctx, const char *const *values,
     return CP_OK;
 }
 
-/* The typical stack: per knob the median of the other training rows'
- * stated cells (a serving row and an empty cell do not count), the
- * knob's default when no row states it. */
-START_TEST(test_typical_knobs)
+/* A built-in catalog with every stack row deleted; r keeps the
+ * torchtitan row's cells as the template put_stack fills in. */
+static struct catalog *stacks_emptied(struct text_row *r)
 {
     static char ids[256][CP_ID_MAX];
     struct catalog *cat = NULL;
-    struct text_row *r = calloc(1, sizeof(*r));
-    double k[CK_COUNT];
     struct diag d;
     size_t i;
 
@@ -358,6 +355,19 @@ START_TEST(test_typical_knobs)
     for (i = 0; ids[i][0]; i++)
         ck_assert_int_eq(catalog_row_delete(cat, CATALOG_STACKS, ids[i], &d),
                          CP_OK);
+    return cat;
+}
+
+/* The typical stack: per knob the median of the other training rows'
+ * stated cells (a serving row and an empty cell do not count), the
+ * knob's default when no row states it. */
+START_TEST(test_typical_knobs)
+{
+    struct text_row *r = calloc(1, sizeof(*r));
+    struct catalog *cat = stacks_emptied(r);
+    double k[CK_COUNT];
+    struct diag d;
+
     put_stack(cat, r, "s1", "train", "0.6", "");
     put_stack(cat, r, "s2", "train", "0.7", "2");
     put_stack(cat, r, "s3", "train", "0.9", "");
@@ -390,26 +400,13 @@ START_TEST(test_typical_skips_unfused_attention)
         {"f3", "splash", "0.9", "0.8"},   {"u1", "unfused", "0.8", "0.9"},
         {"u2", "unfused", "0.8", "0.95"},
     };
-    static char ids[256][CP_ID_MAX];
-    struct catalog *cat = NULL;
     struct text_row *r = calloc(1, sizeof(*r));
+    struct catalog *cat = stacks_emptied(r);
     const char *ptr[64];
     double k[CK_COUNT];
     struct diag d;
     size_t i, j;
 
-    ck_assert_int_eq(catalog_open(":memory:", 0, &cat, &d), CP_OK);
-    r->cols = catalog_columns(CATALOG_STACKS, &r->n);
-    ck_assert(r->n <= 64 && !strcmp(r->cols[0].name, "id"));
-    ck_assert_int_eq(
-        catalog_foreach(cat, CATALOG_STACKS, "torchtitan", keep_row, r, &d),
-        CP_OK);
-    memset(ids, 0, sizeof(ids));
-    ck_assert_int_eq(
-        catalog_foreach(cat, CATALOG_STACKS, NULL, collect_id, ids, &d), CP_OK);
-    for (i = 0; ids[i][0]; i++)
-        ck_assert_int_eq(catalog_row_delete(cat, CATALOG_STACKS, ids[i], &d),
-                         CP_OK);
     for (j = 0; j < sizeof(rows) / sizeof(rows[0]); j++) {
         for (i = 0; i < r->n; i++) {
             const char *c = r->cols[i].name;

@@ -14,6 +14,23 @@
 #include "core/serve_pool.h"
 #include "fixture.h"
 
+/* DeepSeek's inference system (DeepSeek-AI 2025, "Day 6: inference
+ * system overview") on the fixture's wide-EP engine: a prefill pool of 4
+ * nodes, EP 32 with attention DP 32, and a decode pool of 18, EP 144 with
+ * attention DP 144. */
+static void deepseek_day6(struct scenario *sc)
+{
+    fixture_wide_ep(sc);
+    sc->gpus = 176;
+    sc->serve.disaggregated = DISAGG_YES;
+    sc->serve.prefill.gpus = 32;
+    sc->serve.prefill.ep = 32;
+    sc->serve.prefill.attention_dp = 32;
+    sc->serve.decode.gpus = 144;
+    sc->serve.decode.ep = 144;
+    sc->serve.decode.attention_dp = 144;
+}
+
 static enum cp_status check(const struct scenario *sc, struct diag *d)
 {
     diag_clear(d);
@@ -218,16 +235,8 @@ START_TEST(test_pool_ttft_percentiles)
     struct result r, lo;
     double t0, pf, cap, rho, w50, w99, wm;
 
-    fixture_wide_ep(&sc);
-    sc.gpus = 176;
+    deepseek_day6(&sc);
     sc.serve.mode = SERVE_ONLINE;
-    sc.serve.disaggregated = DISAGG_YES;
-    sc.serve.prefill.gpus = 32;
-    sc.serve.prefill.ep = 32;
-    sc.serve.prefill.attention_dp = 32;
-    sc.serve.decode.gpus = 144;
-    sc.serve.decode.ep = 144;
-    sc.serve.decode.attention_dp = 144;
     sc.serve.percentile = SERVE_PCT_P99;
     sc.serve.output_tokens = 100; /* the prefill pool sets the pace */
     sc.serve.concurrency = 20000; /* past capacity: the prefill rate */
@@ -276,16 +285,8 @@ START_TEST(test_closed_loop_invariants)
     struct result r;
     double n = users[_i], d;
 
-    fixture_wide_ep(&sc);
-    sc.gpus = 176;
+    deepseek_day6(&sc);
     sc.serve.concurrency = (uint64_t)n;
-    sc.serve.disaggregated = DISAGG_YES;
-    sc.serve.prefill.gpus = 32;
-    sc.serve.prefill.ep = 32;
-    sc.serve.prefill.attention_dp = 32;
-    sc.serve.decode.gpus = 144;
-    sc.serve.decode.ep = 144;
-    sc.serve.decode.attention_dp = 144;
     fixture_eval_ok(&sc, &r);
     ck_assert_msg(r.serve.fits, "%s", r.serve.reason);
     d = 499 * r.serve.tpot_ms / 1e3;
@@ -313,16 +314,8 @@ START_TEST(test_deepseek_ep32_ep144)
     struct result r, r2;
     double d;
 
-    fixture_wide_ep(&sc);
-    sc.gpus = 176;
+    deepseek_day6(&sc);
     sc.serve.concurrency = 20000;
-    sc.serve.disaggregated = DISAGG_YES;
-    sc.serve.prefill.gpus = 32;
-    sc.serve.prefill.ep = 32;
-    sc.serve.prefill.attention_dp = 32;
-    sc.serve.decode.gpus = 144;
-    sc.serve.decode.ep = 144;
-    sc.serve.decode.attention_dp = 144;
     fixture_eval_ok(&sc, &r);
     ck_assert_msg(r.serve.fits, "%s", r.serve.reason);
     ck_assert(r.serve.disaggregated);
@@ -438,16 +431,8 @@ START_TEST(test_bad_keys)
     struct diag d;
     const struct bad_case *c = &bad[_i];
 
-    fixture_wide_ep(&sc);
-    sc.gpus = 176;
+    deepseek_day6(&sc);
     sc.serve.concurrency = 100;
-    sc.serve.disaggregated = DISAGG_YES;
-    sc.serve.prefill.gpus = 32;
-    sc.serve.prefill.ep = 32;
-    sc.serve.prefill.attention_dp = 32;
-    sc.serve.decode.gpus = 144;
-    sc.serve.decode.ep = 144;
-    sc.serve.decode.attention_dp = 144;
     ck_assert_int_eq(check(&sc, &d), CP_OK);
     switch (c->field) {
     case 0:
