@@ -1050,14 +1050,33 @@ static double zero3_capped_layer(const struct group *gr, const double *w,
     return t;
 }
 
+/* The ring steps of the all-reduce across slices that the program waits
+ * on.  A TPU slice reaches the others only through its hosts: a transfer
+ * is a send that interrupts the host to DMA the buffer out and a
+ * recv-done the TPU program waits on until the host has the data in
+ * (XProf Megascale stats docs), carried by the hosts' TCP (MaxText
+ * rto_setup.sh @76bd53b0f sets rto_min 5 ms on the route the DCN uses).
+ * The bytes move by DMA beside the compute, but each of the 2 (D - 1)
+ * steps of a ring over D slices waits for the host round trip of the one
+ * before it (a ring: each step forwards what the last one brought), and
+ * the program waits at each recv-done: the fabric's latency per step, per
+ * layer, exposed.  The MaxText v5e table (1 to 32 slices) grows with
+ * layers x 2 (D - 1), not with log D or with the bytes. */
+static double dcn_ring_stall_s(const struct group *gr, double layers)
+{
+    double D = gr->n / gr->g;
+
+    return D > 1 ? layers * 2 * (D - 1) * gr->out.alpha : 0;
+}
+
 /* Data-parallel replicas across scale-up domains (stack dp_shard_domain:
  * MaxText's dcn_data_parallelism over slices, ZeRO-3 inside each): after
  * the domain's reduce-scatter each rank holds 1/g of the gradient and
  * all-reduces it with its peers in the other D - 1 domains over the
  * scale-out network, once per step, layer by layer as the backward of the
- * last microbatch produces them (a ring of D ranks, its latency per
- * layer).  The bytes per rank do not shrink with more domains; a stack
- * hides its share dp_overlap under that backward. */
+ * last microbatch produces them.  The bytes per rank do not shrink with
+ * more domains; a stack hides its share dp_overlap of their transfer
+ * under that backward, and the ring's steps stall it (dcn_ring_stall_s). */
 static double replica_allreduce(const struct group *gr, double grad,
                                 double layers, double bwd, double o)
 {
@@ -1065,9 +1084,9 @@ static double replica_allreduce(const struct group *gr, double grad,
 
     if (D <= 1)
         return 0;
-    ar = layers * comm_allreduce_s(grad / gr->g / layers, D, gr->out.beta,
-                                   gr->out.alpha);
-    return (1 - o) * ar + o * exposed(ar, bwd, ar / layers);
+    ar = layers * comm_allreduce_s(grad / gr->g / layers, D, gr->out.beta, 0);
+    return (1 - o) * ar + o * exposed(ar, bwd, ar / layers) +
+           dcn_ring_stall_s(gr, layers);
 }
 
 /* Exposed data-parallel / ZeRO communication per step over the dp*cp
