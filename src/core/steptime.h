@@ -73,6 +73,15 @@ double steptime_gemm_s(double rate, double half, double bw, double kernel,
 double steptime_cast_bytes(const struct scenario *sc, enum precision p,
                            double *kernels);
 
+/* Bytes one linear layer's backward moves, and in *kernels the kernels it
+ * launches, to rescale the outputs of its two gradient GEMMs (M tokens, N
+ * outputs, K inputs: the input gradient M x K and the weight gradient K x
+ * N, 16 bits read and written) under torchao's rowwise float8, which runs
+ * them as the tensorwise cuBLAS GEMM with unit scales and applies the row
+ * scales after it; 0 for every other recipe and precision. */
+double steptime_rescale_bytes(const struct scenario *sc, enum precision p,
+                              double M, double N, double K, double *kernels);
+
 /* Time per FLOP of fused (flash) attention with heads of d_qk / d_v
  * against heads of 128 (the head dimension of the fused-attention
  * ceilings, accel attn_frac), forward or backward: each score element
