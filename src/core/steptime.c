@@ -62,7 +62,6 @@ struct group {
 };
 
 struct hw {
-    const struct scenario *sc;
     const struct accel_spec *a;
     const struct stack_spec *sw;
     double peak;      /* GEMM peak at the training precision */
@@ -79,9 +78,12 @@ struct hw {
     bool forward;        /* dispatcher forwards inside the domain (DeepEP) */
     double cast;         /* bytes moved per element cast to 8/4 bits; 0: none */
     double cast_kernels; /* kernels per cast */
-    double elem;         /* bytes per activation element */
-    double bw;           /* achieved HBM bytes/s */
-    double domain;       /* scale-up domain size */
+    double rescale;      /* bytes per gradient GEMM output element
+                            rescaled apart (torchao rowwise); 0: none */
+    double rescale_kernels; /* kernels per linear layer's backward */
+    double elem;            /* bytes per activation element */
+    double bw;              /* achieved HBM bytes/s */
+    double domain;          /* scale-up domain size */
     struct link up, out;
 };
 
@@ -181,7 +183,6 @@ static void hw_init(const struct scenario *sc, struct hw *hw)
     enum precision p = sc->train.precision;
     bool low = p == PREC_FP8 || p == PREC_MXFP8 || p == PREC_FP4;
 
-    hw->sc = sc;
     hw->a = a;
     hw->sw = &sc->stack;
     hw->peak = a->peak_flops[p];
@@ -190,6 +191,8 @@ static void hw_init(const struct scenario *sc, struct hw *hw)
     hw->eta16 = hw->eta;
     hw->cast = 0;
     hw->cast_kernels = 0;
+    hw->rescale = 0;
+    hw->rescale_kernels = 0;
     if (low) {
         /* Transformer Engine runs the linear layers in 8 (or 4) bits and
          * keeps attention, the embedding and the output layer in 16 bits.
@@ -218,6 +221,9 @@ static void hw_init(const struct scenario *sc, struct hw *hw)
             hw->eta16 = spec_scaled_eff(a->gemm_frac * sc->stack.gemm_eff, k);
         }
         hw->cast = steptime_cast_bytes(sc, p, &hw->cast_kernels);
+        /* per element of one output: M x K = 1, K x N = 0 */
+        hw->rescale =
+            steptime_rescale_bytes(sc, p, 1, 0, 1, &hw->rescale_kernels);
     }
     /* FlashAttention-2 has no Hopper or Blackwell code path (TMA, wgmma,
      * tcgen05): on those it reaches its own, lower ceiling (FA3 README:
@@ -404,11 +410,10 @@ static double cast_s(const struct hw *hw, double n)
 static double rescale_s(const struct hw *hw, double M, double N, double K,
                         double batch)
 {
-    double kernels;
-    double bytes = steptime_rescale_bytes(hw->sc, hw->sc->train.precision, M, N,
-                                          K, &kernels);
-
-    return bytes > 0 ? batch * (bytes / hw->bw + kernels * hw->kernel) : 0;
+    if (!(hw->rescale > 0))
+        return 0;
+    return batch * ((M * K + K * N) * hw->rescale / hw->bw +
+                    hw->rescale_kernels * hw->kernel);
 }
 
 /* A linear layer's forward time and its backward (data and weight

@@ -69,7 +69,9 @@ double steptime_gemm_s(double rate, double half, double bw, double kernel,
  * cast takes: the stack's recipe (Transformer Engine: the cast fuses into
  * the op before and writes the 8-bit copy, plus its transpose on Hopper
  * and a second quantization for MX formats), or software.fp8_scaling's
- * torchao tensorwise (4 bytes) and rowwise (6 bytes, 2 kernels). */
+ * torchao tensorwise (4 bytes) and rowwise (6 bytes, 2 kernels); on a
+ * stack whose cast_kernel is torchao, FP8 defaults to tensorwise and
+ * MXFP8 casts each axis in its own kernel (4 + 2/32 bytes, 2 kernels). */
 double steptime_cast_bytes(const struct scenario *sc, enum precision p,
                            double *kernels);
 
