@@ -438,7 +438,10 @@
       zero3_live_params, 1, 0, DF,                                             \
       "ZeRO-3: gathered parameters resident before release (0: no cap)")       \
     STACK_FRAC(C, "dp_shard_domain", dp_shard_domain, 0,                       \
-               "ZeRO-3: 1 shard inside the scale-up domain, DP across")
+               "ZeRO-3: 1 shard inside the scale-up domain, DP across")      \
+    C(stack_spec, "cast_kernel", CATCOL_ID, 0, 0, 0, NULL, FT_STR,             \
+      cast_kernel, 1, 0, DF,                                                   \
+      "8-bit casts: te (fused into the op before) or torchao; empty = te")
 
 #define PUBLIC_COL(T, name, type, flags, min, max, choices, ft, member, scale, \
                    dflt, pf, help)                                             \

@@ -178,6 +178,12 @@ struct stack_spec {
     char id[CP_ID_MAX];
     char name[CP_NAME_MAX];
     char attn_kernel[CP_ID_MAX]; /* fa2, fa3, cudnn, te, splash ...: a name */
+    /* The kernels that cast to 8 bits: empty or te = Transformer
+     * Engine's, fused into the op before; torchao = torchao.float8 and
+     * mx_formats under torch.compile (torchtitan): dynamic tensorwise
+     * float8 unless the run names a recipe, MXFP8 cast along each axis by
+     * its own kernel (steptime_cast_bytes) */
+    char cast_kernel[CP_ID_MAX];
     /* Accelerator vendors (accel_spec.vendor), space-separated: what it
      * runs on (empty: not stated) and where it is the default. */
     char runs_on[CP_NAME_MAX];

@@ -78,11 +78,33 @@ struct hw {
     bool forward;        /* dispatcher forwards inside the domain (DeepEP) */
     double cast;         /* bytes moved per element cast to 8/4 bits; 0: none */
     double cast_kernels; /* kernels per cast */
-    double elem;         /* bytes per activation element */
-    double bw;           /* achieved HBM bytes/s */
-    double domain;       /* scale-up domain size */
+    double rescale;      /* bytes per gradient GEMM output element
+                            rescaled apart (torchao rowwise); 0: none */
+    double rescale_kernels; /* kernels per linear layer's backward */
+    double elem;            /* bytes per activation element */
+    double bw;              /* achieved HBM bytes/s */
+    double domain;          /* scale-up domain size */
     struct link up, out;
 };
+
+/* Whether the stack casts to 8 bits with torchao's kernels (stack
+ * cast_kernel torchao: torchtitan) rather than Transformer Engine's. */
+static bool torchao_casts(const struct scenario *sc)
+{
+    return strcmp(sc->stack.cast_kernel, "torchao") == 0;
+}
+
+/* The FP8 scaling recipe a run uses: its own (software.fp8_scaling), else
+ * the stack's: torchtitan without a float8 recipe_name builds torchao's
+ * Float8LinearConfig(), dynamic tensorwise (torchtitan @6fc499f
+ * components/quantization/float8.py: "Float8 tensorwise scaled training
+ * active"); Transformer Engine's own otherwise. */
+static enum fp8_scaling fp8_scaling_of(const struct scenario *sc)
+{
+    if (sc->recipe.fp8_scaling != FP8_SCALING_STACK)
+        return sc->recipe.fp8_scaling;
+    return torchao_casts(sc) ? FP8_SCALING_TENSOR : FP8_SCALING_STACK;
+}
 
 /* Bytes moved per element cast to 8 (or 4) bits, and the kernels the
  * cast takes (steptime_cast_bytes). */
@@ -90,9 +112,21 @@ double steptime_cast_bytes(const struct scenario *sc, enum precision p,
                            double *kernels)
 {
     const struct accel_spec *a = &sc->accel;
+    enum fp8_scaling scaling = fp8_scaling_of(sc);
 
     *kernels = 1;
-    if (p == PREC_FP8 && sc->recipe.fp8_scaling == FP8_SCALING_TENSOR)
+    if (p == PREC_MXFP8 && torchao_casts(sc)) {
+        /* torchao mx_formats (recipe mxfp8_cublas): one kernel casts along
+         * dim0, its read fused into the op before, a second (torchtitan's
+         * default mxfp8_dim1_cast_kernel_choice, triton) reads the 16-bit
+         * tensor again for dim1; each writes the 8-bit copy and an E8M0
+         * scale per 32 (torchao testing/training/roofline_utils.py,
+         * get_tensor_memory_traffic_ovhd_s, "mxfp8_cublas", fuse_with_prev:
+         * (1) + (2 + 1) bytes, two kernels) */
+        *kernels = 2;
+        return 1.0 + 2.0 + 1.0 + 2.0 / 32;
+    }
+    if (p == PREC_FP8 && scaling == FP8_SCALING_TENSOR)
         /* torchao dynamic tensorwise: the tensor's amax must be known
          * before the cast, so the amax pass fuses into the op before and
          * the cast reads the 16-bit tensor again and writes both 8-bit
@@ -100,7 +134,7 @@ double steptime_cast_bytes(const struct scenario *sc, enum precision p,
          * get_tensor_memory_traffic_ovhd_s, "tensorwise", fuse_with_prev:
          * 2 + 2 x 1 bytes) */
         return 2.0 + 2.0;
-    if (p == PREC_FP8 && sc->recipe.fp8_scaling == FP8_SCALING_ROW) {
+    if (p == PREC_FP8 && scaling == FP8_SCALING_ROW) {
         /* torchao rowwise: a scale per row along each GEMM's reduction
          * axis, so one kernel writes the dim-0 8-bit copy and a 16-bit
          * transpose (its read fused), a second reads the transpose and
@@ -114,6 +148,27 @@ double steptime_cast_bytes(const struct scenario *sc, enum precision p,
            : strcmp(a->vendor, "NVIDIA") == 0 && a->peak_flops[PREC_MXFP8] > 0
                ? 1.0
                : 2.0;
+}
+
+/* torchao's rowwise float8 runs the backward's two GEMMs (input and weight
+ * gradients) without fast accumulation (torchao float8/config.py:
+ * gemm_config_grad_input and gemm_config_grad_weight default to
+ * use_fast_accum False), and without it it calls the tensorwise cuBLAS
+ * GEMM with unit scales and multiplies the 16-bit output by the row
+ * scales afterwards (float8_ops.py addmm_float8_unwrapped: "the rowwise
+ * CUTLASS-based kernel is so slow without fast-accum that we'd rather use
+ * the tensorwise cuBLAS-based kernel and do the scaling manually
+ * afterwards"), which torch.compile leaves as at least one extra kernel
+ * per GEMM (torchao issue #2184): each output, M x K and K x N, read and
+ * written in 16 bits (steptime_rescale_bytes). */
+double steptime_rescale_bytes(const struct scenario *sc, enum precision p,
+                              double M, double N, double K, double *kernels)
+{
+    *kernels = 0;
+    if (p != PREC_FP8 || fp8_scaling_of(sc) != FP8_SCALING_ROW)
+        return 0;
+    *kernels = 2;
+    return (2.0 + 2.0) * (M * K + K * N);
 }
 
 static void hw_init(const struct scenario *sc, struct hw *hw)
@@ -136,6 +191,8 @@ static void hw_init(const struct scenario *sc, struct hw *hw)
     hw->eta16 = hw->eta;
     hw->cast = 0;
     hw->cast_kernels = 0;
+    hw->rescale = 0;
+    hw->rescale_kernels = 0;
     if (low) {
         /* Transformer Engine runs the linear layers in 8 (or 4) bits and
          * keeps attention, the embedding and the output layer in 16 bits.
@@ -164,6 +221,9 @@ static void hw_init(const struct scenario *sc, struct hw *hw)
             hw->eta16 = spec_scaled_eff(a->gemm_frac * sc->stack.gemm_eff, k);
         }
         hw->cast = steptime_cast_bytes(sc, p, &hw->cast_kernels);
+        /* per element of one output: M x K = 1, K x N = 0 */
+        hw->rescale =
+            steptime_rescale_bytes(sc, p, 1, 0, 1, &hw->rescale_kernels);
     }
     /* FlashAttention-2 has no Hopper or Blackwell code path (TMA, wgmma,
      * tcgen05): on those it reaches its own, lower ceiling (FA3 README:
@@ -345,6 +405,17 @@ static double cast_s(const struct hw *hw, double n)
                         : 0;
 }
 
+/* The backward's rescale of its two gradient GEMMs' outputs under
+ * torchao rowwise float8 (steptime_rescale_bytes), `batch` GEMMs of each. */
+static double rescale_s(const struct hw *hw, double M, double N, double K,
+                        double batch)
+{
+    if (!(hw->rescale > 0))
+        return 0;
+    return batch * ((M * K + K * N) * hw->rescale / hw->bw +
+                    hw->rescale_kernels * hw->kernel);
+}
+
 /* A linear layer's forward time and its backward (data and weight
  * gradients), at the training precision: in 8 or 4 bits the activation
  * and the weight are cast forward, the output gradient backward. */
@@ -353,7 +424,8 @@ static void gemm_fb(const struct hw *hw, double M, double N, double K,
 {
     *f += gemm_at(hw, true, M, N, K, batch) + cast_s(hw, M * K * batch);
     *b += gemm_at(hw, true, M, K, N, batch) +
-          gemm_at(hw, true, K, N, M, batch) + cast_s(hw, M * N * batch);
+          gemm_at(hw, true, K, N, M, batch) + cast_s(hw, M * N * batch) +
+          rescale_s(hw, M, N, K, batch);
 }
 
 /* The same in 16 bits whatever the training precision (attention core,

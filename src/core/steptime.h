@@ -69,9 +69,20 @@ double steptime_gemm_s(double rate, double half, double bw, double kernel,
  * cast takes: the stack's recipe (Transformer Engine: the cast fuses into
  * the op before and writes the 8-bit copy, plus its transpose on Hopper
  * and a second quantization for MX formats), or software.fp8_scaling's
- * torchao tensorwise (4 bytes) and rowwise (6 bytes, 2 kernels). */
+ * torchao tensorwise (4 bytes) and rowwise (6 bytes, 2 kernels); on a
+ * stack whose cast_kernel is torchao, FP8 defaults to tensorwise and
+ * MXFP8 casts each axis in its own kernel (4 + 2/32 bytes, 2 kernels). */
 double steptime_cast_bytes(const struct scenario *sc, enum precision p,
                            double *kernels);
+
+/* Bytes one linear layer's backward moves, and in *kernels the kernels it
+ * launches, to rescale the outputs of its two gradient GEMMs (M tokens, N
+ * outputs, K inputs: the input gradient M x K and the weight gradient K x
+ * N, 16 bits read and written) under torchao's rowwise float8, which runs
+ * them as the tensorwise cuBLAS GEMM with unit scales and applies the row
+ * scales after it; 0 for every other recipe and precision. */
+double steptime_rescale_bytes(const struct scenario *sc, enum precision p,
+                              double M, double N, double K, double *kernels);
 
 /* Time per FLOP of fused (flash) attention with heads of d_qk / d_v
  * against heads of 128 (the head dimension of the fused-attention

@@ -844,6 +844,7 @@ START_TEST(test_migrate_v5_sale_capacity)
         "ALTER TABLE stacks DROP COLUMN pp_overlap",
         "ALTER TABLE stacks DROP COLUMN zero3_live_params",
         "ALTER TABLE stacks DROP COLUMN dp_shard_domain",
+        "ALTER TABLE stacks DROP COLUMN cast_kernel",
         "UPDATE cloud SET capacity_gpus = NULL",
         "UPDATE cloud SET capacity_gpus = 64 WHERE id = 'gcp-a3-highgpu-8g'",
         "ALTER TABLE models DROP COLUMN expert_bias",
@@ -906,6 +907,12 @@ START_TEST(test_migrate_v5_sale_capacity)
         ck_assert_int_eq(catalog_get_stack(c, "megatron-core", &st, NULL, &d),
                          CP_OK);
         ck_assert_double_eq(st.ckpt_early_stop, 0);
+        /* 0020_cast_kernel: Megatron-Core casts with Transformer Engine
+         * (empty), torchtitan with torchao (data/stacks.csv) */
+        ck_assert_str_eq(st.cast_kernel, "");
+        ck_assert_int_eq(catalog_get_stack(c, "torchtitan", &st, NULL, &d),
+                         CP_OK);
+        ck_assert_str_eq(st.cast_kernel, "torchao");
     }
     catalog_close(c);
 }

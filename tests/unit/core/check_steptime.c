@@ -1105,28 +1105,44 @@ END_TEST
  * traffic_ovhd_s for an activation or gradient with its read fused into
  * the op before), and the step it costs: tensorwise re-reads the 16-bit
  * tensor after its amax, rowwise quantizes along each axis in two
- * kernels.  "stack" keeps the stack's own (Transformer Engine) casts. */
+ * kernels.  "stack" keeps the stack's own casts: Transformer Engine's, or
+ * on a stack whose cast_kernel is torchao (torchtitan) torchao's default
+ * recipe, tensorwise, and its two MXFP8 casts. */
 START_TEST(test_fp8_scaling)
 {
     static const struct {
         const char *accel;
         enum precision prec;
         enum fp8_scaling scaling;
+        const char *cast_kernel;
         double bytes, kernels;
         const char *source;
     } cases[] = {
-        {"h100-sxm", PREC_FP8, FP8_SCALING_STACK, 2, 1,
+        {"h100-sxm", PREC_FP8, FP8_SCALING_STACK, "", 2, 1,
          "TE: 8-bit copy + transpose written, read fused"},
-        {"b200", PREC_FP8, FP8_SCALING_STACK, 1, 1,
+        {"b200", PREC_FP8, FP8_SCALING_STACK, "", 1, 1,
          "TE on Blackwell: one 8-bit copy serves every layout"},
-        {"h100-sxm", PREC_FP8, FP8_SCALING_TENSOR, 4, 1,
+        {"h100-sxm", PREC_FP8, FP8_SCALING_TENSOR, "", 4, 1,
          "torchao tensorwise: read 2 + write 2 x 1"},
-        {"b200", PREC_FP8, FP8_SCALING_TENSOR, 4, 1,
+        {"b200", PREC_FP8, FP8_SCALING_TENSOR, "", 4, 1,
          "torchao tensorwise writes both layouts on Blackwell too"},
-        {"h100-sxm", PREC_FP8, FP8_SCALING_ROW, 6, 2,
+        {"h100-sxm", PREC_FP8, FP8_SCALING_ROW, "", 6, 2,
          "torchao rowwise: (1 + 2) + (2 + 1), two kernels"},
-        {"b200", PREC_MXFP8, FP8_SCALING_ROW, 2 + 2.0 / 32, 1,
+        {"b200", PREC_MXFP8, FP8_SCALING_ROW, "", 2 + 2.0 / 32, 1,
          "MXFP8 keeps its own two quantizations"},
+        {"b200", PREC_MXFP8, FP8_SCALING_STACK, "te", 2 + 2.0 / 32, 1,
+         "TE MXFP8: both quantizations fused into the op before"},
+        {"h100-sxm", PREC_FP8, FP8_SCALING_STACK, "torchao", 4, 1,
+         "torchtitan @6fc499f float8.py: no recipe_name is "
+         "Float8LinearConfig(), tensorwise"},
+        {"b200", PREC_FP8, FP8_SCALING_STACK, "torchao", 4, 1,
+         "torchao's tensorwise default on Blackwell"},
+        {"b200", PREC_FP8, FP8_SCALING_ROW, "torchao", 6, 2,
+         "the run's recipe over the stack's default"},
+        {"b200", PREC_MXFP8, FP8_SCALING_STACK, "torchao", 4 + 2.0 / 32, 2,
+         "torchao roofline mxfp8_cublas: dim0 cast fused (write 1 + 1/32), "
+         "dim1 cast read 2 + write 1 + 1/32 (torchtitan MX "
+         "mxfp8_dim1_cast_kernel_choice triton)"},
     };
     struct scenario sc;
     struct result r;
@@ -1140,9 +1156,12 @@ START_TEST(test_fp8_scaling)
         if (strcmp(cases[i].accel, "b200") == 0)
             sc.accel.peak_flops[PREC_MXFP8] = 4500e12;
         sc.recipe.fp8_scaling = cases[i].scaling;
-        ck_assert_msg(fabs(steptime_cast_bytes(&sc, cases[i].prec, &kernels) -
-                           cases[i].bytes) < 1e-12,
-                      "%s", cases[i].source);
+        snprintf(sc.stack.cast_kernel, sizeof(sc.stack.cast_kernel), "%s",
+                 cases[i].cast_kernel);
+        ck_assert_msg(
+            fabs(steptime_cast_bytes(&sc, cases[i].prec, &kernels) -
+                 cases[i].bytes) < 1e-12,
+            "%s", cases[i].source);
         ck_assert_msg(kernels == cases[i].kernels, "%s", cases[i].source);
     }
 
@@ -1170,6 +1189,69 @@ START_TEST(test_fp8_scaling)
         ck_assert_int_eq(scenario_validate(&sc, &d), CP_ERR_RANGE);
         ck_assert_str_eq(d.where, "software.fp8_scaling");
     }
+}
+END_TEST
+
+/* torchao's rowwise float8 runs its two backward GEMMs (the input and the
+ * weight gradients, use_fast_accum off: torchao float8/config.py
+ * gemm_config_grad_input, gemm_config_grad_weight) as the tensorwise
+ * cuBLAS GEMM with unit scales and rescales each 16-bit output apart
+ * (float8_ops.py addmm_float8_unwrapped: "the rowwise CUTLASS-based kernel
+ * is so slow without fast-accum that we'd rather use the tensorwise
+ * cuBLAS-based kernel and do the scaling manually afterwards"; torchao
+ * issue #2184: under torch.compile at least one extra kernel per GEMM):
+ * a read and a write of 2 bytes over M x K and K x N, two kernels.  No
+ * other recipe has them. */
+START_TEST(test_rowwise_rescale)
+{
+    static const struct {
+        enum precision prec;
+        enum fp8_scaling scaling;
+        const char *cast_kernel;
+        double bytes, kernels;
+        const char *source;
+    } cases[] = {
+        {PREC_FP8, FP8_SCALING_ROW, "", 4.0 * (8192.0 * 4096 + 4096.0 * 14336),
+         2, "rowwise: dgrad 8192 x 4096 and wgrad 4096 x 14336, 2 + 2 B"},
+        {PREC_FP8, FP8_SCALING_ROW, "torchao",
+         4.0 * (8192.0 * 4096 + 4096.0 * 14336), 2,
+         "rowwise named by the run on a torchao stack"},
+        {PREC_FP8, FP8_SCALING_TENSOR, "", 0, 0,
+         "tensorwise: the scale rides cuBLAS's epilogue"},
+        {PREC_FP8, FP8_SCALING_STACK, "torchao", 0, 0,
+         "torchao's default is tensorwise"},
+        {PREC_FP8, FP8_SCALING_STACK, "", 0, 0, "Transformer Engine"},
+        {PREC_MXFP8, FP8_SCALING_ROW, "", 0, 0, "MX scales ride the GEMM"},
+        {PREC_BF16, FP8_SCALING_ROW, "", 0, 0, "nothing cast in 16 bits"},
+    };
+    struct scenario sc;
+    struct result r;
+    double kernels, tensor, stack;
+    size_t i;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        fixture_scenario(&sc, "b200");
+        sc.recipe.fp8_scaling = cases[i].scaling;
+        snprintf(sc.stack.cast_kernel, sizeof(sc.stack.cast_kernel), "%s",
+                 cases[i].cast_kernel);
+        ck_assert_msg(fabs(steptime_rescale_bytes(&sc, cases[i].prec, 8192,
+                                                  14336, 4096, &kernels) -
+                           cases[i].bytes) < 1e-3,
+                      "%s", cases[i].source);
+        ck_assert_msg(kernels == cases[i].kernels, "%s", cases[i].source);
+    }
+
+    /* a torchao stack's default is the tensorwise recipe, step for step */
+    fixture_scenario(&sc, "h100-sxm");
+    sc.train.precision = PREC_FP8;
+    snprintf(sc.stack.cast_kernel, sizeof(sc.stack.cast_kernel), "torchao");
+    stack = recipe_step(&sc, &r);
+    sc.recipe.fp8_scaling = FP8_SCALING_TENSOR;
+    tensor = recipe_step(&sc, &r);
+    ck_assert_double_eq(stack, tensor);
+    /* rowwise costs more than its casts alone: the rescale passes */
+    sc.recipe.fp8_scaling = FP8_SCALING_ROW;
+    ck_assert(recipe_step(&sc, &r) > tensor);
 }
 END_TEST
 
@@ -1809,6 +1891,7 @@ Suite *suite_steptime(void)
     tcase_add_test(tc, test_mtp_not_served);
     tcase_add_test(tc, test_moe_groups);
     tcase_add_test(tc, test_fp8_scaling);
+    tcase_add_test(tc, test_rowwise_rescale);
     tcase_add_test(tc, test_tp_bwd_exposed);
     tcase_add_test(tc, test_ckpt_early_stop);
     tcase_add_test(tc, test_offload_time);
