@@ -211,6 +211,7 @@ struct field_info {
     X(SERVE_DECODE_TP, "serve", "decode.tp", PT_COUNT, 0, 0, B_COUNT_MAX, "", NULL, NULL, FIELD_REF_NONE, "0 (parallel.tp)", PS_U64, OFF(serve.decode.tp), "tensor-parallel degree of the decode pool") \
     X(SERVE_DECODE_EP, "serve", "decode.ep", PT_COUNT, 0, 0, B_COUNT_MAX, "", NULL, NULL, FIELD_REF_NONE, "0 (parallel.ep)", PS_U64, OFF(serve.decode.ep), "expert-parallel degree of the decode pool") \
     X(SERVE_DECODE_ATTENTION_DP, "serve", "decode.attention_dp", PT_COUNT, 0, 0, B_COUNT_MAX, "", NULL, NULL, FIELD_REF_NONE, "0 (serve.attention_dp)", PS_U64, OFF(serve.decode.attention_dp), "attention data-parallel ranks of the decode pool") \
+    X(SERVE_DECODE_MAX_BATCH, "serve", "decode.max_batch", PT_COUNT, 0, 0, B_COUNT_MAX, "sequences", NULL, NULL, FIELD_REF_NONE, "0 (serve.max_batch)", PS_U64, OFF(serve.decode.max_batch), "sequences one attention rank of the decode pool runs at most (the engine's per-rank max batch)") \
     X(SERVE_OFFLOAD, "serve", "offload", PT_ENUM, 0, 0, 0, "", "none|weights", NULL, FIELD_REF_NONE, "none", PS_INT, OFF(serve.offload), "weights: the weights HBM cannot hold beside one prefill chunk's KV stay in host memory and stream over the host link (systems.host_link_gb_s) every forward pass, prefetched a layer ahead") \
     /* [hardware] */ \
     X(HW_ACCELERATOR, "hardware", "accelerator", PT_ID, 0, 0, 0, "", NULL, NULL, FIELD_REF_ACCELERATORS, "required", PS_NONE, 0, "accelerator, e.g. h100-sxm") \

@@ -411,6 +411,67 @@ START_TEST(test_mla_decode_absorbed)
 }
 END_TEST
 
+/* serve.decode.max_batch: the sequences one attention rank of the decode
+ * pool runs at most, as the engine was launched (TensorRT-LLM
+ * max_batch_size per attention-DP rank; the InferenceX recipes'
+ * "batchN", e.g. ctx1_gen1_dep32_batch4: 4 a rank).  A closed loop of
+ * more users than the ranks hold fills every rank to the cap and the
+ * rest wait for a slot: the tokens are the cap's, ranks x cap / TPOT
+ * (x 500 / 499: the prefill gives each request its first token),
+ * and N = r (TTFT + D) still holds with the wait in TTFT. */
+START_TEST(test_decode_batch_cap)
+{
+    struct scenario sc;
+    struct result open, capped;
+    struct diag d;
+    double d_s;
+
+    deepseek_day6(&sc);
+    sc.serve.concurrency = 2000;
+    fixture_eval_ok(&sc, &open);
+    ck_assert_msg(open.serve.fits, "%s", open.serve.reason);
+    /* 2000 users on 144 ranks: more than 4 a rank decode without a cap */
+    ck_assert(open.serve.batch > 144 * 4);
+    sc.serve.decode.max_batch = 2;
+    ck_assert_int_eq(check(&sc, &d), CP_OK);
+    fixture_eval_ok(&sc, &capped);
+    ck_assert_msg(capped.serve.fits, "%s", capped.serve.reason);
+    ck_assert_rel(capped.serve.batch, 144 * 2, 1e-5);
+    ck_assert_double_eq_tol(capped.serve.max_batch, 144 * 2, 1e-9);
+    /* a smaller batch steps faster and serves fewer tokens */
+    ck_assert(capped.serve.tpot_ms < open.serve.tpot_ms);
+    ck_assert(capped.serve.output_tokens_per_s <
+              open.serve.output_tokens_per_s);
+    /* 499 steps a request after the prefill's first token */
+    ck_assert_rel(capped.serve.output_tokens_per_s,
+                  144 * 2 / (capped.serve.tpot_ms / 1e3) * 500 / 499, 1e-4);
+    d_s = 499 * capped.serve.tpot_ms / 1e3;
+    ck_assert_double_eq_tol(capped.serve.requests_per_s *
+                                (capped.serve.ttft_ms / 1e3 + d_s),
+                            2000, 2000 * 2e-2);
+    ck_assert(capped.serve.ttft_ms > open.serve.ttft_ms);
+    /* above what the KV cache holds, memory still bounds */
+    sc.serve.decode.max_batch = 1000000;
+    fixture_eval_ok(&sc, &capped);
+    ck_assert(capped.serve.max_batch < 144.0 * 1000000);
+    /* the decode pool measured alone takes it too */
+    sc.serve.decode.max_batch = 4;
+    memset(&sc.serve.prefill, 0, sizeof(sc.serve.prefill));
+    sc.serve.disaggregated = DISAGG_NO;
+    sc.serve.decode.gpus = 0;
+    sc.serve.decode.ep = 0;
+    sc.serve.decode.attention_dp = 0;
+    sc.serve.pool = POOL_DECODE;
+    sc.serve.mode = SERVE_OFFLINE;
+    sc.gpus = 32;
+    sc.layout.ep = 32;
+    sc.serve.attention_dp = 32;
+    ck_assert_int_eq(check(&sc, &d), CP_OK);
+    fixture_eval_ok(&sc, &capped);
+    ck_assert_rel(capped.serve.batch, 32 * 4, 1e-9);
+}
+END_TEST
+
 /* clang-format off */
 static const struct bad_case {
     const char *key;
@@ -422,6 +483,7 @@ static const struct bad_case {
     {"serve.prefill.gpus", 3},   /* not a multiple of tp*attention_dp */
     {"parallel.ep", 4},          /* 48 not dividing 256 without attention DP */
     {"serve.pool", 5},           /* online pool alone with no load */
+    {"serve.decode.max_batch", 6}, /* a decode pool's cap, no pool */
 };
 /* clang-format on */
 
@@ -460,6 +522,15 @@ START_TEST(test_bad_keys)
         sc.gpus = 48;
         sc.layout.ep = 48;
         break;
+    case 6:
+        memset(&sc.serve.prefill, 0, sizeof(sc.serve.prefill));
+        memset(&sc.serve.decode, 0, sizeof(sc.serve.decode));
+        sc.serve.disaggregated = DISAGG_NO;
+        sc.serve.decode.max_batch = 4;
+        sc.gpus = 32;
+        sc.layout.ep = 32;
+        sc.serve.attention_dp = 32;
+        break;
     default:
         memset(&sc.serve.prefill, 0, sizeof(sc.serve.prefill));
         memset(&sc.serve.decode, 0, sizeof(sc.serve.decode));
@@ -492,6 +563,7 @@ Suite *suite_serve_pool(void)
     tcase_add_loop_test(core, test_closed_loop_invariants, 0,
                         (int)(sizeof(users) / sizeof(users[0])));
     tcase_add_test(core, test_mla_decode_absorbed);
+    tcase_add_test(core, test_decode_batch_cap);
     tcase_add_loop_test(core, test_bad_keys, 0,
                         (int)(sizeof(bad) / sizeof(bad[0])));
     suite_add_tcase(s, core);
