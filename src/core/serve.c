@@ -314,6 +314,10 @@ void serve_engine_init(const struct scenario *sc, const struct model_shape *m,
     e->chunk = serve_prefill_chunk(sc);
     e->q = sv->spec_tokens >= 1 ? (double)sv->spec_tokens + 1 : 1;
     e->tau = serve_tokens_per_step(sv->spec_accept, (double)sv->spec_tokens);
+    /* the plan's model.mtp_layers: the serving shape runs without them */
+    e->drafts =
+        sv->spec_tokens >= 1 && sc->model.mtp_layers >= 1 ? e->q - 1 : 0;
+    e->w_head = (m->tied ? m->embed_params : m->output_params) * 2 / e->gpr;
     e->in_hit = floor((double)sv->input_tokens * sv->prefix_hit_frac);
     e->in_new = (double)sv->input_tokens - e->in_hit;
     if (e->in_new < 1)
@@ -435,6 +439,34 @@ static double decode_host_s(const struct engine *e)
     return e->overhead / e->sched;
 }
 
+/* The drafts of one decode step when the drafter is the model's own MTP
+ * module (serve.spec_tokens g, model.mtp_layers >= 1; TensorRT-LLM MTP,
+ * SGLang and vLLM with DeepSeek's NextN weights): the module runs g times
+ * in sequence, one token a sequence each pass (TensorRT-LLM tech blog 2,
+ * "MTP Eagle ... call the same MTP module forward K times").  A module is
+ * one layer like the model's, a 2h -> h projection and the output head it
+ * shares with the model (DeepSeek-V3 report 2.2), so a pass costs a
+ * layer's share of a step of one token a sequence, with its kernels, its
+ * all-to-all and its context's KV, plus the head read again (16 bits, as
+ * engine_weights keeps it) and its GEMM.  Without an MTP module the
+ * drafter is not known and drafts cost nothing here (serve.spec_* price
+ * the verification alone). */
+static double mtp_draft_s(const struct engine *e, double b, double ctx)
+{
+    struct engine one = *e;
+    double layer, head;
+
+    if (!(e->drafts >= 1) || !(b > 0))
+        return 0;
+    one.q = 1;
+    one.drafts = 0;
+    one.overhead = 0; /* the host prepares the step once */
+    layer = serve_decode_step_s(&one, b, ctx) / e->L;
+    /* the head's V h weights per GPU, 2 bytes each: 2 b V h FLOPs */
+    head = (e->w_head / e->bw + gemm_s(e, b * e->w_head)) * e->pp;
+    return e->drafts * (layer + head);
+}
+
 /* One decode iteration for b running sequences at mean context ctx. */
 double serve_decode_step_s(const struct engine *e, double b, double ctx)
 {
@@ -453,7 +485,8 @@ double serve_decode_step_s(const struct engine *e, double b, double ctx)
         e, (t_mem > t_cmp ? t_mem + (1 - e->overlap) * t_cmp
                           : t_cmp + (1 - e->overlap) * t_mem) +
                allreduce_s(e, toks) + serve_a2a_s(&e->a2a, toks) +
-               serve_elemwise_s(e, toks, false) + e->launch + decode_host_s(e));
+               serve_elemwise_s(e, toks, false) + e->launch + decode_host_s(e) +
+               mtp_draft_s(e, b, ctx));
 }
 
 /* Mean context a running sequence holds (prompt plus half the output). */

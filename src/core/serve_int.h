@@ -49,6 +49,10 @@ struct engine {
      * activations behind a dispatcher on one GPU, and of a prefill
      * pass's permutation */
     double ew_tok, ew_permute;
+    /* MTP drafting (serve.c mtp_draft_s): module passes a step (the draft
+     * tokens when the model has an MTP module, else 0) and the output
+     * head's bytes per GPU, which each pass reads again */
+    double drafts, w_head;
 };
 
 /* The engine of sc's replica of model m. */

@@ -472,6 +472,58 @@ START_TEST(test_decode_batch_cap)
 }
 END_TEST
 
+/* MTP drafting (serve.spec_tokens g on a model with an MTP module,
+ * model.mtp_layers): the drafter is the module, run g times in sequence
+ * each step, one token a sequence each (TensorRT-LLM tech blog 2, "MTP
+ * Eagle ... call the same MTP module forward K times"; DeepSeek-V3 report
+ * 2.2: a module is one layer like the model's, a 2h -> h projection and
+ * the shared output head).  A pass of one token a sequence reads the
+ * output head again, V h 16-bit bytes (the head stays unquantised), so
+ * each draft costs at least that read, and at most that plus the head's
+ * GEMM and twice a layer's share of a plain step.  Serving runs the
+ * model alone (the module's weights are not in its per-token FLOPs), so
+ * at a fixed batch the step with the module is the step without it plus
+ * g d, and without drafts the module changes nothing. */
+static double mtp_step_ms(struct scenario *sc, unsigned g, unsigned mtp)
+{
+    struct result r;
+
+    sc->serve.spec_tokens = g;
+    sc->serve.spec_accept = g ? 0.8 : 0;
+    sc->model.mtp_layers = mtp;
+    fixture_eval_ok(sc, &r);
+    ck_assert_msg(r.serve.fits, "%s", r.serve.reason);
+    ck_assert_rel(r.serve.batch, 32 * 16, 1e-12);
+    return r.serve.decode_step_ms;
+}
+
+START_TEST(test_mtp_draft)
+{
+    struct scenario sc;
+    double d[4], plain, head_ms, per, bw;
+    unsigned g;
+
+    fixture_wide_ep(&sc);
+    sc.serve.mode = SERVE_OFFLINE;
+    sc.gpus = 32;
+    sc.layout.ep = 32;
+    sc.serve.attention_dp = 32;
+    sc.serve.pool = POOL_DECODE;
+    sc.serve.decode.max_batch = 16;
+    plain = mtp_step_ms(&sc, 0, 0);
+    ck_assert_rel(mtp_step_ms(&sc, 0, 1), plain, 1e-12);
+    for (g = 1; g <= 3; g++)
+        d[g] = mtp_step_ms(&sc, g, 1) - mtp_step_ms(&sc, g, 0);
+    per = d[1];
+    ck_assert_rel(d[2], 2 * per, 1e-9);
+    ck_assert_rel(d[3], 3 * per, 1e-9);
+    bw = sc.accel.hbm_bps * sc.accel.hbm_frac * sc.stack.mbu;
+    head_ms = 129280.0 * 7168 * 2 / bw * 1e3;
+    ck_assert_msg(per >= head_ms, "%g < %g", per, head_ms);
+    ck_assert_msg(per <= head_ms * 1.5 + 2 * plain / 61, "%g", per);
+}
+END_TEST
+
 /* clang-format off */
 static const struct bad_case {
     const char *key;
@@ -564,6 +616,7 @@ Suite *suite_serve_pool(void)
                         (int)(sizeof(users) / sizeof(users[0])));
     tcase_add_test(core, test_mla_decode_absorbed);
     tcase_add_test(core, test_decode_batch_cap);
+    tcase_add_test(core, test_mtp_draft);
     tcase_add_loop_test(core, test_bad_keys, 0,
                         (int)(sizeof(bad) / sizeof(bad[0])));
     suite_add_tcase(s, core);
