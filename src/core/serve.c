@@ -212,6 +212,31 @@ static void engine_rates(const struct scenario *sc, struct engine *e)
         e->attn_rate = peak_of(a, PREC_FP8) * attn_eff;
 }
 
+/* The MTP modules' bytes per GPU when they draft (serve.spec_tokens with
+ * model.mtp_layers; mtp_draft_s): each one layer like the last (MoE in a
+ * MoE model, its experts spread as the model's), a 2h -> h projection and
+ * two norms beside the shared embedding and head (DeepSeek-V3 report 2.2;
+ * its checkpoint's 14B beside the 671B), at the weights' precision.  Held
+ * in memory; a draft pass reads its share (mtp_draft_s), not the step. */
+static double mtp_weights(const struct scenario *sc,
+                          const struct model_shape *m, double wb, double xb,
+                          const struct engine *e)
+{
+    double n = (double)sc->model.mtp_layers, expert = 0, dense;
+
+    if (!(sc->serve.spec_tokens >= 1) || !(n >= 1))
+        return 0;
+    dense = m->dense_layer_params;
+    if (m->experts >= 2) {
+        expert = m->experts * m->expert_params * xb / e->moe_group;
+        if (sc->layout.ep > 1)
+            expert *= ceil(m->experts / (double)sc->layout.ep) *
+                      (double)sc->layout.ep / m->experts;
+        dense = m->moe_layer_params - m->experts * m->expert_params;
+    }
+    return n * ((dense + 2 * m->h * m->h + 2 * m->h) * wb + expert) / e->gpr;
+}
+
 /* The weight bytes each GPU of the replica holds, dense and expert. */
 static void engine_weights(const struct scenario *sc,
                            const struct model_shape *m, struct engine *e)
@@ -245,7 +270,7 @@ static void engine_weights(const struct scenario *sc,
     if (sc->layout.ep > 1 && m->experts >= 2)
         e->w_expert *= ceil(m->experts / (double)sc->layout.ep) *
                        (double)sc->layout.ep / m->experts;
-    e->w_gpu = e->w_dense + e->w_expert;
+    e->w_gpu = e->w_dense + e->w_expert + mtp_weights(sc, m, wb, xb, e);
 }
 
 void serve_engine_init(const struct scenario *sc, const struct model_shape *m,

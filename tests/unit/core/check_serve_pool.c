@@ -524,6 +524,45 @@ START_TEST(test_mtp_draft)
 }
 END_TEST
 
+/* The drafting module's weights stay on every GPU beside the model's:
+ * its MoE layer's attention, router and shared expert, the 2h -> h
+ * projection and two norms in fp8 on each GPU, its 256 experts spread
+ * over the 32 ranks like the model's (DeepSeek-V3 report 2.2). */
+START_TEST(test_mtp_weights)
+{
+    struct scenario sc;
+    struct model_shape ms;
+    struct result with, without;
+    double dense, want;
+
+    fixture_wide_ep(&sc);
+    sc.serve.mode = SERVE_OFFLINE;
+    sc.gpus = 32;
+    sc.layout.ep = 32;
+    sc.serve.attention_dp = 32;
+    sc.serve.pool = POOL_DECODE;
+    sc.serve.spec_tokens = 1;
+    sc.serve.spec_accept = 0.8;
+    fixture_eval_ok(&sc, &without);
+    sc.model.mtp_layers = 1;
+    fixture_eval_ok(&sc, &with);
+    model_shape_derive(&sc.model, 2500, &ms);
+    dense = ms.moe_layer_params - 256 * ms.expert_params + 2 * 7168.0 * 7168 +
+            2 * 7168;
+    want = dense * 1 + 256 * ms.expert_params * 1 / 32;
+    ck_assert_rel(with.serve.weights_bytes - without.serve.weights_bytes, want,
+                  1e-9);
+    ck_assert(with.serve.max_batch <= without.serve.max_batch);
+    /* not drafting: the module is not loaded */
+    sc.serve.spec_tokens = 0;
+    fixture_eval_ok(&sc, &with);
+    sc.model.mtp_layers = 0;
+    fixture_eval_ok(&sc, &without);
+    ck_assert_rel(with.serve.weights_bytes, without.serve.weights_bytes,
+                  1e-12);
+}
+END_TEST
+
 /* clang-format off */
 static const struct bad_case {
     const char *key;
@@ -617,6 +656,7 @@ Suite *suite_serve_pool(void)
     tcase_add_test(core, test_mla_decode_absorbed);
     tcase_add_test(core, test_decode_batch_cap);
     tcase_add_test(core, test_mtp_draft);
+    tcase_add_test(core, test_mtp_weights);
     tcase_add_loop_test(core, test_bad_keys, 0,
                         (int)(sizeof(bad) / sizeof(bad[0])));
     suite_add_tcase(s, core);
