@@ -166,6 +166,23 @@ static double peak_of(const struct accel_spec *a, enum precision p)
     return a->peak_flops[p] > 0 ? a->peak_flops[p] : 0;
 }
 
+/* The GEMM rate of weights in format w: fp8 (and fp4) weights with
+ * activations in the same format run the GEMMs at that peak (TensorRT-LLM
+ * / ModelOpt FP8 and NVFP4); int8 and int4 are weight-only and formats the
+ * chip lacks are dequantised to 16 bits (Marlin, AWQ): the GEMMs stay at
+ * the 16-bit rate r16. */
+static double format_rate(const struct accel_spec *a, enum serve_dtype w,
+                          double r16, double low_eff, double fp4_eff)
+{
+    if (w == SD_FP8 && peak_of(a, PREC_FP8) > 0)
+        return peak_of(a, PREC_FP8) * low_eff;
+    if ((w == SD_FP4 || w == SD_MXFP4) && peak_of(a, PREC_FP4) > 0)
+        return peak_of(a, PREC_FP4) * fp4_eff;
+    if (w == SD_FP4 && peak_of(a, PREC_FP8) > 0)
+        return peak_of(a, PREC_FP8) * low_eff;
+    return r16;
+}
+
 /* The GEMM and attention rates of one GPU: the peak of the format the
  * weights (and the KV cache) run in, times the stack's measured share. */
 static void engine_rates(const struct scenario *sc, struct engine *e)
@@ -184,23 +201,23 @@ static void engine_rates(const struct scenario *sc, struct engine *e)
     /* 4-bit GEMMs reach their own measured share of the 4-bit peak */
     double low4 = a->fp4_gemm_frac > 0 ? a->fp4_gemm_frac : low;
     double fp4_eff = spec_scaled_eff(low4 * st->gemm_eff * st->fp8_eff, k);
-    bool fp4 = sv->weights == SD_FP4 || sv->weights == SD_MXFP4;
     bool fp8_attn;
+    enum serve_dtype xw;
     double attn_eff = spec_scaled_eff(a->attn_frac * st->attn_eff, k);
 
     if (p16 <= 0)
         p16 = peak_of(a, PREC_FP32);
-    e->rate = p16 * gemm16;
-    /* fp8 (and fp4) weights with activations in the same format run the
-     * GEMMs at that peak (TensorRT-LLM / ModelOpt FP8 and NVFP4); int8 and
-     * int4 are weight-only and formats the chip lacks are dequantised to
-     * 16 bits (Marlin, AWQ): the GEMMs stay at the 16-bit rate. */
-    if (sv->weights == SD_FP8 && peak_of(a, PREC_FP8) > 0)
-        e->rate = peak_of(a, PREC_FP8) * low_eff;
-    else if (fp4 && peak_of(a, PREC_FP4) > 0)
-        e->rate = peak_of(a, PREC_FP4) * fp4_eff;
-    else if (sv->weights == SD_FP4 && peak_of(a, PREC_FP8) > 0)
-        e->rate = peak_of(a, PREC_FP8) * low_eff;
+    e->rate = format_rate(a, sv->weights, p16 * gemm16, low_eff, fp4_eff);
+    /* serve.expert_weights fp8 or fp4: ModelOpt quantises the experts'
+     * activations with their weights (nvidia/DeepSeek-R1-FP4: "weights
+     * and activations of the linear operators within transformer blocks
+     * in MoE" in FP4, the rest FP8), so their GEMMs run at that format's
+     * rate; the weight-only or mixed formats (mxfp4 with 16- or 8-bit
+     * activations, gpt-oss; int4, int8) keep the rate of serve.weights */
+    xw = (enum serve_dtype)(sv->expert_weights - 1);
+    e->rate_x = sv->expert_weights > 0 && (xw == SD_FP8 || xw == SD_FP4)
+                    ? format_rate(a, xw, p16 * gemm16, low_eff, fp4_eff)
+                    : e->rate;
     e->attn_rate = p16 * attn_eff;
     /* serve.attention = auto: an fp8 KV cache with 8-bit-or-less weights
      * runs the prompt's attention in fp8 too (TensorRT-LLM
@@ -296,6 +313,10 @@ void serve_engine_init(const struct scenario *sc, const struct model_shape *m,
     /* Matmul parameters one token uses (PaLM's N, without the attention
      * term): flops_per_token = 6 N + attention. */
     e->n_mm = (m->flops_per_token - m->attn_flops_per_token) / 6;
+    /* ... of them in the routed experts (top-k of every MoE layer) */
+    e->n_mm_x = m->experts >= 2 ? m->moe_layers * m->top_k * m->expert_params *
+                                      m->param_scale
+                                : 0;
     /* Forward attention per token per context position: QK^T and AV over
      * a heads, 2 FLOPs per multiply-add (PaLM's 12 L a d s is 3x this
      * with d_qk = d_v = d). */
@@ -362,6 +383,17 @@ static double gemm_s(const struct engine *e, double flops)
     return flops > 0 ? flops / e->rate : 0;
 }
 
+/* The weight GEMMs of `tokens` tokens on one GPU of a pipeline stage's
+ * tp group: the routed experts' share at their own format's rate
+ * (serve.expert_weights), the rest at the weights'. */
+static double matmul_s(const struct engine *e, double tokens)
+{
+    double x = 2 * e->n_mm_x * tokens / e->gpr;
+
+    return gemm_s(e, 2 * (e->n_mm - e->n_mm_x) * tokens / e->gpr) +
+           (x > 0 ? x / e->rate_x : 0);
+}
+
 /* Does the engine hand an all-reduce of `bytes` per rank to NCCL?  Its
  * custom all-reduce reads every peer's buffer (one shot): at tp > 2 that
  * is tp - 1 times a ring's traffic, so TensorRT-LLM keeps it only while
@@ -406,7 +438,7 @@ static double allreduce_s(const struct engine *e, double tokens)
 static double prefill_pass_s(const struct engine *e, double tokens, double len,
                              double hit)
 {
-    double gemm = gemm_s(e, 2 * e->n_mm * tokens / e->gpr) * e->pp;
+    double gemm = matmul_s(e, tokens) * e->pp;
     double ctx = hit + (len - hit) / 2; /* causal: mean context */
     double attn = e->attn_c * tokens * ctx / e->gpr / e->attn_rate * e->pp;
     double read = e->w_gpu / e->bw * e->pp, cmp = gemm + attn;
@@ -503,7 +535,7 @@ double serve_decode_step_s(const struct engine *e, double b, double ctx)
             : 0;
     double bytes = e->w_dense + e->w_expert * touched + b * ctx * e->kv_tok;
     double t_mem = bytes / e->bw * e->pp;
-    double t_cmp = gemm_s(e, 2 * e->n_mm * toks / e->gpr) * e->pp +
+    double t_cmp = matmul_s(e, toks) * e->pp +
                    e->attn_c_dec * toks * ctx / e->gpr / e->attn_rate * e->pp;
 
     return serve_offload_pass_s(

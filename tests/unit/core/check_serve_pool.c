@@ -563,6 +563,47 @@ START_TEST(test_mtp_weights)
 }
 END_TEST
 
+/* An NVFP4-MoE checkpoint (nvidia/DeepSeek-R1-FP4: the routed experts in
+ * fp4, the rest fp8; serve.weights=fp8 serve.expert_weights=fp4): the
+ * experts' GEMMs run at the fp4 rate, the rest at fp8.  A chip whose fp4
+ * peak is twice its fp8 one at the same measured share, HBM so fast that
+ * the weight read vanishes: one 2000-token prompt's pass is shorter by
+ * the experts' 2 x (58 x 8 x 3 h f_expert) x 2000 FLOPs at half the
+ * time, and all fp4 is shorter still. */
+START_TEST(test_expert_gemm_rate)
+{
+    struct scenario sc;
+    struct model_shape ms;
+    struct result fp8, mixed, fp4;
+    double r8, nx, want_ms;
+
+    fixture_wide_ep(&sc);
+    sc.serve.mode = SERVE_OFFLINE;
+    sc.gpus = 32;
+    sc.layout.ep = 32;
+    sc.serve.attention_dp = 32;
+    sc.serve.pool = POOL_PREFILL;
+    sc.accel.hbm_bps = 1e18;
+    sc.accel.peak_flops[PREC_FP4] = 2 * sc.accel.peak_flops[PREC_FP8];
+    sc.accel.fp4_gemm_frac = sc.accel.fp8_gemm_frac > 0
+                                 ? sc.accel.fp8_gemm_frac
+                                 : sc.accel.gemm_frac;
+    fixture_eval_ok(&sc, &fp8);
+    sc.serve.expert_weights = SD_FP4 + 1;
+    fixture_eval_ok(&sc, &mixed);
+    sc.serve.expert_weights = 0;
+    sc.serve.weights = SD_FP4;
+    fixture_eval_ok(&sc, &fp4);
+    model_shape_derive(&sc.model, 2001, &ms);
+    nx = ms.moe_layers * ms.top_k * ms.expert_params * ms.param_scale;
+    r8 = sc.accel.peak_flops[PREC_FP8] * sc.accel.fp4_gemm_frac *
+         sc.stack.gemm_eff * sc.stack.fp8_eff;
+    want_ms = 2 * nx * 2000 * (1 / r8 - 1 / (2 * r8)) * 1e3;
+    ck_assert_rel(fp8.serve.prefill_ms - mixed.serve.prefill_ms, want_ms, 1e-6);
+    ck_assert(fp4.serve.prefill_ms < mixed.serve.prefill_ms);
+}
+END_TEST
+
 /* clang-format off */
 static const struct bad_case {
     const char *key;
@@ -657,6 +698,7 @@ Suite *suite_serve_pool(void)
     tcase_add_test(core, test_decode_batch_cap);
     tcase_add_test(core, test_mtp_draft);
     tcase_add_test(core, test_mtp_weights);
+    tcase_add_test(core, test_expert_gemm_rate);
     tcase_add_loop_test(core, test_bad_keys, 0,
                         (int)(sizeof(bad) / sizeof(bad[0])));
     suite_add_tcase(s, core);
