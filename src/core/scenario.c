@@ -670,7 +670,8 @@ static enum cp_status validate_pool(const struct scenario *sc,
     X(SERVE_DECODE_GPUS)                                                       \
     X(SERVE_DECODE_TP)                                                         \
     X(SERVE_DECODE_EP)                                                         \
-    X(SERVE_DECODE_ATTENTION_DP)
+    X(SERVE_DECODE_ATTENTION_DP)                                               \
+    X(SERVE_DECODE_MAX_BATCH)
 
 /* serve.pool, serve.attention_dp and the disaggregated pools' keys. */
 static enum cp_status validate_pools(const struct scenario *sc,
@@ -703,6 +704,11 @@ static enum cp_status validate_pools(const struct scenario *sc,
                           "serve.disaggregated=yes");
         }
     }
+    if (!st && v->decode.max_batch && v->disaggregated != DISAGG_YES &&
+        v->pool != POOL_DECODE)
+        st = diag_set(d, CP_ERR_RANGE, "serve.decode.max_batch",
+                      "a decode pool's batch needs serve.disaggregated=yes "
+                      "or serve.pool=decode");
     if (st)
         return st;
     st = validate_pool(sc, m, POOL_BOTH, d);

@@ -166,6 +166,23 @@ static double peak_of(const struct accel_spec *a, enum precision p)
     return a->peak_flops[p] > 0 ? a->peak_flops[p] : 0;
 }
 
+/* The GEMM rate of weights in format w: fp8 (and fp4) weights with
+ * activations in the same format run the GEMMs at that peak (TensorRT-LLM
+ * / ModelOpt FP8 and NVFP4); int8 and int4 are weight-only and formats the
+ * chip lacks are dequantised to 16 bits (Marlin, AWQ): the GEMMs stay at
+ * the 16-bit rate r16. */
+static double format_rate(const struct accel_spec *a, enum serve_dtype w,
+                          double r16, double low_eff, double fp4_eff)
+{
+    if (w == SD_FP8 && peak_of(a, PREC_FP8) > 0)
+        return peak_of(a, PREC_FP8) * low_eff;
+    if ((w == SD_FP4 || w == SD_MXFP4) && peak_of(a, PREC_FP4) > 0)
+        return peak_of(a, PREC_FP4) * fp4_eff;
+    if (w == SD_FP4 && peak_of(a, PREC_FP8) > 0)
+        return peak_of(a, PREC_FP8) * low_eff;
+    return r16;
+}
+
 /* The GEMM and attention rates of one GPU: the peak of the format the
  * weights (and the KV cache) run in, times the stack's measured share. */
 static void engine_rates(const struct scenario *sc, struct engine *e)
@@ -184,23 +201,23 @@ static void engine_rates(const struct scenario *sc, struct engine *e)
     /* 4-bit GEMMs reach their own measured share of the 4-bit peak */
     double low4 = a->fp4_gemm_frac > 0 ? a->fp4_gemm_frac : low;
     double fp4_eff = spec_scaled_eff(low4 * st->gemm_eff * st->fp8_eff, k);
-    bool fp4 = sv->weights == SD_FP4 || sv->weights == SD_MXFP4;
     bool fp8_attn;
+    enum serve_dtype xw;
     double attn_eff = spec_scaled_eff(a->attn_frac * st->attn_eff, k);
 
     if (p16 <= 0)
         p16 = peak_of(a, PREC_FP32);
-    e->rate = p16 * gemm16;
-    /* fp8 (and fp4) weights with activations in the same format run the
-     * GEMMs at that peak (TensorRT-LLM / ModelOpt FP8 and NVFP4); int8 and
-     * int4 are weight-only and formats the chip lacks are dequantised to
-     * 16 bits (Marlin, AWQ): the GEMMs stay at the 16-bit rate. */
-    if (sv->weights == SD_FP8 && peak_of(a, PREC_FP8) > 0)
-        e->rate = peak_of(a, PREC_FP8) * low_eff;
-    else if (fp4 && peak_of(a, PREC_FP4) > 0)
-        e->rate = peak_of(a, PREC_FP4) * fp4_eff;
-    else if (sv->weights == SD_FP4 && peak_of(a, PREC_FP8) > 0)
-        e->rate = peak_of(a, PREC_FP8) * low_eff;
+    e->rate = format_rate(a, sv->weights, p16 * gemm16, low_eff, fp4_eff);
+    /* serve.expert_weights fp8 or fp4: ModelOpt quantises the experts'
+     * activations with their weights (nvidia/DeepSeek-R1-FP4: "weights
+     * and activations of the linear operators within transformer blocks
+     * in MoE" in FP4, the rest FP8), so their GEMMs run at that format's
+     * rate; the weight-only or mixed formats (mxfp4 with 16- or 8-bit
+     * activations, gpt-oss; int4, int8) keep the rate of serve.weights */
+    xw = (enum serve_dtype)(sv->expert_weights - 1);
+    e->rate_x = sv->expert_weights > 0 && (xw == SD_FP8 || xw == SD_FP4)
+                    ? format_rate(a, xw, p16 * gemm16, low_eff, fp4_eff)
+                    : e->rate;
     e->attn_rate = p16 * attn_eff;
     /* serve.attention = auto: an fp8 KV cache with 8-bit-or-less weights
      * runs the prompt's attention in fp8 too (TensorRT-LLM
@@ -210,6 +227,31 @@ static void engine_rates(const struct scenario *sc, struct engine *e)
                 sv->weights != SD_BF16 && sv->weights != SD_FP16);
     if (fp8_attn && peak_of(a, PREC_FP8) > 0)
         e->attn_rate = peak_of(a, PREC_FP8) * attn_eff;
+}
+
+/* The MTP modules' bytes per GPU when they draft (serve.spec_tokens with
+ * model.mtp_layers; mtp_draft_s): each one layer like the last (MoE in a
+ * MoE model, its experts spread as the model's), a 2h -> h projection and
+ * two norms beside the shared embedding and head (DeepSeek-V3 report 2.2;
+ * its checkpoint's 14B beside the 671B), at the weights' precision.  Held
+ * in memory; a draft pass reads its share (mtp_draft_s), not the step. */
+static double mtp_weights(const struct scenario *sc,
+                          const struct model_shape *m, double wb, double xb,
+                          const struct engine *e)
+{
+    double n = (double)sc->model.mtp_layers, expert = 0, dense;
+
+    if (!(sc->serve.spec_tokens >= 1) || !(n >= 1))
+        return 0;
+    dense = m->dense_layer_params;
+    if (m->experts >= 2) {
+        expert = m->experts * m->expert_params * xb / e->moe_group;
+        if (sc->layout.ep > 1)
+            expert *= ceil(m->experts / (double)sc->layout.ep) *
+                      (double)sc->layout.ep / m->experts;
+        dense = m->moe_layer_params - m->experts * m->expert_params;
+    }
+    return n * ((dense + 2 * m->h * m->h + 2 * m->h) * wb + expert) / e->gpr;
 }
 
 /* The weight bytes each GPU of the replica holds, dense and expert. */
@@ -245,7 +287,7 @@ static void engine_weights(const struct scenario *sc,
     if (sc->layout.ep > 1 && m->experts >= 2)
         e->w_expert *= ceil(m->experts / (double)sc->layout.ep) *
                        (double)sc->layout.ep / m->experts;
-    e->w_gpu = e->w_dense + e->w_expert;
+    e->w_gpu = e->w_dense + e->w_expert + mtp_weights(sc, m, wb, xb, e);
 }
 
 void serve_engine_init(const struct scenario *sc, const struct model_shape *m,
@@ -271,6 +313,10 @@ void serve_engine_init(const struct scenario *sc, const struct model_shape *m,
     /* Matmul parameters one token uses (PaLM's N, without the attention
      * term): flops_per_token = 6 N + attention. */
     e->n_mm = (m->flops_per_token - m->attn_flops_per_token) / 6;
+    /* ... of them in the routed experts (top-k of every MoE layer) */
+    e->n_mm_x = m->experts >= 2 ? m->moe_layers * m->top_k * m->expert_params *
+                                      m->param_scale
+                                : 0;
     /* Forward attention per token per context position: QK^T and AV over
      * a heads, 2 FLOPs per multiply-add (PaLM's 12 L a d s is 3x this
      * with d_qk = d_v = d). */
@@ -314,6 +360,10 @@ void serve_engine_init(const struct scenario *sc, const struct model_shape *m,
     e->chunk = serve_prefill_chunk(sc);
     e->q = sv->spec_tokens >= 1 ? (double)sv->spec_tokens + 1 : 1;
     e->tau = serve_tokens_per_step(sv->spec_accept, (double)sv->spec_tokens);
+    /* the plan's model.mtp_layers: the serving shape runs without them */
+    e->drafts =
+        sv->spec_tokens >= 1 && sc->model.mtp_layers >= 1 ? e->q - 1 : 0;
+    e->w_head = (m->tied ? m->embed_params : m->output_params) * 2 / e->gpr;
     e->in_hit = floor((double)sv->input_tokens * sv->prefix_hit_frac);
     e->in_new = (double)sv->input_tokens - e->in_hit;
     if (e->in_new < 1)
@@ -331,6 +381,17 @@ void serve_engine_init(const struct scenario *sc, const struct model_shape *m,
 static double gemm_s(const struct engine *e, double flops)
 {
     return flops > 0 ? flops / e->rate : 0;
+}
+
+/* The weight GEMMs of `tokens` tokens on one GPU of a pipeline stage's
+ * tp group: the routed experts' share at their own format's rate
+ * (serve.expert_weights), the rest at the weights'. */
+static double matmul_s(const struct engine *e, double tokens)
+{
+    double x = 2 * e->n_mm_x * tokens / e->gpr;
+
+    return gemm_s(e, 2 * (e->n_mm - e->n_mm_x) * tokens / e->gpr) +
+           (x > 0 ? x / e->rate_x : 0);
 }
 
 /* Does the engine hand an all-reduce of `bytes` per rank to NCCL?  Its
@@ -377,7 +438,7 @@ static double allreduce_s(const struct engine *e, double tokens)
 static double prefill_pass_s(const struct engine *e, double tokens, double len,
                              double hit)
 {
-    double gemm = gemm_s(e, 2 * e->n_mm * tokens / e->gpr) * e->pp;
+    double gemm = matmul_s(e, tokens) * e->pp;
     double ctx = hit + (len - hit) / 2; /* causal: mean context */
     double attn = e->attn_c * tokens * ctx / e->gpr / e->attn_rate * e->pp;
     double read = e->w_gpu / e->bw * e->pp, cmp = gemm + attn;
@@ -435,6 +496,34 @@ static double decode_host_s(const struct engine *e)
     return e->overhead / e->sched;
 }
 
+/* The drafts of one decode step when the drafter is the model's own MTP
+ * module (serve.spec_tokens g, model.mtp_layers >= 1; TensorRT-LLM MTP,
+ * SGLang and vLLM with DeepSeek's NextN weights): the module runs g times
+ * in sequence, one token a sequence each pass (TensorRT-LLM tech blog 2,
+ * "MTP Eagle ... call the same MTP module forward K times").  A module is
+ * one layer like the model's, a 2h -> h projection and the output head it
+ * shares with the model (DeepSeek-V3 report 2.2), so a pass costs a
+ * layer's share of a step of one token a sequence, with its kernels, its
+ * all-to-all and its context's KV, plus the head read again (16 bits, as
+ * engine_weights keeps it) and its GEMM.  Without an MTP module the
+ * drafter is not known and drafts cost nothing here (serve.spec_* price
+ * the verification alone). */
+static double mtp_draft_s(const struct engine *e, double b, double ctx)
+{
+    struct engine one = *e;
+    double layer, head;
+
+    if (!(e->drafts >= 1) || !(b > 0))
+        return 0;
+    one.q = 1;
+    one.drafts = 0;
+    one.overhead = 0; /* the host prepares the step once */
+    layer = serve_decode_step_s(&one, b, ctx) / e->L;
+    /* the head's V h weights per GPU, 2 bytes each: 2 b V h FLOPs */
+    head = (e->w_head / e->bw + gemm_s(e, b * e->w_head)) * e->pp;
+    return e->drafts * (layer + head);
+}
+
 /* One decode iteration for b running sequences at mean context ctx. */
 double serve_decode_step_s(const struct engine *e, double b, double ctx)
 {
@@ -446,14 +535,15 @@ double serve_decode_step_s(const struct engine *e, double b, double ctx)
             : 0;
     double bytes = e->w_dense + e->w_expert * touched + b * ctx * e->kv_tok;
     double t_mem = bytes / e->bw * e->pp;
-    double t_cmp = gemm_s(e, 2 * e->n_mm * toks / e->gpr) * e->pp +
+    double t_cmp = matmul_s(e, toks) * e->pp +
                    e->attn_c_dec * toks * ctx / e->gpr / e->attn_rate * e->pp;
 
     return serve_offload_pass_s(
         e, (t_mem > t_cmp ? t_mem + (1 - e->overlap) * t_cmp
                           : t_cmp + (1 - e->overlap) * t_mem) +
                allreduce_s(e, toks) + serve_a2a_s(&e->a2a, toks) +
-               serve_elemwise_s(e, toks, false) + e->launch + decode_host_s(e));
+               serve_elemwise_s(e, toks, false) + e->launch + decode_host_s(e) +
+               mtp_draft_s(e, b, ctx));
 }
 
 /* Mean context a running sequence holds (prompt plus half the output). */

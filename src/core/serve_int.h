@@ -13,6 +13,7 @@
 struct engine {
     double tp, pp, gpr;
     double rate;      /* FLOP/s per GPU for the weight GEMMs */
+    double rate_x;    /* ... for the routed experts' (serve.expert_weights) */
     double attn_rate; /* FLOP/s per GPU in the attention kernel */
     double bw;        /* bytes/s of HBM decode reaches */
     double w_gpu;     /* weight bytes per GPU */
@@ -21,6 +22,7 @@ struct engine {
     double experts, top_k, moe_layers;
     double kv_tok;     /* KV bytes per token per GPU */
     double n_mm;       /* active matmul params per token */
+    double n_mm_x;     /* ... of them in the routed experts */
     double attn_c;     /* attention FLOPs per token per context position */
     double attn_c_dec; /* ... in decode (MLA absorbed into the latent) */
     double L, h;
@@ -49,6 +51,10 @@ struct engine {
      * activations behind a dispatcher on one GPU, and of a prefill
      * pass's permutation */
     double ew_tok, ew_permute;
+    /* MTP drafting (serve.c mtp_draft_s): module passes a step (the draft
+     * tokens when the model has an MTP module, else 0) and the output
+     * head's bytes per GPU, which each pass reads again */
+    double drafts, w_head;
 };
 
 /* The engine of sc's replica of model m. */

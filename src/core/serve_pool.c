@@ -155,7 +155,7 @@ bool serve_pool_applies(const struct scenario *sc)
     return sv->disaggregated == DISAGG_YES &&
            (sv->prefill.gpus || sv->prefill.tp || sv->prefill.ep ||
             sv->prefill.attention_dp || sv->decode.gpus || sv->decode.tp ||
-            sv->decode.ep || sv->decode.attention_dp);
+            sv->decode.ep || sv->decode.attention_dp || sv->decode.max_batch);
 }
 
 /* ---- one pool --------------------------------------------------------- */
@@ -171,6 +171,23 @@ struct pool {
     bool fits;
 };
 
+/* serve.decode.max_batch: the engine's cap on one attention rank of the
+ * decode pool as launched (TensorRT-LLM max_batch_size with attention DP,
+ * which the InferenceX recipes name "batchN": ctx1_gen1_dep32_batch4 runs
+ * 4 sequences a rank).  It stands for serve.max_batch in the pool's plan,
+ * which is the replica's, shared by its attention ranks when the experts
+ * spread over them (serve_memory_of): above the stack's default as well
+ * as below, and the KV cache still bounds it.  A closed loop of more
+ * users than the ranks hold keeps them waiting for a slot (both_pools). */
+static void decode_cap(const struct serve_spec *sv, struct pool *p)
+{
+    double share = p->lay.ep > 1 && p->lay.adp > 1 ? p->lay.adp : 1;
+
+    if (sv->decode.max_batch >= 1)
+        p->sc.serve.max_batch =
+            (uint64_t)((double)sv->decode.max_batch * share);
+}
+
 static void pool_init(const struct scenario *sc, const struct model_shape *m,
                       enum serve_pool phase, struct pool *p)
 {
@@ -181,6 +198,8 @@ static void pool_init(const struct scenario *sc, const struct model_shape *m,
     p->sc.layout.tp = (uint64_t)p->lay.tp;
     p->sc.layout.ep = (uint64_t)p->lay.ep;
     p->sc.serve.attention_dp = (uint64_t)p->lay.adp;
+    if (phase == POOL_DECODE)
+        decode_cap(&sc->serve, p);
     serve_rank_init(&p->sc, m, &p->k, &p->r);
     p->group = p->lay.tp * p->lay.pp * p->lay.adp;
     p->ranks = p->lay.gpus > 0 ? floor(p->lay.gpus / p->k.gpr) : 0;

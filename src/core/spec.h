@@ -306,6 +306,9 @@ struct serve_pool_spec {
     uint64_t tp;
     uint64_t ep;
     uint64_t attention_dp;
+    /* sequences one attention rank runs at most (decode pool: TensorRT-LLM
+     * max_batch_size per attention-DP rank); 0: serve.max_batch's share */
+    uint64_t max_batch;
 };
 
 /* The precision of the attention math (QK^T, softmax-V) in serving:

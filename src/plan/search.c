@@ -412,6 +412,7 @@ static void search_pools(struct walk *w, const struct search_space *sp)
     size_t nw = 0, i, j, k;
     struct layout keep_layout = w->sc.layout;
     uint64_t keep_batch = w->sc.serve.max_batch, keep_gpus = w->sc.gpus;
+    uint64_t keep_decode_batch = w->sc.serve.decode.max_batch;
     enum serve_disagg sv_disagg = w->sc.serve.disaggregated;
 
     if (!sp->serve_pools || sv->disaggregated == DISAGG_NO || !sv->gpus_auto ||
@@ -450,6 +451,7 @@ static void search_pools(struct walk *w, const struct search_space *sp)
     }
     memset(&w->sc.serve.prefill, 0, sizeof(w->sc.serve.prefill));
     memset(&w->sc.serve.decode, 0, sizeof(w->sc.serve.decode));
+    w->sc.serve.decode.max_batch = keep_decode_batch;
     w->sc.serve.disaggregated = sv_disagg;
     w->sc.layout = keep_layout;
     w->sc.serve.max_batch = keep_batch;

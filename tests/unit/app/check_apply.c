@@ -64,7 +64,7 @@ START_TEST(test_replica_keys)
 {
     struct plan p = serve_plan();
     struct layout l = {0};
-    struct serve_pool_spec pf = {0, 1, 32, 32}, dc = {0, 1, 144, 144};
+    struct serve_pool_spec pf = {0, 1, 32, 32, 0}, dc = {0, 1, 144, 144, 0};
 
     l.tp = 4, l.pp = 1, l.ep = 8;
     ck_assert_int_eq(plan_set_replica(&p, &l, 0, NULL, NULL, NULL), CP_OK);

@@ -411,6 +411,199 @@ START_TEST(test_mla_decode_absorbed)
 }
 END_TEST
 
+/* serve.decode.max_batch: the sequences one attention rank of the decode
+ * pool runs at most, as the engine was launched (TensorRT-LLM
+ * max_batch_size per attention-DP rank; the InferenceX recipes'
+ * "batchN", e.g. ctx1_gen1_dep32_batch4: 4 a rank).  A closed loop of
+ * more users than the ranks hold fills every rank to the cap and the
+ * rest wait for a slot: the tokens are the cap's, ranks x cap / TPOT
+ * (x 500 / 499: the prefill gives each request its first token),
+ * and N = r (TTFT + D) still holds with the wait in TTFT. */
+START_TEST(test_decode_batch_cap)
+{
+    struct scenario sc;
+    struct result open, capped;
+    struct diag d;
+    double d_s;
+
+    deepseek_day6(&sc);
+    sc.serve.concurrency = 2000;
+    fixture_eval_ok(&sc, &open);
+    ck_assert_msg(open.serve.fits, "%s", open.serve.reason);
+    /* 2000 users on 144 ranks: more than 4 a rank decode without a cap */
+    ck_assert(open.serve.batch > 144 * 4);
+    sc.serve.decode.max_batch = 2;
+    ck_assert_int_eq(check(&sc, &d), CP_OK);
+    fixture_eval_ok(&sc, &capped);
+    ck_assert_msg(capped.serve.fits, "%s", capped.serve.reason);
+    ck_assert_rel(capped.serve.batch, 144 * 2, 1e-5);
+    ck_assert_double_eq_tol(capped.serve.max_batch, 144 * 2, 1e-9);
+    /* a smaller batch steps faster and serves fewer tokens */
+    ck_assert(capped.serve.tpot_ms < open.serve.tpot_ms);
+    ck_assert(capped.serve.output_tokens_per_s <
+              open.serve.output_tokens_per_s);
+    /* 499 steps a request after the prefill's first token */
+    ck_assert_rel(capped.serve.output_tokens_per_s,
+                  144 * 2 / (capped.serve.tpot_ms / 1e3) * 500 / 499, 1e-4);
+    d_s = 499 * capped.serve.tpot_ms / 1e3;
+    ck_assert_double_eq_tol(capped.serve.requests_per_s *
+                                (capped.serve.ttft_ms / 1e3 + d_s),
+                            2000, 2000 * 2e-2);
+    ck_assert(capped.serve.ttft_ms > open.serve.ttft_ms);
+    /* above what the KV cache holds, memory still bounds */
+    sc.serve.decode.max_batch = 1000000;
+    fixture_eval_ok(&sc, &capped);
+    ck_assert(capped.serve.max_batch < 144.0 * 1000000);
+    /* the decode pool measured alone takes it too */
+    sc.serve.decode.max_batch = 4;
+    memset(&sc.serve.prefill, 0, sizeof(sc.serve.prefill));
+    sc.serve.disaggregated = DISAGG_NO;
+    sc.serve.decode.gpus = 0;
+    sc.serve.decode.ep = 0;
+    sc.serve.decode.attention_dp = 0;
+    sc.serve.pool = POOL_DECODE;
+    sc.serve.mode = SERVE_OFFLINE;
+    sc.gpus = 32;
+    sc.layout.ep = 32;
+    sc.serve.attention_dp = 32;
+    ck_assert_int_eq(check(&sc, &d), CP_OK);
+    fixture_eval_ok(&sc, &capped);
+    ck_assert_rel(capped.serve.batch, 32 * 4, 1e-9);
+}
+END_TEST
+
+/* MTP drafting (serve.spec_tokens g on a model with an MTP module,
+ * model.mtp_layers): the drafter is the module, run g times in sequence
+ * each step, one token a sequence each (TensorRT-LLM tech blog 2, "MTP
+ * Eagle ... call the same MTP module forward K times"; DeepSeek-V3 report
+ * 2.2: a module is one layer like the model's, a 2h -> h projection and
+ * the shared output head).  A pass of one token a sequence reads the
+ * output head again, V h 16-bit bytes (the head stays unquantised), so
+ * each draft costs at least that read, and at most that plus the head's
+ * GEMM and twice a layer's share of a plain step.  Serving runs the
+ * model alone (the module's weights are not in its per-token FLOPs), so
+ * at a fixed batch the step with the module is the step without it plus
+ * g d, and without drafts the module changes nothing. */
+static double mtp_step_ms(struct scenario *sc, unsigned g, unsigned mtp)
+{
+    struct result r;
+
+    sc->serve.spec_tokens = g;
+    sc->serve.spec_accept = g ? 0.8 : 0;
+    sc->model.mtp_layers = mtp;
+    fixture_eval_ok(sc, &r);
+    ck_assert_msg(r.serve.fits, "%s", r.serve.reason);
+    ck_assert_rel(r.serve.batch, 32 * 16, 1e-12);
+    return r.serve.decode_step_ms;
+}
+
+START_TEST(test_mtp_draft)
+{
+    struct scenario sc;
+    double d[4], plain, head_ms, per, bw;
+    unsigned g;
+
+    fixture_wide_ep(&sc);
+    sc.serve.mode = SERVE_OFFLINE;
+    sc.gpus = 32;
+    sc.layout.ep = 32;
+    sc.serve.attention_dp = 32;
+    sc.serve.pool = POOL_DECODE;
+    sc.serve.decode.max_batch = 16;
+    plain = mtp_step_ms(&sc, 0, 0);
+    ck_assert_rel(mtp_step_ms(&sc, 0, 1), plain, 1e-12);
+    for (g = 1; g <= 3; g++)
+        d[g] = mtp_step_ms(&sc, g, 1) - mtp_step_ms(&sc, g, 0);
+    per = d[1];
+    ck_assert_rel(d[2], 2 * per, 1e-9);
+    ck_assert_rel(d[3], 3 * per, 1e-9);
+    bw = sc.accel.hbm_bps * sc.accel.hbm_frac * sc.stack.mbu;
+    head_ms = 129280.0 * 7168 * 2 / bw * 1e3;
+    ck_assert_msg(per >= head_ms, "%g < %g", per, head_ms);
+    ck_assert_msg(per <= head_ms * 1.5 + 2 * plain / 61, "%g", per);
+}
+END_TEST
+
+/* The drafting module's weights stay on every GPU beside the model's:
+ * its MoE layer's attention, router and shared expert, the 2h -> h
+ * projection and two norms in fp8 on each GPU, its 256 experts spread
+ * over the 32 ranks like the model's (DeepSeek-V3 report 2.2). */
+START_TEST(test_mtp_weights)
+{
+    struct scenario sc;
+    struct model_shape ms;
+    struct result with, without;
+    double dense, want;
+
+    fixture_wide_ep(&sc);
+    sc.serve.mode = SERVE_OFFLINE;
+    sc.gpus = 32;
+    sc.layout.ep = 32;
+    sc.serve.attention_dp = 32;
+    sc.serve.pool = POOL_DECODE;
+    sc.serve.spec_tokens = 1;
+    sc.serve.spec_accept = 0.8;
+    fixture_eval_ok(&sc, &without);
+    sc.model.mtp_layers = 1;
+    fixture_eval_ok(&sc, &with);
+    model_shape_derive(&sc.model, 2500, &ms);
+    dense = ms.moe_layer_params - 256 * ms.expert_params + 2 * 7168.0 * 7168 +
+            2 * 7168;
+    want = dense * 1 + 256 * ms.expert_params * 1 / 32;
+    ck_assert_rel(with.serve.weights_bytes - without.serve.weights_bytes, want,
+                  1e-9);
+    ck_assert(with.serve.max_batch <= without.serve.max_batch);
+    /* not drafting: the module is not loaded */
+    sc.serve.spec_tokens = 0;
+    fixture_eval_ok(&sc, &with);
+    sc.model.mtp_layers = 0;
+    fixture_eval_ok(&sc, &without);
+    ck_assert_rel(with.serve.weights_bytes, without.serve.weights_bytes,
+                  1e-12);
+}
+END_TEST
+
+/* An NVFP4-MoE checkpoint (nvidia/DeepSeek-R1-FP4: the routed experts in
+ * fp4, the rest fp8; serve.weights=fp8 serve.expert_weights=fp4): the
+ * experts' GEMMs run at the fp4 rate, the rest at fp8.  A chip whose fp4
+ * peak is twice its fp8 one at the same measured share, HBM so fast that
+ * the weight read vanishes: one 2000-token prompt's pass is shorter by
+ * the experts' 2 x (58 x 8 x 3 h f_expert) x 2000 FLOPs at half the
+ * time, and all fp4 is shorter still. */
+START_TEST(test_expert_gemm_rate)
+{
+    struct scenario sc;
+    struct model_shape ms;
+    struct result fp8, mixed, fp4;
+    double r8, nx, want_ms;
+
+    fixture_wide_ep(&sc);
+    sc.serve.mode = SERVE_OFFLINE;
+    sc.gpus = 32;
+    sc.layout.ep = 32;
+    sc.serve.attention_dp = 32;
+    sc.serve.pool = POOL_PREFILL;
+    sc.accel.hbm_bps = 1e18;
+    sc.accel.peak_flops[PREC_FP4] = 2 * sc.accel.peak_flops[PREC_FP8];
+    sc.accel.fp4_gemm_frac = sc.accel.fp8_gemm_frac > 0
+                                 ? sc.accel.fp8_gemm_frac
+                                 : sc.accel.gemm_frac;
+    fixture_eval_ok(&sc, &fp8);
+    sc.serve.expert_weights = SD_FP4 + 1;
+    fixture_eval_ok(&sc, &mixed);
+    sc.serve.expert_weights = 0;
+    sc.serve.weights = SD_FP4;
+    fixture_eval_ok(&sc, &fp4);
+    model_shape_derive(&sc.model, 2001, &ms);
+    nx = ms.moe_layers * ms.top_k * ms.expert_params * ms.param_scale;
+    r8 = sc.accel.peak_flops[PREC_FP8] * sc.accel.fp4_gemm_frac *
+         sc.stack.gemm_eff * sc.stack.fp8_eff;
+    want_ms = 2 * nx * 2000 * (1 / r8 - 1 / (2 * r8)) * 1e3;
+    ck_assert_rel(fp8.serve.prefill_ms - mixed.serve.prefill_ms, want_ms, 1e-6);
+    ck_assert(fp4.serve.prefill_ms < mixed.serve.prefill_ms);
+}
+END_TEST
+
 /* clang-format off */
 static const struct bad_case {
     const char *key;
@@ -422,6 +615,7 @@ static const struct bad_case {
     {"serve.prefill.gpus", 3},   /* not a multiple of tp*attention_dp */
     {"parallel.ep", 4},          /* 48 not dividing 256 without attention DP */
     {"serve.pool", 5},           /* online pool alone with no load */
+    {"serve.decode.max_batch", 6}, /* a decode pool's cap, no pool */
 };
 /* clang-format on */
 
@@ -460,6 +654,15 @@ START_TEST(test_bad_keys)
         sc.gpus = 48;
         sc.layout.ep = 48;
         break;
+    case 6:
+        memset(&sc.serve.prefill, 0, sizeof(sc.serve.prefill));
+        memset(&sc.serve.decode, 0, sizeof(sc.serve.decode));
+        sc.serve.disaggregated = DISAGG_NO;
+        sc.serve.decode.max_batch = 4;
+        sc.gpus = 32;
+        sc.layout.ep = 32;
+        sc.serve.attention_dp = 32;
+        break;
     default:
         memset(&sc.serve.prefill, 0, sizeof(sc.serve.prefill));
         memset(&sc.serve.decode, 0, sizeof(sc.serve.decode));
@@ -492,6 +695,10 @@ Suite *suite_serve_pool(void)
     tcase_add_loop_test(core, test_closed_loop_invariants, 0,
                         (int)(sizeof(users) / sizeof(users[0])));
     tcase_add_test(core, test_mla_decode_absorbed);
+    tcase_add_test(core, test_decode_batch_cap);
+    tcase_add_test(core, test_mtp_draft);
+    tcase_add_test(core, test_mtp_weights);
+    tcase_add_test(core, test_expert_gemm_rate);
     tcase_add_loop_test(core, test_bad_keys, 0,
                         (int)(sizeof(bad) / sizeof(bad[0])));
     suite_add_tcase(s, core);
