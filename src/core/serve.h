@@ -155,6 +155,14 @@ double serve_adp_wait_factor(double p, double n);
 double serve_routed_act_bytes(const struct scenario *sc,
                               const struct model_shape *m, bool prefill);
 
+/* HBM bytes per token on one GPU of the replica (its L / pp layers) that
+ * FP8 GEMMs dequantised outside their kernels move: software.fp8_scaling
+ * = row with fp8 weights where the stack's fp8_row_fused_on does not list
+ * the accelerator's vendor (vLLM 0.6 on ROCm); 0 otherwise
+ * (serve_dequant.c). */
+double serve_dequant_bytes(const struct scenario *sc,
+                           const struct model_shape *m);
+
 /* The daily demand shape, n samples over 24 h of mean 1 and maximum
  * peak_to_avg (a von Mises bump, exp(kappa cos t), kappa solved for the
  * ratio).  f must hold n values; n >= 2. */

@@ -1,5 +1,6 @@
 /* spec.c - names of the enums in spec.h, as written in plan files. */
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/spec.h"
@@ -164,6 +165,17 @@ const char *fp8_scaling_name(enum fp8_scaling f)
     static const char *const names[] = {"stack", "tensor", "row"};
 
     return (unsigned)f <= FP8_SCALING_ROW ? names[f] : NULL;
+}
+
+bool spec_vendor_listed(const char *list, const char *vendor)
+{
+    char l[CP_NAME_MAX + 2], want[CP_ID_MAX + 2];
+
+    if (!list[0])
+        return true;
+    snprintf(l, sizeof(l), " %s ", list);
+    snprintf(want, sizeof(want), " %s ", vendor);
+    return strstr(l, want) != NULL;
 }
 
 const char *offload_name(enum offload o)
