@@ -181,6 +181,35 @@ START_TEST(test_dequant_slows_passes)
 }
 END_TEST
 
+/* spec_vendor_listed: whole words of a space-separated list (stacks
+ * runs_on, custom_ar_on, fp8_row_fused_on); an empty list names every
+ * vendor. */
+/* clang-format off */
+static const struct vendor_case {
+    const char *list, *vendor;
+    bool listed;
+} vendor_cases[] = {
+    {"NVIDIA", "NVIDIA", true},
+    {"NVIDIA AMD", "AMD", true},
+    {"  NVIDIA   AMD ", "AMD", true},
+    {"NVIDIA", "AMD", false},
+    {"NVIDIA", "NV", false},
+    {"NV", "NVIDIA", false},
+    {"Google NVIDIA", "Google", true},
+    {"", "AMD", true},
+    {"NVIDIA", "", false},
+};
+/* clang-format on */
+
+START_TEST(test_vendor_listed)
+{
+    const struct vendor_case *c = &vendor_cases[_i];
+
+    ck_assert_msg(spec_vendor_listed(c->list, c->vendor) == c->listed,
+                  "'%s' in '%s': want %d", c->vendor, c->list, c->listed);
+}
+END_TEST
+
 Suite *suite_serve_rocm(void); /* listed by the Makefile */
 
 Suite *suite_serve_rocm(void)
@@ -193,6 +222,8 @@ Suite *suite_serve_rocm(void)
     tcase_add_loop_test(core, test_dequant_table, 0,
                         (int)(sizeof(dq_cases) / sizeof(dq_cases[0])));
     tcase_add_test(core, test_dequant_slows_passes);
+    tcase_add_loop_test(core, test_vendor_listed, 0,
+                        (int)(sizeof(vendor_cases) / sizeof(vendor_cases[0])));
     suite_add_tcase(s, core);
     return s;
 }
