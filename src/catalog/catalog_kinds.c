@@ -441,7 +441,13 @@
                "ZeRO-3: 1 shard inside the scale-up domain, DP across")      \
     C(stack_spec, "cast_kernel", CATCOL_ID, 0, 0, 0, NULL, FT_STR,             \
       cast_kernel, 1, 0, DF,                                                   \
-      "8-bit casts: te (fused into the op before) or torchao; empty = te")
+      "8-bit casts: te (fused into the op before) or torchao; empty = te")    \
+    C(stack_spec, "custom_ar_on", CATCOL_TEXT, 0, 0, 0, NULL, FT_STR,          \
+      custom_ar_on, 1, 0, DF,                                                  \
+      "serving: vendors with its own TP all-reduce (empty: all)")              \
+    C(stack_spec, "fp8_row_fused_on", CATCOL_TEXT, 0, 0, 0, NULL, FT_STR,      \
+      fp8_row_fused_on, 1, 0, DF,                                              \
+      "serving: vendors with a fused row-scaled FP8 GEMM (empty: all)")
 
 #define PUBLIC_COL(T, name, type, flags, min, max, choices, ft, member, scale, \
                    dflt, pf, help)                                             \

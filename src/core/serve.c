@@ -345,6 +345,7 @@ void serve_engine_init(const struct scenario *sc, const struct model_shape *m,
     e->nccl_beta = a->nccl_ar_bps;
     e->ar_oneshot = st->ar_oneshot_bytes;
     e->ar_workspace = st->ar_workspace_bytes;
+    e->ar_custom = spec_vendor_listed(st->custom_ar_on, a->vendor);
     e->overhead = st->step_overhead_s;
     e->sched = sv->scheduler_steps >= 1 ? (double)sv->scheduler_steps : 1;
     /* A forward pass is a chain of kernels: per dense layer about 12
@@ -371,6 +372,7 @@ void serve_engine_init(const struct scenario *sc, const struct model_shape *m,
     e->out = (double)sv->output_tokens;
     serve_offload_init(sc, m, e);
     serve_elemwise_init(sc, m, e);
+    serve_dequant_init(sc, m, e);
 }
 
 /* GEMM time for `flops` on one GPU at the stack's share of the measured
@@ -402,11 +404,15 @@ static double matmul_s(const struct engine *e, double tokens)
  * one shot moves what a ring does and it keeps it while the message fits
  * its workspace (16 MB, customAllReduceUtils.h
  * getMaxRequiredWorkspaceSize).  0 in the stack row: never; no measured
- * NCCL curve for the accelerator: never either. */
+ * NCCL curve for the accelerator: never either.  An engine without its
+ * own kernel on this vendor (stacks custom_ar_on: vLLM 0.6 on ROCm) hands
+ * every all-reduce to the vendor's library (RCCL). */
 static bool ar_uses_nccl(const struct engine *e, double bytes)
 {
     if (!(e->nccl_beta > 0))
         return false;
+    if (!e->ar_custom)
+        return true;
     if (e->tp > 2)
         return e->ar_oneshot > 0 && e->tp * bytes >= e->ar_oneshot;
     return e->ar_workspace > 0 && bytes > e->ar_workspace;
@@ -447,7 +453,8 @@ static double prefill_pass_s(const struct engine *e, double tokens, double len,
         e, (read > cmp ? read + (1 - e->overlap) * cmp
                        : cmp + (1 - e->overlap) * read) +
                allreduce_s(e, tokens) + serve_a2a_prefill_s(&e->a2a, tokens) +
-               serve_elemwise_s(e, tokens, true) + e->launch + e->overhead);
+               serve_elemwise_s(e, tokens, true) + serve_dequant_s(e, tokens) +
+               e->launch + e->overhead);
 }
 
 /* One prompt alone: passes of at most `chunk` tokens. */
@@ -542,8 +549,8 @@ double serve_decode_step_s(const struct engine *e, double b, double ctx)
         e, (t_mem > t_cmp ? t_mem + (1 - e->overlap) * t_cmp
                           : t_cmp + (1 - e->overlap) * t_mem) +
                allreduce_s(e, toks) + serve_a2a_s(&e->a2a, toks) +
-               serve_elemwise_s(e, toks, false) + e->launch + decode_host_s(e) +
-               mtp_draft_s(e, b, ctx));
+               serve_elemwise_s(e, toks, false) + serve_dequant_s(e, toks) +
+               e->launch + decode_host_s(e) + mtp_draft_s(e, b, ctx));
 }
 
 /* Mean context a running sequence holds (prompt plus half the output). */

@@ -99,9 +99,12 @@ typedef double (*serve_step_fn)(const void *arg, double b);
 
 /* A load test of n requests offered at lambda requests/s to a replica of
  * capacity cap whose batch at capacity is `batch`, output lengths spread
- * with cv (serve.output_cv, a shifted exponential). */
+ * with cv (serve.output_cv, a shifted exponential).  prefill_rate: the
+ * prompts a second the replica can prefill with every iteration given to
+ * prompts (1 / one prompt's batched prefill; 0: no bound), the fastest it
+ * admits however much room its batch has. */
 struct serve_load_test {
-    double n, lambda, cap, batch, cv;
+    double n, lambda, cap, batch, cv, prefill_rate;
 };
 
 /* Waits in the queue over a load test's requests: mean and percentiles. */
@@ -124,7 +127,13 @@ struct serve_waits {
  * lambda.  Percentiles over requests (k uniform over
  * 1..n, waits non-decreasing in k): the wait of request q n; the mean is
  * the queue's area over n.  At most 64 S are stepped (2048 steps); past
- * that the batch has settled and the rest is admitted at cap.  All 0
+ * that the batch has settled and the rest is admitted at cap.  While the
+ * batch fills, admissions are at most prefill_rate a second: a prompt
+ * joins only once prefilled, so an offered rate above what the replica
+ * can prefill queues even with room in the batch (vLLM 0.6 with chunked
+ * prefill off prefills every waiting prompt before the next decode: the
+ * dstack Llama 3.1 405B Meta-FP8 MI300X runs, TTFT 1.9 s at 16 req/s and
+ * 17.6 s at 32 with 1,000 prompts under --max-num-seqs 1024).  All 0
  * below capacity. */
 void serve_overload_waits(const struct serve_load_test *lt, serve_step_fn step,
                           const void *arg, struct serve_waits *w /* OUT */);
@@ -154,6 +163,14 @@ double serve_adp_wait_factor(double p, double n);
  * (serve_elemwise.c). */
 double serve_routed_act_bytes(const struct scenario *sc,
                               const struct model_shape *m, bool prefill);
+
+/* HBM bytes per token on one GPU of the replica (its L / pp layers) that
+ * FP8 GEMMs dequantised outside their kernels move: software.fp8_scaling
+ * = row with fp8 weights where the stack's fp8_row_fused_on does not list
+ * the accelerator's vendor (vLLM 0.6 on ROCm); 0 otherwise
+ * (serve_dequant.c). */
+double serve_dequant_bytes(const struct scenario *sc,
+                           const struct model_shape *m);
 
 /* The daily demand shape, n samples over 24 h of mean 1 and maximum
  * peak_to_avg (a von Mises bump, exp(kappa cos t), kappa solved for the

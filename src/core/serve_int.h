@@ -43,6 +43,7 @@ struct engine {
      * latency and bus bandwidth, and when the engine switches to it */
     double nccl_alpha, nccl_beta;
     double ar_oneshot, ar_workspace;
+    bool ar_custom; /* the engine has its own all-reduce on this vendor */
     /* serve.offload=weights (serve_offload.c): weight bytes per GPU kept
      * in host memory, the HBM buffer one layer is staged in, and the
      * host link's bytes/s per direction */
@@ -55,6 +56,9 @@ struct engine {
      * tokens when the model has an MTP module, else 0) and the output
      * head's bytes per GPU, which each pass reads again */
     double drafts, w_head;
+    /* serve_dequant.c: HBM bytes per token per GPU of FP8 GEMMs
+     * dequantised outside their kernels (0 when fused) */
+    double dq_tok;
 };
 
 /* The engine of sc's replica of model m. */
@@ -101,6 +105,14 @@ double serve_offload_host_share(const struct scenario *sc);
 void serve_elemwise_init(const struct scenario *sc, const struct model_shape *m,
                          struct engine *e);
 double serve_elemwise_s(const struct engine *e, double tokens, bool prefill);
+
+/* serve_dequant.c: the unfused dequantisation of row-scaled FP8 GEMMs
+ * into e (software.fp8_scaling = row on a vendor the stack's
+ * fp8_row_fused_on does not list; 0 otherwise); its HBM time in a pass of
+ * `tokens` tokens per replica. */
+void serve_dequant_init(const struct scenario *sc, const struct model_shape *m,
+                        struct engine *e);
+double serve_dequant_s(const struct engine *e, double tokens);
 
 /* The wait at percentile p (0..1) of an M/M/1 queue busy rho of the time
  * with service s: P(W > t) = rho exp(-(1 - rho) t / s); 1e300 at rho >= 1. */

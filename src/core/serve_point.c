@@ -326,7 +326,8 @@ static void saturate(const struct engine *e, double lambda, double cap,
                      const struct point *at_cap, double n, double cv,
                      struct point *pt)
 {
-    struct serve_load_test lt = {n, lambda, cap, at_cap->batch, cv};
+    struct serve_load_test lt = {
+        n, lambda, cap, at_cap->batch, cv, 1 / serve_prefill_bulk_s(e)};
     struct serve_waits w;
 
     *pt = *at_cap;

@@ -88,14 +88,25 @@ static double complete(const struct serve_load_test *lt, struct fluid *f, int i,
     return done;
 }
 
+/* What the engine can prefill over one step of the fluid: prefill_rate
+ * a second with every iteration given to prompts (no bound when 0). */
+static double prefill_bound(const struct serve_load_test *lt,
+                            const struct fluid *f, double a)
+{
+    double most = lt->prefill_rate * f->dt;
+
+    return lt->prefill_rate > 0 && a > most ? most : a;
+}
+
 /* The engine admits from the queue what the batch at capacity has room
- * for. */
+ * for, as fast as it can prefill it. */
 static double admit(const struct serve_load_test *lt, const struct fluid *f)
 {
     double room = lt->batch - f->b1 - f->b2 - f->b3, a = f->queue;
 
     if (a > room)
         a = room;
+    a = prefill_bound(lt, f, a);
     return a > 0 ? a : 0;
 }
 

@@ -166,6 +166,28 @@ const char *fp8_scaling_name(enum fp8_scaling f)
     return (unsigned)f <= FP8_SCALING_ROW ? names[f] : NULL;
 }
 
+bool spec_vendor_listed(const char *list, const char *vendor)
+{
+    size_t n = strlen(vendor);
+    const char *p = list;
+
+    if (!list[0])
+        return true;
+    /* word by word, no copies: the serving engine asks on every
+     * evaluation of a search */
+    while (*p) {
+        size_t w;
+
+        while (*p == ' ')
+            p++;
+        w = strcspn(p, " ");
+        if (w == n && w > 0 && strncmp(p, vendor, n) == 0)
+            return true;
+        p += w;
+    }
+    return false;
+}
+
 const char *offload_name(enum offload o)
 {
     static const char *const names[] = {"stack", "none", "optimizer",

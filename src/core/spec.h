@@ -255,6 +255,14 @@ struct stack_spec {
      * ar_workspace_bytes; 0: never (always its custom all-reduce). */
     double ar_oneshot_bytes;
     double ar_workspace_bytes;
+    /* Accelerator vendors (accel_spec.vendor), space-separated, on which
+     * the serving engine runs its own TP all-reduce kernel and a fused
+     * per-token x per-channel FP8 GEMM; empty: every vendor it runs on.
+     * Elsewhere every all-reduce goes to the vendor's collective library
+     * (serve.c tp_allreduce_s) and row-scaled FP8 GEMMs dequantise
+     * unfused (serve_dequant.c).  vLLM 0.6 on ROCm: neither (x22b). */
+    char custom_ar_on[CP_NAME_MAX];
+    char fp8_row_fused_on[CP_NAME_MAX];
 };
 
 /* Serving inputs (README "Serving"). */
@@ -742,6 +750,10 @@ const char *cuda_graphs_name(enum cuda_graphs g);
 const char *moe_dispatcher_name(enum moe_dispatcher m);
 const char *pp_schedule_name(enum pp_schedule s);
 const char *fp8_scaling_name(enum fp8_scaling f);
+
+/* Whether a space-separated vendor list names vendor; an empty list names
+ * every vendor (a catalog row that does not say). */
+bool spec_vendor_listed(const char *list, const char *vendor);
 const char *offload_name(enum offload o);
 const char *recompute_modules_name(enum recompute_modules r);
 const char *serve_pct_name(enum serve_pct p);

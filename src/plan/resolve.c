@@ -228,13 +228,7 @@ static void resolve_serve(const struct plan *p, struct plan_resolved *out)
  * vendor, or says nothing (a row imported without it). */
 static bool stack_runs_on(const struct stack_spec *st, const char *vendor)
 {
-    char list[CP_NAME_MAX + 2], want[CP_ID_MAX + 2];
-
-    if (!st->runs_on[0])
-        return true;
-    snprintf(list, sizeof(list), " %s ", st->runs_on);
-    snprintf(want, sizeof(want), " %s ", vendor);
-    return strstr(list, want) != NULL;
+    return spec_vendor_listed(st->runs_on, vendor);
 }
 
 /* The software stack: the plan's, which must run on the accelerator

@@ -69,7 +69,9 @@ PY
 # (serve.percentile=P in its sets) may read it, serve.ttft_pP_ms for
 # serve.ttft_ms and serve.tpot_pP_ms for serve.tpot_ms (the plain keys are
 # the means).  A row whose source states weights offloaded to host memory
-# may say so (serve.offload=weights).
+# may say so (serve.offload=weights), and a row whose copy cites its
+# checkpoint's quantization_config (quant_method) the FP8 scaling it states
+# (software.fp8_scaling: Meta's fbgemm_fp8 is row).
 shared=../shared/calibration/serving_load_cases.csv
 check "load cases copy: the shared serving load cases" \
     python3 - "$shared" tests/data/serving_load_cases.csv <<'PY'
@@ -78,10 +80,11 @@ a = list(csv.DictReader(open(sys.argv[1], newline='')))
 b = list(csv.DictReader(open(sys.argv[2], newline='')))
 ok = len(a) == len(b)
 import re
-def rest(sets):
+def rest(sets, src=''):
+    fp8 = ('software.fp8_scaling=',) if 'quant_method' in src else ()
     return [kv for kv in sets.split()
             if not kv.startswith(('software.stack=', 'software.prefill_chunk=',
-                                  'serve.offload='))]
+                                  'serve.offload=') + fp8)]
 def sharegpt(src, ysrc, xs, ys):  # the keys a ShareGPT run of N prompts adds
     m = re.search(r'ShareGPT (?:default of )?(\d+) prompts', src)
     cv = re.search(r"this run's output_lens [^;]*cv (\d+(?:\.\d+)?)", ysrc)
@@ -105,7 +108,7 @@ for x, y in zip(a, b):
         metric(x, y)
     if not same or \
             not sharegpt(x['source'], y['source'], rest(x['sets']),
-                         rest(y['sets'])) or \
+                         rest(y['sets'], y['source'])) or \
             not release_of(stack(x['sets']), stack(y['sets'])) or \
             not y['source'].startswith(x['source'].rstrip('"')):
         print('differs: ' + y['id'], file=sys.stderr)

@@ -845,6 +845,8 @@ START_TEST(test_migrate_v5_sale_capacity)
         "ALTER TABLE stacks DROP COLUMN zero3_live_params",
         "ALTER TABLE stacks DROP COLUMN dp_shard_domain",
         "ALTER TABLE stacks DROP COLUMN cast_kernel",
+        "ALTER TABLE stacks DROP COLUMN custom_ar_on",
+        "ALTER TABLE stacks DROP COLUMN fp8_row_fused_on",
         "UPDATE cloud SET capacity_gpus = NULL",
         "UPDATE cloud SET capacity_gpus = 64 WHERE id = 'gcp-a3-highgpu-8g'",
         "ALTER TABLE models DROP COLUMN expert_bias",
@@ -913,6 +915,16 @@ START_TEST(test_migrate_v5_sale_capacity)
         ck_assert_int_eq(catalog_get_stack(c, "torchtitan", &st, NULL, &d),
                          CP_OK);
         ck_assert_str_eq(st.cast_kernel, "torchao");
+        /* 0021_rocm_kernels: vLLM 0.6 has its custom all-reduce and the
+         * fused row-scaled FP8 GEMM on NVIDIA only; other stacks do not
+         * say (everywhere) */
+        ck_assert_int_eq(catalog_get_stack(c, "vllm-0.6", &st, NULL, &d),
+                         CP_OK);
+        ck_assert_str_eq(st.custom_ar_on, "NVIDIA");
+        ck_assert_str_eq(st.fp8_row_fused_on, "NVIDIA");
+        ck_assert_int_eq(catalog_get_stack(c, "vllm", &st, NULL, &d), CP_OK);
+        ck_assert_str_eq(st.custom_ar_on, "");
+        ck_assert_str_eq(st.fp8_row_fused_on, "");
     }
     catalog_close(c);
 }

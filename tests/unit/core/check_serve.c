@@ -999,7 +999,7 @@ START_TEST(test_overload_waits_table)
 
     for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         struct serve_load_test lt = {cases[i].n, cases[i].lambda, cases[i].cap,
-                                     cases[i].batch, cases[i].cv};
+                                     cases[i].batch, cases[i].cv, 0};
         double s = lt.batch / lt.cap, a = 1 / lt.cap - 1 / lt.lambda;
         double got[3], want[3],
             mean = 0,
@@ -1100,7 +1100,7 @@ START_TEST(test_overload_waits_hyperexponential)
 
     for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         struct serve_load_test lt = {cases[i].n, cases[i].lambda, cases[i].cap,
-                                     cases[i].batch, cases[i].cv};
+                                     cases[i].batch, cases[i].cv, 0};
         struct serve_load_test expo = lt;
         double c2 = lt.cv * lt.cv, p = (1 + sqrt((c2 - 1) / (c2 + 1))) / 2;
         struct h2_test h = {lt.lambda, lt.cap, lt.batch, lt.batch / lt.cap,
@@ -1159,7 +1159,7 @@ START_TEST(test_overload_waits_invariants)
     size_t i, c;
 
     for (c = 0; c < sizeof(cvs) / sizeof(cvs[0]); c++) {
-        struct serve_load_test lt = {1000, 10, 10, 100, cvs[c]};
+        struct serve_load_test lt = {1000, 10, 10, 100, cvs[c], 0};
         struct serve_waits w, prev, longer, grows;
 
         serve_overload_waits(&lt, const_step, &one, &w);
