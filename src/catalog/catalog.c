@@ -58,6 +58,7 @@ static const struct {
     {"src/catalog/schema/0017_expert_extras.sql", "PRAGMA user_version = 17"},
     {"src/catalog/schema/0018_pp_overlap.sql", "PRAGMA user_version = 18"},
     {"src/catalog/schema/0019_zero3_scale.sql", "PRAGMA user_version = 19"},
+    {"src/catalog/schema/0020_torchtitan_sac.sql", "PRAGMA user_version = 20"},
 };
 #define SCHEMA_VERSION ((int)(sizeof(migrations) / sizeof(migrations[0])))
 

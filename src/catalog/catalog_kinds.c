@@ -438,7 +438,11 @@
       zero3_live_params, 1, 0, DF,                                             \
       "ZeRO-3: gathered parameters resident before release (0: no cap)")       \
     STACK_FRAC(C, "dp_shard_domain", dp_shard_domain, 0,                       \
-               "ZeRO-3: 1 shard inside the scale-up domain, DP across")
+               "ZeRO-3: 1 shard inside the scale-up domain, DP across")     \
+    STACK_FRAC(C, "per_op_sac", per_op_sac, 0,                                 \
+               "selective: 1 torchtitan's per-op save list (attention kept)") \
+    STACK_FRAC(C, "fp32_params", fp32_params, 0,                               \
+               "ZeRO-3: 1 the shards are the fp32 master, no 16-bit copy")
 
 #define PUBLIC_COL(T, name, type, flags, min, max, choices, ft, member, scale, \
                    dflt, pf, help)                                             \

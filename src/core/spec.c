@@ -106,6 +106,17 @@ bool attention_materialised(const struct scenario *sc)
     return sc->train.attention == ATTN_STANDARD;
 }
 
+bool spec_selective_saves_attention(const struct scenario *sc)
+{
+    const struct accel_spec *a = &sc->accel;
+    bool blackwell =
+        strcmp(a->vendor, "NVIDIA") == 0 && a->peak_flops[PREC_MXFP8] > 0;
+
+    return sc->layout.recompute == RECOMPUTE_SELECTIVE &&
+           sc->stack.per_op_sac > 0.5 && !blackwell &&
+           !attention_materialised(sc) && spec_recompute_mask(&sc->recipe) == 0;
+}
+
 const char *serve_dtype_name(enum serve_dtype t)
 {
     static const char *const names[] = {

@@ -215,6 +215,20 @@ struct stack_spec {
      * ici_fsdp x dcn_data mesh) */
     double zero3_live_params;
     double dp_shard_domain;
+    /* torchtitan's selective recompute and FSDP2 (x19a).  per_op_sac 1:
+     * its selective recompute is a per-op save list (torchtitan
+     * _save_list) that names the fused attention kernel's output (flash
+     * and efficient SDPA) and the TP reduce-scatter, not the all-gather:
+     * the attention core is not recomputed, except on Blackwell, where
+     * the stack puts cuDNN SDPA first, which the list does not name
+     * (spec_selective_saves_attention), and the forward's TP all-gathers
+     * (all-reduces without SP) run again.  fp32_params 1: the sharded
+     * parameters are the fp32 master weights and the 16-bit copy exists
+     * only gathered (PyTorch FSDP2 MixedPrecisionPolicy param_dtype), so
+     * under ZeRO-3 the weights are 4 bytes and the optimizer holds only
+     * the moments. */
+    double per_op_sac;
+    double fp32_params;
     /* new key: dp_flat (d19a) */
     double dp_flat;  /* 1: data-parallel / ZeRO collectives run as one flat
                         ring over every rank of the group (DeepSpeed ZeRO,
@@ -706,6 +720,16 @@ struct scenario {
  * recomputed): train.attention standard, or auto under a stack whose
  * kernel is `unfused` (Megatron-LM 2021-22, Korthikanti et al. 2022). */
 bool attention_materialised(const struct scenario *sc);
+
+/* True when the stack's own selective recompute (parallel.recompute =
+ * selective, no software.recompute_modules) keeps the fused attention
+ * output rather than recomputing the attention core: stack per_op_sac,
+ * a fused kernel, and not on an NVIDIA Blackwell
+ * accelerator (one with MXFP8 tensor cores), where torchtitan runs cuDNN
+ * SDPA (torchtitan @e7c0cae models/attention.py: CUDNN_ATTENTION first
+ * when has_cuda_capability(10, 0)), whose op its _save_list does not
+ * name. */
+bool spec_selective_saves_attention(const struct scenario *sc);
 
 /* Expert tensor parallelism (Megatron-Core MoE "parallel folding", Liu et
  * al. 2025, arXiv 2504.14960): the expert layers regroup the tp*dp*cp

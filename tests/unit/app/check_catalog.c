@@ -844,6 +844,8 @@ START_TEST(test_migrate_v5_sale_capacity)
         "ALTER TABLE stacks DROP COLUMN pp_overlap",
         "ALTER TABLE stacks DROP COLUMN zero3_live_params",
         "ALTER TABLE stacks DROP COLUMN dp_shard_domain",
+        "ALTER TABLE stacks DROP COLUMN per_op_sac",
+        "ALTER TABLE stacks DROP COLUMN fp32_params",
         "UPDATE cloud SET capacity_gpus = NULL",
         "UPDATE cloud SET capacity_gpus = 64 WHERE id = 'gcp-a3-highgpu-8g'",
         "ALTER TABLE models DROP COLUMN expert_bias",
