@@ -476,6 +476,7 @@ static enum cp_status validate_layout(const struct scenario *sc,
 #define HARDWARE_FIELDS(X)                                                     \
     X(HW_GPUS)                                                                 \
     X(HW_OVERSUBSCRIPTION)                                                     \
+    X(HW_POWER_LIMIT_W)                                                        \
     X(HW_STORAGE_TB)
 
 static enum cp_status validate_hardware(const struct scenario *sc,

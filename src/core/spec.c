@@ -1,5 +1,6 @@
 /* spec.c - names of the enums in spec.h, as written in plan files. */
 #include <stddef.h>
+#include <math.h>
 #include <string.h>
 
 #include "core/spec.h"
@@ -115,6 +116,15 @@ bool spec_selective_saves_attention(const struct scenario *sc)
     return sc->layout.recompute == RECOMPUTE_SELECTIVE &&
            sc->stack.per_op_sac > 0.5 && !blackwell &&
            !attention_materialised(sc) && spec_recompute_mask(&sc->recipe) == 0;
+}
+
+double spec_power_clock(const struct scenario *sc)
+{
+    double cap = sc->power_limit_w, tdp = sc->accel.tdp_w;
+
+    if (!(cap > 0) || !(tdp > 0) || cap >= tdp)
+        return 1;
+    return cbrt(cap / tdp);
 }
 
 const char *serve_dtype_name(enum serve_dtype t)

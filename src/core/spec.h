@@ -710,6 +710,9 @@ struct scenario {
     double cloud_usd_per_gpu_hour; /* resolved price for the term */
     uint64_t gpus;
     double oversubscription; /* >= 1 */
+    /* hardware.power_limit_w: the board power cap the run set (nvidia-smi
+     * -pl), W; 0: the accelerator's TDP (spec_power_clock) */
+    double power_limit_w;
     struct layout layout;
     struct finance_spec finance;
     struct reliability_spec reliability;
@@ -730,6 +733,15 @@ bool attention_materialised(const struct scenario *sc);
  * when has_cuda_capability(10, 0)), whose op its _save_list does not
  * name. */
 bool spec_selective_saves_attention(const struct scenario *sc);
+
+/* The share of its TDP clocks an accelerator keeps under the run's power
+ * cap (hardware.power_limit_w): dynamic power goes as C V^2 f and DVFS
+ * lowers the voltage with the clock, so power goes as f^3 and the clock
+ * as the cube root of cap / TDP (Hennessy & Patterson, Computer
+ * Architecture 6th ed., section 1.5); static power is left out, so this
+ * is the most a capped chip keeps.  1 without a cap, or one at or above
+ * TDP. */
+double spec_power_clock(const struct scenario *sc);
 
 /* Expert tensor parallelism (Megatron-Core MoE "parallel folding", Liu et
  * al. 2025, arXiv 2504.14960): the expert layers regroup the tp*dp*cp

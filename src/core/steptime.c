@@ -116,6 +116,19 @@ double steptime_cast_bytes(const struct scenario *sc, enum precision p,
                : 2.0;
 }
 
+/* A power-capped run (hardware.power_limit_w) computes at the clock the
+ * cap leaves (spec_power_clock): GEMM and attention rates scale with it,
+ * as a share of the nominal peak that MFU keeps as its denominator; HBM,
+ * on its own clock, and the links do not. */
+static void power_capped_rates(const struct scenario *sc, struct hw *hw)
+{
+    double clock = spec_power_clock(sc);
+
+    hw->eta *= clock;
+    hw->eta16 *= clock;
+    hw->attn_rate *= clock;
+}
+
 static void hw_init(const struct scenario *sc, struct hw *hw)
 {
     const struct accel_spec *a = &sc->accel;
@@ -172,6 +185,7 @@ static void hw_init(const struct scenario *sc, struct hw *hw)
                ? a->attn_fa2_frac
                : a->attn_frac;
     hw->attn_rate = hw->peak16 * spec_scaled_eff(sc->stack.attn_eff * attn, k);
+    power_capped_rates(sc, hw);
     hw->half = a->gemm_half_flops;
     hw->kernel = a->kernel_s + sc->stack.kernel_s;
     hw->launch = a->kernel_s;

@@ -1900,6 +1900,70 @@ START_TEST(test_per_op_sac_regather)
 }
 END_TEST
 
+/* A power cap below TDP (hardware.power_limit_w; nvidia-smi -pl) lowers
+ * the clock as the cube root of cap / TDP (dynamic power C V^2 f with the
+ * voltage following the clock: Hennessy & Patterson 6th ed. 1.5): torchao
+ * ran its B200 table "limited to 750W" (mx_formats README @d8bb51f), the
+ * async-TP bench its 700 W H100s at "the default 500W power limit".  The
+ * FLOPs stay, the step grows by at most 1/clock (HBM and links keep their
+ * clocks), MFU keeps the nominal peak as its denominator, and the boards
+ * draw at most the cap. */
+START_TEST(test_power_limit)
+{
+    static const struct {
+        double cap, tdp, clock;
+        const char *source;
+    } cases[] = {
+        {0, 700, 1, "no cap: the TDP"},
+        {750, 1000, 0.908560296416, "torchao B200 table: 750 W of 1000"},
+        {500, 700, 0.893903535097, "async-TP bench: 500 W of 700"},
+        {700, 700, 1, "cap at TDP"},
+        {900, 700, 1, "cap above TDP: no faster"},
+    };
+    struct scenario sc;
+    struct result free_r, capped;
+    size_t i;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        sac_model(&sc);
+        sc.accel.tdp_w = cases[i].tdp;
+        recipe_step(&sc, &free_r);
+        sc.power_limit_w = cases[i].cap;
+        ck_assert_msg(fabs(spec_power_clock(&sc) - cases[i].clock) < 1e-9,
+                      "%s: clock %g", cases[i].source, spec_power_clock(&sc));
+        recipe_step(&sc, &capped);
+        check_time_sane(&capped);
+        ck_assert_rel(capped.time.hw_tflops_per_gpu * capped.time.step_s,
+                      free_r.time.hw_tflops_per_gpu * free_r.time.step_s,
+                      1e-9);
+        ck_assert_rel(capped.time.mfu * capped.time.step_s,
+                      free_r.time.mfu * free_r.time.step_s, 1e-9);
+        ck_assert_msg(capped.time.step_s <=
+                          free_r.time.step_s / cases[i].clock * (1 + 1e-12),
+                      "%s", cases[i].source);
+        if (cases[i].clock < 1) {
+            ck_assert_msg(capped.time.step_s > free_r.time.step_s, "%s",
+                          cases[i].source);
+            ck_assert_rel(capped.energy.gpu_kw / free_r.energy.gpu_kw,
+                          cases[i].cap / cases[i].tdp, 1e-9);
+        } else {
+            ck_assert(capped.time.step_s == free_r.time.step_s);
+            ck_assert(capped.energy.gpu_kw == free_r.energy.gpu_kw);
+        }
+    }
+    /* below the field's floor: refused, naming it */
+    {
+        struct diag d;
+
+        sac_model(&sc);
+        sc.power_limit_w = 10;
+        ck_assert_int_ne(scenario_validate(&sc, &d), CP_OK);
+        ck_assert_msg(strstr(d.where, "power_limit_w") != NULL, "%s",
+                      d.where);
+    }
+}
+END_TEST
+
 Suite *suite_steptime(void)
 {
     Suite *s = suite_create("steptime");
@@ -1933,6 +1997,7 @@ Suite *suite_steptime(void)
     tcase_add_test(tc, test_recompute_modules_invariants);
     tcase_add_test(tc, test_per_op_sac);
     tcase_add_test(tc, test_per_op_sac_regather);
+    tcase_add_test(tc, test_power_limit);
     tcase_add_test(tc, test_pp_overlap);
     tcase_add_test(tc, test_head_in_split);
     tcase_add_test(tc, test_fp4_ceiling);
