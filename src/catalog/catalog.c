@@ -60,6 +60,7 @@ static const struct {
     {"src/catalog/schema/0019_zero3_scale.sql", "PRAGMA user_version = 19"},
     {"src/catalog/schema/0020_cast_kernel.sql", "PRAGMA user_version = 20"},
     {"src/catalog/schema/0021_rocm_kernels.sql", "PRAGMA user_version = 21"},
+    {"src/catalog/schema/0022_torchtitan_sac.sql", "PRAGMA user_version = 22"},
 };
 #define SCHEMA_VERSION ((int)(sizeof(migrations) / sizeof(migrations[0])))
 

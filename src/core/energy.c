@@ -17,7 +17,11 @@ void energy_estimate(const struct scenario *sc, struct result *r)
         sc->system.nodes_per_rack >= 1 ? (double)sc->system.nodes_per_rack : 1;
     double nodes = r->network.nodes >= 1 ? (double)r->network.nodes
                                          : clamp_pos(r->load.nodes);
-    double tdp = clamp_pos(sc->accel.tdp_w);
+    /* a power cap (hardware.power_limit_w) bounds the board's draw */
+    double tdp =
+        clamp_pos(sc->power_limit_w > 0 && sc->power_limit_w < sc->accel.tdp_w
+                      ? sc->power_limit_w
+                      : sc->accel.tdp_w);
     double pf =
         r->load.power_frac > 0 ? r->load.power_frac : ENERGY_DEFAULT_POWER_FRAC;
     double host = clamp_pos(sc->system.host_power_w);

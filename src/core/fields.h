@@ -218,6 +218,7 @@ struct field_info {
     X(HW_GPUS, "hardware", "gpus", PT_COUNT, PKF_AUTO, 1, B_COUNT_MAX, "GPUs", NULL, NULL, FIELD_REF_NONE, "required", PS_U64, OFF(gpus), "accelerators in the job (serve: auto sizes the fleet)") \
     X(HW_SYSTEM, "hardware", "system", PT_ID, 0, 0, 0, "", NULL, NULL, FIELD_REF_SYSTEMS, "accelerator's", PS_NONE, 0, "node type (per-node GPUs, scale-up domain, price)") \
     X(HW_FABRIC, "hardware", "fabric", PT_ID, 0, 0, 0, "", NULL, NULL, FIELD_REF_FABRICS, "system's", PS_NONE, 0, "scale-out network, e.g. ib-ndr") \
+    X(HW_POWER_LIMIT_W, "hardware", "power_limit_w", PT_NUMBER, PKF_ZERO_UNSET, 50, 1e5, "W", NULL, NULL, FIELD_REF_NONE, "the accelerator's TDP", PS_F64, OFF(power_limit_w), "board power cap (nvidia-smi -pl): below TDP the clocks, and the compute rates, fall as the cube root of cap / TDP; the draw is capped") \
     X(HW_OVERSUBSCRIPTION, "hardware", "oversubscription", PT_NUMBER, 0, B_OVERSUBSCRIPTION_MIN, B_OVERSUBSCRIPTION_MAX, "factor", NULL, NULL, FIELD_REF_NONE, "1", PS_F64, OFF(oversubscription), "fat-tree oversubscription at the leaf") \
     X(HW_STORAGE, "hardware", "storage", PT_ID, 0, 0, 0, "", NULL, NULL, FIELD_REF_STORAGE, "parallel-fs", PS_NONE, 0, "shared storage tier") \
     X(HW_STORAGE_TB, "hardware", "storage_tb", PT_NUMBER, 0, 0, 1e9, "TB", NULL, NULL, FIELD_REF_NONE, "sized from the job", PS_F64, OFF(storage.capacity_tb), "provisioned shared storage, TB (10^12 B)") \

@@ -87,6 +87,35 @@ void memory_layer_tensors(const struct model_shape *m, double t,
         out[i] *= m->param_scale;
 }
 
+/* What the stack's own selective recompute keeps of a layer's `bytes` of
+ * activations: its selective_keep share, and the fused attention output
+ * (a d_v per token, 16 bits, split by TP) whole where the policy saves it
+ * (spec_selective_saves_attention). */
+static double selective_kept(const struct scenario *sc,
+                             const struct model_shape *m, double sbh,
+                             double bytes)
+{
+    double keep = sc->stack.selective_keep;
+    double out = 2 * sbh * m->a * m->d_v / m->h / (double)sc->layout.tp;
+
+    if (!spec_selective_saves_attention(sc))
+        return keep * bytes;
+    return keep * bytes + (1 - keep) * out;
+}
+
+/* Bytes per parameter of the sharded weights and of the optimizer under
+ * ZeRO-3 when the stack's sharded parameters are the fp32 master weights
+ * (fp32_params: PyTorch FSDP2 keeps the sharded parameter in its fp32
+ * dtype and casts to MixedPrecisionPolicy.param_dtype for the all-gather
+ * only): 4 and the optimizer less its master copy.  Else unchanged. */
+static void fp32_param_shards(const struct scenario *sc, double *wb, double *ob)
+{
+    if (sc->layout.zero < 3 || sc->stack.fp32_params < 0.5 || *wb >= 4)
+        return;
+    *ob -= 4; /* the master copy: optimizer_bytes counts it when wb < 4 */
+    *wb = 4;
+}
+
 double memory_layer_activation_bytes(const struct scenario *sc,
                                      const struct model_shape *m, bool moe,
                                      bool scores)
@@ -135,7 +164,7 @@ double memory_layer_activation_bytes(const struct scenario *sc,
      * (TorchTitan's per-op policy recomputes every other matmul) */
     if (lay->recompute == RECOMPUTE_SELECTIVE &&
         spec_recompute_mask(&sc->recipe) == 0)
-        bytes *= sc->stack.selective_keep;
+        bytes = selective_kept(sc, m, sbh, bytes);
     if (scores)
         bytes += 5 * m->a * s * s * b / t;
     else if (!attention_materialised(sc))
@@ -235,6 +264,7 @@ static void stage_memory(const struct scenario *sc, const struct model_shape *m,
     double moe_l = layers * moe_frac, dense_l = layers - moe_l;
     double dense_params, expert_params, params, m_in_flight, in_flight;
     double wb = weight_bytes(sc), gb = precision_bytes(sc->train.grad_dtype);
+    double wb_shard = wb;
     double ob = optimizer_bytes(sc), expert_shard = layout_expert_dp(lay);
     double act_layer_dense, act_layer_moe, working = 0, checkpoints;
     bool scores = memory_keeps_scores(sc);
@@ -268,7 +298,8 @@ static void stage_memory(const struct scenario *sc, const struct model_shape *m,
     expert_params *= m->param_scale;
     params = dense_params + expert_params;
 
-    out->weights = params * wb;
+    fp32_param_shards(sc, &wb_shard, &ob);
+    out->weights = params * wb_shard;
     out->gradients = params * gb;
     out->optimizer = params * ob;
     if (zero >= 1)
@@ -284,8 +315,8 @@ static void stage_memory(const struct scenario *sc, const struct model_shape *m,
         out->gradients =
             dense_params * gb / shard + expert_params * gb / expert_shard;
     if (zero >= 3)
-        out->weights =
-            dense_params * wb / shard + expert_params * wb / expert_shard;
+        out->weights = dense_params * wb_shard / shard +
+                       expert_params * wb_shard / expert_shard;
 
     /* Activations: microbatches in flight on this stage. */
     m_in_flight =

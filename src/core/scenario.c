@@ -476,6 +476,7 @@ static enum cp_status validate_layout(const struct scenario *sc,
 #define HARDWARE_FIELDS(X)                                                     \
     X(HW_GPUS)                                                                 \
     X(HW_OVERSUBSCRIPTION)                                                     \
+    X(HW_POWER_LIMIT_W)                                                        \
     X(HW_STORAGE_TB)
 
 static enum cp_status validate_hardware(const struct scenario *sc,
@@ -573,6 +574,8 @@ static enum cp_status validate_stack(const struct stack_spec *s, struct diag *d)
         {"pp_overlap", s->pp_overlap, 0, 1, false},
         {"zero3_live_params", s->zero3_live_params, 0, 1e15, false},
         {"dp_shard_domain", s->dp_shard_domain, 0, 1, false},
+        {"per_op_sac", s->per_op_sac, 0, 1, false},
+        {"fp32_params", s->fp32_params, 0, 1, false},
         {"kernel_us", s->kernel_s * 1e6, 0, 1e6, false},
         {"step_overhead_ms", s->step_overhead_s * 1e3, 0, 1e6, false},
         {"mem_reserve_gib", s->mem_reserve_bytes / 1073741824.0, 0, 1e4, false},

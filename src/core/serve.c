@@ -183,6 +183,16 @@ static double format_rate(const struct accel_spec *a, enum serve_dtype w,
     return r16;
 }
 
+/* Under a power cap (hardware.power_limit_w) the GEMMs and attention run
+ * at the clock the cap leaves (spec_power_clock). */
+static void power_capped_engine(const struct scenario *sc, struct engine *e)
+{
+    double clock = spec_power_clock(sc);
+
+    e->rate *= clock;
+    e->attn_rate *= clock;
+}
+
 /* The GEMM and attention rates of one GPU: the peak of the format the
  * weights (and the KV cache) run in, times the stack's measured share. */
 static void engine_rates(const struct scenario *sc, struct engine *e)
@@ -227,6 +237,7 @@ static void engine_rates(const struct scenario *sc, struct engine *e)
                 sv->weights != SD_BF16 && sv->weights != SD_FP16);
     if (fp8_attn && peak_of(a, PREC_FP8) > 0)
         e->attn_rate = peak_of(a, PREC_FP8) * attn_eff;
+    power_capped_engine(sc, e);
 }
 
 /* The MTP modules' bytes per GPU when they draft (serve.spec_tokens with

@@ -1,5 +1,6 @@
 /* spec.c - names of the enums in spec.h, as written in plan files. */
 #include <stddef.h>
+#include <math.h>
 #include <string.h>
 
 #include "core/spec.h"
@@ -104,6 +105,26 @@ bool attention_materialised(const struct scenario *sc)
     if (sc->train.attention == ATTN_AUTO)
         return strcmp(sc->stack.attn_kernel, "unfused") == 0;
     return sc->train.attention == ATTN_STANDARD;
+}
+
+bool spec_selective_saves_attention(const struct scenario *sc)
+{
+    const struct accel_spec *a = &sc->accel;
+    bool blackwell =
+        strcmp(a->vendor, "NVIDIA") == 0 && a->peak_flops[PREC_MXFP8] > 0;
+
+    return sc->layout.recompute == RECOMPUTE_SELECTIVE &&
+           sc->stack.per_op_sac > 0.5 && !blackwell &&
+           !attention_materialised(sc) && spec_recompute_mask(&sc->recipe) == 0;
+}
+
+double spec_power_clock(const struct scenario *sc)
+{
+    double cap = sc->power_limit_w, tdp = sc->accel.tdp_w;
+
+    if (!(cap > 0) || !(tdp > 0) || cap >= tdp)
+        return 1;
+    return cbrt(cap / tdp);
 }
 
 const char *serve_dtype_name(enum serve_dtype t)

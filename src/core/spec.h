@@ -221,6 +221,20 @@ struct stack_spec {
      * ici_fsdp x dcn_data mesh) */
     double zero3_live_params;
     double dp_shard_domain;
+    /* torchtitan's selective recompute and FSDP2 (x19a).  per_op_sac 1:
+     * its selective recompute is a per-op save list (torchtitan
+     * _save_list) that names the fused attention kernel's output (flash
+     * and efficient SDPA) and the TP reduce-scatter, not the all-gather:
+     * the attention core is not recomputed, except on Blackwell, where
+     * the stack puts cuDNN SDPA first, which the list does not name
+     * (spec_selective_saves_attention), and the forward's TP all-gathers
+     * (all-reduces without SP) run again.  fp32_params 1: the sharded
+     * parameters are the fp32 master weights and the 16-bit copy exists
+     * only gathered (PyTorch FSDP2 MixedPrecisionPolicy param_dtype), so
+     * under ZeRO-3 the weights are 4 bytes and the optimizer holds only
+     * the moments. */
+    double per_op_sac;
+    double fp32_params;
     /* new key: dp_flat (d19a) */
     double dp_flat;  /* 1: data-parallel / ZeRO collectives run as one flat
                         ring over every rank of the group (DeepSpeed ZeRO,
@@ -713,6 +727,9 @@ struct scenario {
     double cloud_usd_per_gpu_hour; /* resolved price for the term */
     uint64_t gpus;
     double oversubscription; /* >= 1 */
+    /* hardware.power_limit_w: the board power cap the run set (nvidia-smi
+     * -pl), W; 0: the accelerator's TDP (spec_power_clock) */
+    double power_limit_w;
     struct layout layout;
     struct finance_spec finance;
     struct reliability_spec reliability;
@@ -723,6 +740,25 @@ struct scenario {
  * recomputed): train.attention standard, or auto under a stack whose
  * kernel is `unfused` (Megatron-LM 2021-22, Korthikanti et al. 2022). */
 bool attention_materialised(const struct scenario *sc);
+
+/* True when the stack's own selective recompute (parallel.recompute =
+ * selective, no software.recompute_modules) keeps the fused attention
+ * output rather than recomputing the attention core: stack per_op_sac,
+ * a fused kernel, and not on an NVIDIA Blackwell
+ * accelerator (one with MXFP8 tensor cores), where torchtitan runs cuDNN
+ * SDPA (torchtitan @e7c0cae models/attention.py: CUDNN_ATTENTION first
+ * when has_cuda_capability(10, 0)), whose op its _save_list does not
+ * name. */
+bool spec_selective_saves_attention(const struct scenario *sc);
+
+/* The share of its TDP clocks an accelerator keeps under the run's power
+ * cap (hardware.power_limit_w): dynamic power goes as C V^2 f and DVFS
+ * lowers the voltage with the clock, so power goes as f^3 and the clock
+ * as the cube root of cap / TDP (Hennessy & Patterson, Computer
+ * Architecture 6th ed., section 1.5); static power is left out, so this
+ * is the most a capped chip keeps.  1 without a cap, or one at or above
+ * TDP. */
+double spec_power_clock(const struct scenario *sc);
 
 /* Expert tensor parallelism (Megatron-Core MoE "parallel folding", Liu et
  * al. 2025, arXiv 2504.14960): the expert layers regroup the tp*dp*cp

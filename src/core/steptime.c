@@ -171,6 +171,19 @@ double steptime_rescale_bytes(const struct scenario *sc, enum precision p,
     return (2.0 + 2.0) * (M * K + K * N);
 }
 
+/* A power-capped run (hardware.power_limit_w) computes at the clock the
+ * cap leaves (spec_power_clock): GEMM and attention rates scale with it,
+ * as a share of the nominal peak that MFU keeps as its denominator; HBM,
+ * on its own clock, and the links do not. */
+static void power_capped_rates(const struct scenario *sc, struct hw *hw)
+{
+    double clock = spec_power_clock(sc);
+
+    hw->eta *= clock;
+    hw->eta16 *= clock;
+    hw->attn_rate *= clock;
+}
+
 static void hw_init(const struct scenario *sc, struct hw *hw)
 {
     const struct accel_spec *a = &sc->accel;
@@ -232,6 +245,7 @@ static void hw_init(const struct scenario *sc, struct hw *hw)
                ? a->attn_fa2_frac
                : a->attn_frac;
     hw->attn_rate = hw->peak16 * spec_scaled_eff(sc->stack.attn_eff * attn, k);
+    power_capped_rates(sc, hw);
     hw->half = a->gemm_half_flops;
     hw->kernel = a->kernel_s + sc->stack.kernel_s;
     hw->launch = a->kernel_s;
@@ -895,6 +909,32 @@ static double early_stop_tp_share(const struct scenario *sc)
                                                                         : 1;
 }
 
+/* What the stack's own selective recompute repeats of a forward f whose
+ * attention core takes attn: the attention core (Korthikanti 2022 section
+ * 5) unless the policy saves the fused kernel's output
+ * (spec_selective_saves_attention: torchtitan's per-op policy), and what
+ * the policy does not keep of the rest (selective_keep). */
+static double stack_selective_rec(const struct scenario *sc, double f,
+                                  double attn)
+{
+    double rec = (1 - sc->stack.selective_keep) * (f - attn);
+
+    return spec_selective_saves_attention(sc) ? rec : rec + attn;
+}
+
+/* The TP collectives a per-op selective recompute runs again (stack
+ * per_op_sac: torchtitan's _save_list names reduce_scatter_tensor, not
+ * all_gather_into_tensor or all_reduce): with sequence parallelism the
+ * forward's all-gathers, half its TP traffic (an all-reduce is a
+ * reduce-scatter and an all-gather), without it the all-reduces, all of
+ * it; exposed as the forward's are (tp_f, after its overlap). */
+static double per_op_sac_regather(const struct scenario *sc, double tp_f)
+{
+    if (sc->stack.per_op_sac < 0.5 || spec_recompute_mask(&sc->recipe) != 0)
+        return 0;
+    return sc->layout.sequence_parallel ? tp_f / 2 : tp_f;
+}
+
 /* The layers of the busiest stage for one microbatch.  Stages are
  * balanced (they differ by at most one layer), so the busiest holds
  * ceil(L/pp); MoE and dense layers mix in the model's proportion. */
@@ -937,10 +977,10 @@ static void stage_layers(const struct scenario *sc, const struct model_shape *m,
             st->rec = dense_l * dense.rec_f + moe_l * moe.rec_f;
             break;
         }
-        /* the attention core (Korthikanti 2022 section 5), and what the
-         * stack's policy does not keep of the rest of the forward */
-        st->rec = dense_l * dense.attn_f + moe_l * moe.attn_f;
-        st->rec += (1 - sc->stack.selective_keep) * (st->f - st->rec);
+        st->rec = stack_selective_rec(
+            sc, st->f, dense_l * dense.attn_f + moe_l * moe.attn_f);
+        st->tp +=
+            per_op_sac_regather(sc, dense_l * dense.tp_f + moe_l * moe.tp_f);
         break;
     default:
         st->rec = 0;
@@ -1432,11 +1472,9 @@ void steptime_estimate(const struct scenario *sc, const struct model_shape *m,
              spec_recompute_mask(&sc->recipe) != 0)
         hw_flops += recompute_modules_flops(sc, m) * tokens_step;
     else if (lay->recompute == RECOMPUTE_SELECTIVE)
-        hw_flops +=
-            (m->attn_flops_per_token * tokens_step +
-             (1 - sc->stack.selective_keep) *
-                 (model_flops - m->attn_flops_per_token * tokens_step)) /
-            3;
+        hw_flops += stack_selective_rec(sc, model_flops,
+                                        m->attn_flops_per_token * tokens_step) /
+                    3;
 
     tr->step_s = step;
     tr->microbatches = mbs;

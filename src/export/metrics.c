@@ -274,11 +274,13 @@ static const struct metric table[] = {
      "ZeRO stage over the data-parallel group", NULL},
 
     F("memory", "weights_gib", "GiB", memory.weights_bytes, GIB, MB_LOWER,
-      "params per GPU x bytes per weight (sharded by tp, pp, ep, ZeRO-3)"),
+      "params per GPU x bytes per weight (sharded by tp, pp, ep, ZeRO-3; "
+      "4 where the shards are the fp32 master, stack fp32_params)"),
     F("memory", "gradients_gib", "GiB", memory.gradients_bytes, GIB, MB_LOWER,
       "params per GPU x gradient bytes (sharded by ZeRO-2+)"),
     F("memory", "optimizer_gib", "GiB", memory.optimizer_bytes, GIB, MB_LOWER,
-      "fp32 master weights + moments (12 B/param for Adam; ZeRO-1+ shards)"),
+      "fp32 master weights + moments (12 B/param for Adam; ZeRO-1+ shards; "
+      "moments only under stack fp32_params)"),
     F("memory", "activations_gib", "GiB", memory.activations_bytes, GIB,
       MB_LOWER,
       "s b h L/pp x (34 + 5 a s/h) / tp, less with recompute/SP "

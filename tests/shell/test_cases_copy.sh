@@ -8,8 +8,10 @@
 # model facts a recipe's model config states beyond the table (DeepSeek-V3's
 # dense layers, moe_layer_freq, MTP modules, mtp_num_layers, and routing
 # groups, moe_router_num_groups / group_topk; gpt-oss's expert biases and
-# activation clamp, add_bias_linear / activation_func_clamp_value), and a
-# source text that may cite the config the fact comes from.  A row whose
+# activation clamp, add_bias_linear / activation_func_clamp_value), the
+# board power cap a run states (hardware.power_limit_w: torchao's B200
+# table "limited to 750W", the async-TP bench's "default 500W power
+# limit"), and a source text that may cite the config the fact comes from.  A row whose
 # shared source says its accelerator is a stand-in ("encoded as h100-sxm")
 # may name the catalog's row for the variant the source states instead.
 # Skipped without ../shared (a fresh clone).
@@ -33,7 +35,8 @@ RECIPE = ('software.moe_a2a_overlap=', 'software.tp_comm_overlap=',
           'software.checkpoint_early_stop=',  # new key (w19n)
           'model.expert_bias=', 'model.act_clamp=',  # new keys (w19j)
           'software.recompute_modules=',  # new key (w19k)
-          'train.grad_dtype=')  # the gradient buffer a recipe states (w19k)
+          'train.grad_dtype=',  # the gradient buffer a recipe states (w19k)
+          'hardware.power_limit_w=')  # the power cap a run states (x19a)
 a = list(csv.DictReader(open(sys.argv[1], newline='')))
 b = list(csv.DictReader(open(sys.argv[2], newline='')))
 ok = len(a) == len(b)

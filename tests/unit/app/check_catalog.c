@@ -199,16 +199,17 @@ START_TEST(test_get_accel_units)
     ck_assert_int_eq(catalog_get_accel(cat, "gb300", &a, NULL, &d), CP_OK);
     ck_assert_rel(a.fp4_gemm_frac, 8640.3 / 15000, 1e-3);
     /* Meta's H100 variant (torchtitan's benchmarks: 96GB HBM2e at 2.4
-     * TB/s, default 500 W power limit): torchao's roofline for it reaches
-     * 0.78 of the GEMM peak, one figure for both dtypes (so no FP8 column
-     * of its own), and 2.2 of its 2.4 TB/s; the same die as h100-sxm but
-     * the lower ceilings of that memory and power; not sold: no price */
+     * TB/s, a 700 W TDP part run at a default 500 W power limit, which a
+     * plan states as hardware.power_limit_w): torchao's roofline for it
+     * reaches 0.78 of the GEMM peak, one figure for both dtypes (so no FP8
+     * column of its own), and 2.2 of its 2.4 TB/s; the same die as
+     * h100-sxm but the lower ceilings of that memory; not sold: no price */
     ck_assert_int_eq(catalog_get_accel(cat, "h100-96gb", &a, &m, &d), CP_OK);
     ck_assert_rel(a.peak_flops[PREC_BF16], 989e12, 1e-12);
     ck_assert_rel(a.gemm_frac, 0.78, 1e-12);
     ck_assert(a.fp8_gemm_frac == 0);
     ck_assert_rel(a.hbm_bps * a.hbm_frac, 2.2e12, 1e-3);
-    ck_assert_rel(a.tdp_w, 500, 1e-12);
+    ck_assert_rel(a.tdp_w, 700, 1e-12);
     ck_assert(a.price_usd == 0);
     ck_assert(m.source[0] && m.as_of[0]);
     {
@@ -847,6 +848,8 @@ START_TEST(test_migrate_v5_sale_capacity)
         "ALTER TABLE stacks DROP COLUMN cast_kernel",
         "ALTER TABLE stacks DROP COLUMN custom_ar_on",
         "ALTER TABLE stacks DROP COLUMN fp8_row_fused_on",
+        "ALTER TABLE stacks DROP COLUMN per_op_sac",
+        "ALTER TABLE stacks DROP COLUMN fp32_params",
         "UPDATE cloud SET capacity_gpus = NULL",
         "UPDATE cloud SET capacity_gpus = 64 WHERE id = 'gcp-a3-highgpu-8g'",
         "ALTER TABLE models DROP COLUMN expert_bias",

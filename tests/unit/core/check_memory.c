@@ -481,6 +481,120 @@ START_TEST(test_zero_shard_domain)
 }
 END_TEST
 
+/* torchtitan's per-op selective recompute keeps the fused attention output
+ * whole (stack per_op_sac; torchtitan _save_list names the flash and
+ * efficient SDPA ops) beside its selective_keep share of the rest: a d_v
+ * per token in 16 bits, per layer.  Not on Blackwell (cuDNN SDPA, not in
+ * the list), not under full or no recompute. */
+START_TEST(test_per_op_sac_memory)
+{
+    static const struct {
+        enum recompute mode;
+        bool blackwell;
+        double keep;
+        double extra; /* bytes over sbh, all layers */
+        const char *source;
+    } cases[] = {
+        {RECOMPUTE_SELECTIVE, false, 0.3, 8 * 0.7 * 2, "flash SDPA saved"},
+        {RECOMPUTE_SELECTIVE, false, 1.0, 0, "keep 1: everything kept"},
+        {RECOMPUTE_SELECTIVE, true, 0.3, 0, "cuDNN SDPA on Blackwell"},
+        /* the checkpoints are layer inputs; the one layer in backward
+         * holds its selective set, the attention output with it */
+        {RECOMPUTE_FULL, false, 0.3, 0.7 * 2, "full: the working layer"},
+        {RECOMPUTE_NONE, false, 0.3, 0, "none: everything kept"},
+    };
+    struct scenario sc;
+    struct memory_result off, on;
+    double sbh = 8192.0 * 2 * 4096;
+    size_t i;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        fixture_scenario(&sc, "h100-sxm");
+        fixture_gpt(&sc, 8, 4096, 32, 32000);
+        sc.train.seq_len = 8192;
+        sc.gpus = 1;
+        sc.layout.tp = sc.layout.pp = sc.layout.dp = 1;
+        sc.layout.microbatch = 2;
+        sc.train.global_batch = 2;
+        sc.layout.recompute = cases[i].mode;
+        sc.stack.selective_keep = cases[i].keep;
+        if (cases[i].blackwell) {
+            snprintf(sc.accel.vendor, sizeof(sc.accel.vendor), "NVIDIA");
+            sc.accel.peak_flops[PREC_MXFP8] = 1979e12;
+        }
+        sc.stack.per_op_sac = 0;
+        eval_mem(&sc, &off);
+        sc.stack.per_op_sac = 1;
+        eval_mem(&sc, &on);
+        ck_assert_msg(fabs(on.activations_bytes - off.activations_bytes -
+                           sbh * cases[i].extra) <=
+                          1e-12 * off.activations_bytes,
+                      "%s: +%g bytes", cases[i].source,
+                      on.activations_bytes - off.activations_bytes);
+        ck_assert(on.activations_bytes >= off.activations_bytes);
+    }
+}
+END_TEST
+
+/* FSDP2 (stack fp32_params) keeps the sharded parameter in fp32 and casts
+ * to bf16 for the all-gather only (torch.distributed.fsdp
+ * MixedPrecisionPolicy param_dtype): under ZeRO-3 the weights are 4
+ * bytes per parameter and the optimizer 8 (Adam's moments), 2 bytes less
+ * than ZeRO's 2 + 4 + 12 with fp32 gradients.  ZeRO-1/2 keep the whole
+ * 16-bit copy; fp32 training has none to drop; the gathered 16-bit
+ * buffers do not change. */
+START_TEST(test_fp32_params)
+{
+    static const struct {
+        int zero;
+        enum precision prec;
+        double weights_b, optimizer_b; /* with fp32_params, per param */
+        double saved_b;                /* model states, per param */
+    } cases[] = {
+        {3, PREC_BF16, 4, 8, 2},
+        {2, PREC_BF16, 2, 12, 0},
+        {1, PREC_BF16, 2, 12, 0},
+        {3, PREC_FP32, 4, 8, 0},
+    };
+    struct scenario sc;
+    struct memory_result off, on;
+    double params, dp = 8;
+    size_t i;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        fixture_scenario(&sc, "h100-sxm");
+        fixture_gpt(&sc, 8, 4096, 32, 32000);
+        sc.gpus = 8;
+        sc.layout.tp = sc.layout.pp = sc.layout.microbatch = 1;
+        sc.layout.dp = 8;
+        sc.train.global_batch = 8;
+        sc.layout.zero = cases[i].zero;
+        sc.train.precision = cases[i].prec;
+        sc.train.grad_dtype = PREC_FP32;
+        sc.stack.fp32_params = 0;
+        eval_mem(&sc, &off);
+        sc.stack.fp32_params = 1;
+        eval_mem(&sc, &on);
+        /* fp32 gradients, sharded from ZeRO-2 */
+        params = off.gradients_bytes / 4 * (cases[i].zero >= 2 ? dp : 1);
+        ck_assert_msg(fabs(states(&off) - states(&on) -
+                           cases[i].saved_b * params / dp) <=
+                          1e-9 * states(&off),
+                      "zero %d: %g bytes less", cases[i].zero,
+                      states(&off) - states(&on));
+        if (cases[i].zero == 3)
+            ck_assert_rel(on.weights_bytes,
+                          cases[i].weights_b * params / dp, 1e-9);
+        ck_assert_rel(on.optimizer_bytes, cases[i].optimizer_b * params / dp,
+                      1e-9);
+        if (cases[i].saved_b > 0)
+            ck_assert_rel(off.optimizer_bytes, 12 * params / dp, 1e-9);
+        ck_assert_rel(on.buffers_bytes, off.buffers_bytes, 1e-12);
+        ck_assert_rel(on.activations_bytes, off.activations_bytes, 1e-12);
+    }
+}
+END_TEST
+
 Suite *suite_memory(void)
 {
     Suite *s = suite_create("memory");
@@ -497,6 +611,8 @@ Suite *suite_memory(void)
                         sizeof(live_cases) / sizeof(live_cases[0]));
     tcase_add_test(tc, test_checkpoint_offload);
     tcase_add_test(tc, test_zero_shard_domain);
+    tcase_add_test(tc, test_per_op_sac_memory);
+    tcase_add_test(tc, test_fp32_params);
     suite_add_tcase(s, tc);
     tc = tcase_create("invariants");
     tcase_add_test(tc, test_components_sum);

@@ -145,6 +145,33 @@ START_TEST(test_single_request)
 }
 END_TEST
 
+/* A power cap (hardware.power_limit_w) slows the compute-bound prefill by
+ * at most 1/clock (spec_power_clock: the cube root of cap / TDP); the
+ * decode step, bound by HBM on its own clock, by less. */
+START_TEST(test_power_limit_serving)
+{
+    struct scenario sc;
+    struct result free_r, capped;
+    double clock;
+
+    fixture_serving(&sc, 2);
+    sc.serve.concurrency = 1;
+    sc.serve.input_tokens = 8000;
+    sc.serve.output_tokens = 100;
+    fixture_eval_ok(&sc, &free_r);
+    sc.power_limit_w = sc.accel.tdp_w / 2;
+    clock = spec_power_clock(&sc);
+    ck_assert_rel(clock, cbrt(0.5), 1e-12);
+    fixture_eval_ok(&sc, &capped);
+    ck_assert(capped.serve.prefill_ms > free_r.serve.prefill_ms);
+    ck_assert(capped.serve.prefill_ms <=
+              free_r.serve.prefill_ms / clock * (1 + 1e-12));
+    ck_assert(capped.serve.decode_step_ms >= free_r.serve.decode_step_ms);
+    ck_assert(capped.serve.decode_step_ms - free_r.serve.decode_step_ms <
+              capped.serve.prefill_ms - free_r.serve.prefill_ms);
+}
+END_TEST
+
 /* Per-GPU memory never grows with TP; the batch that fits never shrinks. */
 START_TEST(test_tp_invariants)
 {
@@ -1526,6 +1553,7 @@ Suite *suite_serve(void)
     tcase_add_test(core, test_experts_touched);
     tcase_add_test(core, test_daily_profile);
     tcase_add_test(core, test_single_request);
+    tcase_add_test(core, test_power_limit_serving);
     tcase_add_test(core, test_sizing);
     tcase_add_test(core, test_hybrid);
     tcase_add_test(core, test_disaggregated);

@@ -1870,6 +1870,218 @@ START_TEST(test_head_in_split)
 }
 END_TEST
 
+/* torchtitan's per-op selective recompute (stack per_op_sac) saves the
+ * fused attention output: torchtitan @e7c0cae parallelize_llama.py
+ * _save_list names the flash and efficient SDPA ops, so the attention core
+ * is not run again; on Blackwell torchtitan puts cuDNN SDPA first
+ * (models/attention.py, has_cuda_capability(10, 0)), which the list does
+ * not name, and it is.  The step differs by exactly the attention core's
+ * forward, once per layer and microbatch; the hardware FLOPs by a third
+ * of its forward-and-backward FLOPs. */
+static double sac_attn_f(const struct scenario *sc)
+{
+    double s = (double)sc->train.seq_len, b = (double)sc->layout.microbatch;
+    double a = (double)sc->model.heads, d = (double)sc->model.hidden / a;
+    double flops = 2 * b * a * s * s * (d + d) * 0.5; /* causal */
+    double rate = sc->accel.peak_flops[PREC_BF16] * sc->accel.attn_frac *
+                  sc->stack.attn_eff;
+
+    return flops / rate + sc->accel.kernel_s + sc->stack.kernel_s;
+}
+
+static void sac_model(struct scenario *sc)
+{
+    fixture_scenario(sc, "h100-sxm");
+    fixture_gpt(sc, 8, 4096, 32, 32000); /* head dim 128 */
+    sc->train.seq_len = 8192;
+    sc->gpus = 1;
+    sc->layout.tp = sc->layout.pp = sc->layout.dp = 1;
+    sc->layout.microbatch = 1;
+    sc->train.global_batch = 2;
+    sc->layout.recompute = RECOMPUTE_SELECTIVE;
+    sc->stack.selective_keep = 0.3;
+}
+
+START_TEST(test_per_op_sac)
+{
+    static const struct {
+        enum recompute mode;
+        enum recompute_modules set;
+        bool blackwell;
+        bool saved; /* the attention core leaves the recompute */
+        const char *source;
+    } cases[] = {
+        {RECOMPUTE_SELECTIVE, RECMOD_STACK, false, true,
+         "torchtitan _save_list: flash SDPA saved (Hopper)"},
+        {RECOMPUTE_SELECTIVE, RECMOD_STACK, true, false,
+         "torchtitan attention.py: cuDNN SDPA on sm100, not in _save_list"},
+        {RECOMPUTE_SELECTIVE, RECMOD_CORE_ATTN, false, false,
+         "software.recompute_modules=core_attn names the attention core"},
+        {RECOMPUTE_FULL, RECMOD_STACK, false, false,
+         "full recompute runs the whole forward again"},
+        {RECOMPUTE_NONE, RECMOD_STACK, false, false, "nothing recomputed"},
+    };
+    struct scenario sc;
+    struct result off, on;
+    double attn, mbs, L, tok, dflops;
+    size_t i;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        sac_model(&sc);
+        sc.layout.recompute = cases[i].mode;
+        sc.recipe.recompute_modules = cases[i].set;
+        if (cases[i].blackwell) {
+            snprintf(sc.accel.vendor, sizeof(sc.accel.vendor), "NVIDIA");
+            sc.accel.peak_flops[PREC_MXFP8] = 1979e12;
+        }
+        sc.stack.per_op_sac = 0;
+        recipe_step(&sc, &off);
+        sc.stack.per_op_sac = 1;
+        ck_assert(spec_selective_saves_attention(&sc) == cases[i].saved);
+        recipe_step(&sc, &on);
+        check_time_sane(&on);
+        attn = sac_attn_f(&sc);
+        mbs = 2;
+        L = 8;
+        tok = 2 * 8192.0;
+        /* PaLM's 12 L a d s per token, as the model FLOPs count it */
+        dflops = 12.0 * L * 4096 * 8192 * tok / 3;
+        if (!cases[i].saved) {
+            ck_assert_msg(on.time.step_s == off.time.step_s, "%s",
+                          cases[i].source);
+            ck_assert_msg(on.time.hfu == off.time.hfu, "%s", cases[i].source);
+            continue;
+        }
+        ck_assert_msg(fabs(off.time.step_s - on.time.step_s - mbs * L * attn) <=
+                          1e-9 * off.time.step_s,
+                      "%s: step -%g s, expected -%g s", cases[i].source,
+                      off.time.step_s - on.time.step_s, mbs * L * attn);
+        ck_assert_rel(off.time.hw_tflops_per_gpu * off.time.step_s -
+                          on.time.hw_tflops_per_gpu * on.time.step_s,
+                      dflops / 1e12, 1e-9);
+        ck_assert(on.time.hfu >= on.time.mfu);
+        /* the model FLOPs are the same: MFU rises with the shorter step */
+        ck_assert(on.time.mfu > off.time.mfu);
+    }
+}
+END_TEST
+
+/* torchtitan's _save_list names reduce_scatter_tensor, not the
+ * all-gather: under TP its per-op selective recompute runs the forward's
+ * all-gathers again (sequence parallel: half the forward TP traffic),
+ * the all-reduces without SP (all of it).  On Blackwell (attention
+ * recomputed either way) the step grows by exactly that TP time. */
+START_TEST(test_per_op_sac_regather)
+{
+    static const struct {
+        uint64_t tp;
+        bool sp;
+        enum recompute_modules set;
+        double share; /* of the forward TP time, relative to SP's */
+    } cases[] = {
+        {8, true, RECMOD_STACK, 1},
+        {8, false, RECMOD_STACK, 2},
+        {1, true, RECMOD_STACK, 0},
+        {8, true, RECMOD_CORE_ATTN, 0},
+    };
+    struct scenario sc;
+    struct result off, on;
+    double d, d_sp = 0;
+    size_t i;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        sac_model(&sc);
+        snprintf(sc.accel.vendor, sizeof(sc.accel.vendor), "NVIDIA");
+        sc.accel.peak_flops[PREC_MXFP8] = 1979e12;
+        sc.gpus = cases[i].tp;
+        sc.layout.tp = cases[i].tp;
+        sc.layout.sequence_parallel = cases[i].sp;
+        sc.recipe.recompute_modules = cases[i].set;
+        sc.stack.tp_overlap = 0;
+        sc.stack.per_op_sac = 0;
+        recipe_step(&sc, &off);
+        sc.stack.per_op_sac = 1;
+        ck_assert(!spec_selective_saves_attention(&sc));
+        recipe_step(&sc, &on);
+        check_time_sane(&on);
+        d = on.time.step_s - off.time.step_s;
+        ck_assert_rel(on.time.tp_comm_s - off.time.tp_comm_s + 1, d + 1,
+                      1e-12);
+        if (i == 0)
+            d_sp = d;
+        ck_assert_msg(d_sp > 0, "SP all-gathers: +%g s", d_sp);
+        ck_assert_msg(fabs(d - cases[i].share * d_sp) <= 1e-9 * d_sp,
+                      "tp %llu sp %d: +%g s, SP's %g s",
+                      (unsigned long long)cases[i].tp, (int)cases[i].sp, d,
+                      d_sp);
+    }
+}
+END_TEST
+
+/* A power cap below TDP (hardware.power_limit_w; nvidia-smi -pl) lowers
+ * the clock as the cube root of cap / TDP (dynamic power C V^2 f with the
+ * voltage following the clock: Hennessy & Patterson 6th ed. 1.5): torchao
+ * ran its B200 table "limited to 750W" (mx_formats README @d8bb51f), the
+ * async-TP bench its 700 W H100s at "the default 500W power limit".  The
+ * FLOPs stay, the step grows by at most 1/clock (HBM and links keep their
+ * clocks), MFU keeps the nominal peak as its denominator, and the boards
+ * draw at most the cap. */
+START_TEST(test_power_limit)
+{
+    static const struct {
+        double cap, tdp, clock;
+        const char *source;
+    } cases[] = {
+        {0, 700, 1, "no cap: the TDP"},
+        {750, 1000, 0.908560296416, "torchao B200 table: 750 W of 1000"},
+        {500, 700, 0.893903535097, "async-TP bench: 500 W of 700"},
+        {700, 700, 1, "cap at TDP"},
+        {900, 700, 1, "cap above TDP: no faster"},
+    };
+    struct scenario sc;
+    struct result free_r, capped;
+    size_t i;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        sac_model(&sc);
+        sc.accel.tdp_w = cases[i].tdp;
+        recipe_step(&sc, &free_r);
+        sc.power_limit_w = cases[i].cap;
+        ck_assert_msg(fabs(spec_power_clock(&sc) - cases[i].clock) < 1e-9,
+                      "%s: clock %g", cases[i].source, spec_power_clock(&sc));
+        recipe_step(&sc, &capped);
+        check_time_sane(&capped);
+        ck_assert_rel(capped.time.hw_tflops_per_gpu * capped.time.step_s,
+                      free_r.time.hw_tflops_per_gpu * free_r.time.step_s,
+                      1e-9);
+        ck_assert_rel(capped.time.mfu * capped.time.step_s,
+                      free_r.time.mfu * free_r.time.step_s, 1e-9);
+        ck_assert_msg(capped.time.step_s <=
+                          free_r.time.step_s / cases[i].clock * (1 + 1e-12),
+                      "%s", cases[i].source);
+        if (cases[i].clock < 1) {
+            ck_assert_msg(capped.time.step_s > free_r.time.step_s, "%s",
+                          cases[i].source);
+            ck_assert_rel(capped.energy.gpu_kw / free_r.energy.gpu_kw,
+                          cases[i].cap / cases[i].tdp, 1e-9);
+        } else {
+            ck_assert(capped.time.step_s == free_r.time.step_s);
+            ck_assert(capped.energy.gpu_kw == free_r.energy.gpu_kw);
+        }
+    }
+    /* below the field's floor: refused, naming it */
+    {
+        struct diag d;
+
+        sac_model(&sc);
+        sc.power_limit_w = 10;
+        ck_assert_int_ne(scenario_validate(&sc, &d), CP_OK);
+        ck_assert_msg(strstr(d.where, "power_limit_w") != NULL, "%s",
+                      d.where);
+    }
+}
+END_TEST
+
 Suite *suite_steptime(void)
 {
     Suite *s = suite_create("steptime");
@@ -1903,6 +2115,9 @@ Suite *suite_steptime(void)
     tcase_add_test(tc, test_offload_invariants);
     tcase_add_test(tc, test_recompute_modules);
     tcase_add_test(tc, test_recompute_modules_invariants);
+    tcase_add_test(tc, test_per_op_sac);
+    tcase_add_test(tc, test_per_op_sac_regather);
+    tcase_add_test(tc, test_power_limit);
     tcase_add_test(tc, test_pp_overlap);
     tcase_add_test(tc, test_head_in_split);
     tcase_add_test(tc, test_fp4_ceiling);
