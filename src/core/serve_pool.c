@@ -313,7 +313,9 @@ struct joint {
     double ttft_mean;     /* what Little's law sees (the percentile reports) */
     double t0, rho, most; /* prefill + transfer, the prefill pool's load,
                            * the closed loop's cap on the wait */
+    double s_bulk;        /* a prompt's share of a bulk prefill pass */
     bool spread;          /* the wait varies over requests (M/M/1) */
+    struct serve_burst burst; /* a closed loop's first burst (none: 0) */
 };
 
 /* Mean waiting time of the same M/M/1 queue: rho s / (1 - rho). */
@@ -361,15 +363,45 @@ static void joint_at(const struct pool *pf, const struct pool *dc, double rps,
     j->ttft_mean = t0 + wm;
     j->t0 = t0;
     j->rho = rho;
+    j->s_bulk = pf->k.prefill_bulk_s;
     j->spread = true;
+    memset(&j->burst, 0, sizeof(j->burst));
+}
+
+/* The steady state's TTFT at quantile p: prefill and transfer, then the
+ * M/M/1 wait at the prefill pool's load, capped by the users ahead. */
+static double joint_q(const void *arg, double p)
+{
+    const struct joint *j = arg;
+
+    return j->t0 + fmin(serve_wait_at(j->rho, j->s_bulk, p), j->most);
+}
+
+/* A closed loop's first burst over the load test's window (serve_burst.c,
+ * serve.window_requests): the users' first prompts arrive at once and
+ * each prefill rank drains its share of them one bulk prefill after
+ * another; the requests after them see the steady state.  Adds to the
+ * mean TTFT that the percentiles and the report use, not to the one
+ * Little's law solved the steady rate with. */
+static void pool_burst(const struct pool *pf, double users, double window,
+                       struct joint *j)
+{
+    double first = fmin(users, window);
+
+    j->burst.frac = serve_burst_frac(users, window);
+    j->burst.lo = j->t0;
+    j->burst.span = pf->ranks > 0 ? serve_burst_span_s(first / pf->ranks,
+                                                       pf->k.prefill_bulk_s)
+                                  : 0;
+    j->ttft_mean = serve_burst_mean(&j->burst, j->ttft_mean);
 }
 
 /* TTFT over requests: the mean, and the M/M/1 wait at the prefill
  * pool's load at 0.5, 0.9 and 0.99 after the prefill and the transfer
- * (capped in a closed loop by the users ahead); one value for all when
+ * (capped in a closed loop by the users ahead), mixed with a closed
+ * loop's first burst (serve_burst_quantile); one value for all when
  * every request waits alike. */
-static void joint_ttft(const struct joint *j, double s_bulk,
-                       struct serve_result *s)
+static void joint_ttft(const struct joint *j, struct serve_result *s)
 {
     static const double qs[3] = {0.5, 0.9, 0.99};
     double *out[3] = {&s->ttft_p50_ms, &s->ttft_p90_ms, &s->ttft_p99_ms};
@@ -379,8 +411,7 @@ static void joint_ttft(const struct joint *j, double s_bulk,
     for (i = 0; i < 3; i++)
         *out[i] =
             j->spread
-                ? clamp_pos((j->t0 + fmin(serve_wait_at(j->rho, s_bulk, qs[i]),
-                                          j->most)) *
+                ? clamp_pos(serve_burst_quantile(&j->burst, joint_q, j, qs[i]) *
                             1e3)
                 : s->ttft_ms;
 }
@@ -424,6 +455,7 @@ static void both_pools(const struct pool *pf, const struct pool *dc,
                     hi = mid;
             }
             joint_at(pf, dc, lo > 0 ? lo : hi, q, n, &j);
+            pool_burst(pf, n, (double)sv->window_requests, &j);
         }
     } else if (sv->mode == SERVE_ONLINE &&
                (sv->requests_per_s > 0 || sv->tokens_per_day > 0)) {
@@ -462,7 +494,7 @@ static void both_pools(const struct pool *pf, const struct pool *dc,
     s->tpot_ms = clamp_pos(j.step / dc->k.tau * 1e3);
     s->queue_ms = clamp_pos(
         (j.ttft_mean - prefill_latency(pf) - pf->k.kv_transfer_s) * 1e3);
-    joint_ttft(&j, pf->k.prefill_bulk_s, s);
+    joint_ttft(&j, s);
     s->prefill_ms = clamp_pos(prefill_latency(pf) * 1e3);
     s->e2e_s = clamp_pos(j.ttft_mean + steps_of(dc) * j.step);
     s->utilization = top > 0 ? clamp_pos(j.rps / top) : 0;
