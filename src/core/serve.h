@@ -168,6 +168,15 @@ typedef double (*serve_quantile_fn)(const void *arg, double p);
 double serve_burst_quantile(const struct serve_burst *b, serve_quantile_fn q,
                             const void *arg, double p);
 
+/* The request rate a closed-loop window of n requests measures (vLLM
+ * bench serve: completed over the run's duration): each of c users runs
+ * its requests back to back, one every c / rps seconds at the steady
+ * rate; the users with ceil(n / c) of them finish last, the last of
+ * those having started `span` late (the first burst's stagger), so
+ * n / (ceil(n / c) c / rps + span).  At most rps; rps itself when n < c
+ * (a window that is all burst: not modelled) or n = 0 (steady state). */
+double serve_window_rps(double users, double window, double rps, double span);
+
 /* Distinct experts a batch of b tokens touches in one MoE layer under
  * uniform top-k routing: E (1 - (1 - k/E)^b). */
 double serve_experts_touched(double experts, double k, double b);

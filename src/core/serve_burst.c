@@ -94,3 +94,14 @@ double serve_burst_quantile(const struct serve_burst *b, serve_quantile_fn q,
     }
     return hi;
 }
+
+double serve_window_rps(double users, double window, double rps, double span)
+{
+    double cycle, waves;
+
+    if (!(users >= 1) || !(window >= users) || !(rps > 0))
+        return rps > 0 ? rps : 0;
+    cycle = users / rps;
+    waves = ceil(window / users - 1e-9);
+    return window / (waves * cycle + (span > 0 ? span : 0));
+}

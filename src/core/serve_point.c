@@ -38,7 +38,8 @@ struct point {
     /* the TTFT as busy_point builds it: pf1 + p round + the M/M/1 wait
      * (rho, s) at quantile p (for closed_burst) */
     double pf1, round, rho_q, s_q;
-    int ok; /* 0: saturated (the queue grows without bound) */
+    double burst_span; /* the first burst's stagger (closed_burst) */
+    int ok;            /* 0: saturated (the queue grows without bound) */
 };
 
 static double dist_at(const struct dist *d, enum serve_pct p)
@@ -289,6 +290,7 @@ static void closed_burst(const struct engine *e, double run, double window,
     t.p90 = serve_burst_quantile(&b, busy_q, pt, 0.9);
     t.p99 = serve_burst_quantile(&b, busy_q, pt, 0.99);
     pt->e2e += t.mean - pt->ttft.mean;
+    pt->burst_span = b.span;
     pt->ttft = t;
     pt->queue = t;
     dist_shift(&pt->queue, -pt->pf1);
@@ -878,7 +880,12 @@ static void serve_closed_loop(const struct serve_spec *sv,
     wait_for_slot(&pt, per - run);
     fill_point(&pt, s);
     s->replicas = replicas;
-    s->requests_per_s = pt.rps * replicas;
+    /* the window measures its makespan (serve_window_rps), the first
+     * burst's stagger included */
+    s->requests_per_s =
+        serve_window_rps(per, (double)sv->window_requests / replicas, pt.rps,
+                         pt.burst_span) *
+        replicas;
     s->utilization = 1;
     if (run > s->max_batch) {
         s->fits = false;

@@ -426,7 +426,7 @@ static void both_pools(const struct pool *pf, const struct pool *dc,
         dc->ranks * dc->k.max_batch /
         (decode_time(dc, dc->k.max_batch) > 0 ? decode_time(dc, dc->k.max_batch)
                                               : 1);
-    double top = fmin(pcap, dcap), d;
+    double top = fmin(pcap, dcap), d, measured;
     struct joint j;
     int i;
 
@@ -498,7 +498,13 @@ static void both_pools(const struct pool *pf, const struct pool *dc,
     s->prefill_ms = clamp_pos(prefill_latency(pf) * 1e3);
     s->e2e_s = clamp_pos(j.ttft_mean + steps_of(dc) * j.step);
     s->utilization = top > 0 ? clamp_pos(j.rps / top) : 0;
-    fill_tokens(s, j.rps, pf->k.in, j.rps * dc->k.out);
+    /* a closed loop's window measures its makespan (serve_window_rps) */
+    measured =
+        sv->concurrency > 0 && sv->mode == SERVE_ONLINE
+            ? serve_window_rps((double)sv->concurrency,
+                               (double)sv->window_requests, j.rps, j.burst.span)
+            : j.rps;
+    fill_tokens(s, measured, pf->k.in, measured * dc->k.out);
 }
 
 /* Whole replicas (tp x pp x attention_dp GPUs) of at least `ranks`

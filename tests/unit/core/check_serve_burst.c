@@ -76,7 +76,46 @@ static const struct mix_case {
     {0.1, 0, 10, -1, 0.5, 0.7913398695,
      "0.9 (1 - e^-t) + 0.01 t = 0.5, solved by bisection"},
 };
+
+/* A closed-loop window's measured rate: n / (ceil(n / c) c / rps + span). */
+static const struct window_case {
+    double users, window, rps, span; /* inputs */
+    double want;                     /* expected, requests/s */
+    const char *source;
+} window_cases[] = {
+    {128, 500, 12.8, 2.0, 500.0 / 42.0,
+     "4 cycles of 10 s (128 / 12.8) and a 2 s stagger: 500 / 42"},
+    {128, 512, 12.8, 0, 12.8, "whole waves and no stagger: the steady rate"},
+    {32, 500, 6.4, 0.5, 500.0 / 80.5, "16 cycles of 5 s and 0.5 s"},
+    {1, 1000, 2, 0, 2, "one user: 1000 requests of 0.5 s"},
+    {128, 0, 12.8, 2, 12.8, "no window: the steady state"},
+    {128, 100, 12.8, 2, 12.8, "fewer requests than users: not modelled"},
+};
 /* clang-format on */
+
+START_TEST(test_window_rps)
+{
+    const struct window_case *c = &window_cases[_i];
+
+    ck_assert_rel(serve_window_rps(c->users, c->window, c->rps, c->span),
+                  c->want, 1e-12);
+}
+END_TEST
+
+/* Never above the steady rate; it approaches it as the window grows. */
+START_TEST(test_window_rps_invariants)
+{
+    double n;
+
+    for (n = 128; n < 1e6; n *= 1.7) {
+        double r = serve_window_rps(128, n, 12.8, 2);
+
+        ck_assert(r <= 12.8 * (1 + 1e-12));
+        ck_assert(r > 0);
+    }
+    ck_assert_rel(serve_window_rps(128, 1e6, 12.8, 2), 12.8, 1e-3);
+}
+END_TEST
 
 START_TEST(test_burst_frac)
 {
@@ -182,7 +221,6 @@ START_TEST(test_pd_closed_loop_burst)
     fixture_eval_ok(&sc, &win);
     sc.serve.window_requests = 128;
     fixture_eval_ok(&sc, &all);
-    ck_assert_rel(win.serve.requests_per_s, steady.serve.requests_per_s, 1e-12);
     ck_assert_rel(win.serve.tpot_ms, steady.serve.tpot_ms, 1e-12);
     ck_assert(win.serve.ttft_ms > steady.serve.ttft_ms);
     ck_assert(all.serve.ttft_ms > win.serve.ttft_ms);
@@ -209,6 +247,13 @@ START_TEST(test_pd_closed_loop_burst)
     ck_assert(win.serve.ttft_p99_ms > win.serve.ttft_p90_ms);
     ck_assert(win.serve.ttft_p90_ms >= win.serve.ttft_p50_ms);
     ck_assert(all.serve.ttft_p99_ms > steady.serve.ttft_p99_ms);
+    /* the window's rate: 4 cycles of 128 / rate and the burst's stagger */
+    ck_assert_rel(win.serve.requests_per_s,
+                  500 / (4 * 128 / steady.serve.requests_per_s +
+                         127 * pfb / 1e3),
+                  1e-6);
+    ck_assert_rel(win.serve.output_tokens_per_s,
+                  win.serve.requests_per_s * 732, 1e-9);
 }
 END_TEST
 
@@ -218,6 +263,7 @@ START_TEST(test_closed_loop_burst)
 {
     struct scenario sc;
     struct result steady, win, all;
+    double span;
 
     fixture_serving(&sc, 1);
     sc.serve.mode = SERVE_ONLINE;
@@ -235,7 +281,6 @@ START_TEST(test_closed_loop_burst)
     fixture_eval_ok(&sc, &win);
     sc.serve.window_requests = 16;
     fixture_eval_ok(&sc, &all);
-    ck_assert_rel(win.serve.requests_per_s, steady.serve.requests_per_s, 1e-12);
     ck_assert(win.serve.ttft_ms > steady.serve.ttft_ms);
     ck_assert(all.serve.ttft_ms > win.serve.ttft_ms);
     ck_assert_rel(win.serve.ttft_ms,
@@ -243,6 +288,12 @@ START_TEST(test_closed_loop_burst)
     ck_assert(all.serve.ttft_p99_ms >= all.serve.ttft_p90_ms);
     ck_assert(all.serve.ttft_p90_ms >= all.serve.ttft_p50_ms);
     ck_assert(all.serve.ttft_p50_ms > steady.serve.ttft_p50_ms);
+    /* the window's rate: 10 cycles of 16 / rate and the burst's stagger,
+     * twice the mean wait of the window of 16 (all burst) */
+    span = 2 * (all.serve.ttft_ms - all.serve.prefill_ms) / 1e3;
+    ck_assert_rel(win.serve.requests_per_s,
+                  160 / (10 * 16 / steady.serve.requests_per_s + span), 1e-6);
+    ck_assert(win.serve.requests_per_s < steady.serve.requests_per_s);
 }
 END_TEST
 
@@ -261,6 +312,9 @@ Suite *suite_serve_burst(void)
     tcase_add_loop_test(core, test_burst_quantile, 0,
                         (int)(sizeof(mix_cases) / sizeof(mix_cases[0])));
     tcase_add_test(core, test_burst_mean);
+    tcase_add_loop_test(core, test_window_rps, 0,
+                        (int)(sizeof(window_cases) / sizeof(window_cases[0])));
+    tcase_add_test(inv, test_window_rps_invariants);
     tcase_add_test(core, test_pd_closed_loop_burst);
     tcase_add_test(core, test_closed_loop_burst);
     tcase_add_test(inv, test_burst_quantile_invariants);
