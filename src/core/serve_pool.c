@@ -314,6 +314,7 @@ struct joint {
     double t0, rho, most; /* prefill + transfer, the prefill pool's load,
                            * the closed loop's cap on the wait */
     double s_bulk;        /* a prompt's share of a bulk prefill pass */
+    double join;          /* the decode step a first token waits within */
     bool spread;          /* the wait varies over requests (M/M/1) */
     struct serve_burst burst; /* a closed loop's first burst (none: 0) */
 };
@@ -324,6 +325,17 @@ static double wait_mean(double rho, double s)
     if (!(rho > 0))
         return 0;
     return rho < 1 ? rho * s / (1 - rho) : BIG;
+}
+
+/* A request whose KV has landed joins the decode worker's running batch
+ * at its next iteration, and its first token reaches the client with that
+ * iteration's output (SGLang's PD decode scheduler polls the KV transfers
+ * and merges the arrived requests between decode steps; likewise the
+ * aggregated engines between rounds, round_s in serve_point.c): a wait
+ * uniform over the running step, step / 2 on average. */
+static double decode_join_s(double step)
+{
+    return step > 0 ? step : 0;
 }
 
 static void joint_at(const struct pool *pf, const struct pool *dc, double rps,
@@ -359,8 +371,9 @@ static void joint_at(const struct pool *pf, const struct pool *dc, double rps,
         wm = fmin(wm, j->most);
         j->queue = fmin(j->queue, j->most);
     }
-    j->ttft = t0 + j->queue;
-    j->ttft_mean = t0 + wm;
+    j->join = decode_join_s(j->step);
+    j->ttft = t0 + q * j->join + j->queue;
+    j->ttft_mean = t0 + j->join / 2 + wm;
     j->t0 = t0;
     j->rho = rho;
     j->s_bulk = pf->k.prefill_bulk_s;
@@ -368,13 +381,16 @@ static void joint_at(const struct pool *pf, const struct pool *dc, double rps,
     memset(&j->burst, 0, sizeof(j->burst));
 }
 
-/* The steady state's TTFT at quantile p: prefill and transfer, then the
- * M/M/1 wait at the prefill pool's load, capped by the users ahead. */
+/* The steady state's TTFT at quantile p: prefill and transfer, the wait
+ * to join the decode batch (its quantile added, as serve_point.c adds
+ * the running round's), then the M/M/1 wait at the prefill pool's load,
+ * capped by the users ahead. */
 static double joint_q(const void *arg, double p)
 {
     const struct joint *j = arg;
 
-    return j->t0 + fmin(serve_wait_at(j->rho, j->s_bulk, p), j->most);
+    return j->t0 + p * j->join +
+           fmin(serve_wait_at(j->rho, j->s_bulk, p), j->most);
 }
 
 /* A closed loop's first burst over the load test's window (serve_burst.c,
@@ -389,7 +405,7 @@ static void pool_burst(const struct pool *pf, double users, double window,
     double first = fmin(users, window);
 
     j->burst.frac = serve_burst_frac(users, window);
-    j->burst.lo = j->t0;
+    j->burst.lo = j->t0 + j->join / 2;
     j->burst.span = pf->ranks > 0 ? serve_burst_span_s(first / pf->ranks,
                                                        pf->k.prefill_bulk_s)
                                   : 0;

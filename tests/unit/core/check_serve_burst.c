@@ -203,9 +203,10 @@ static void pd_1p3d(struct scenario *sc)
 
 /* Disaggregated closed loop: with a window the mean TTFT is the steady
  * state's plus frac (span / 2 + lo - steady); with every request in the
- * burst (window = users) it is the unloaded TTFT plus half the drain of
- * the users' prompts on the one prefill worker; the throughput and TPOT
- * are the steady state's either way. */
+ * burst (window = users) it is the prefill and transfer, half a decode
+ * step (the wait to join the running batch) and half the drain of the
+ * users' prompts on the one prefill worker; TPOT is the steady state's,
+ * the throughput the window's makespan. */
 START_TEST(test_pd_closed_loop_burst)
 {
     struct scenario sc;
@@ -240,7 +241,9 @@ START_TEST(test_pd_closed_loop_burst)
     sc.serve.concurrency = 0;
     fixture_eval_ok(&sc, &one);
     pfb = 1e3 / one.serve.requests_per_s;
-    ck_assert_rel(all.serve.ttft_ms, lo + 127 * pfb / 2, 1e-6);
+    /* the burst starts after prefill, transfer and half a decode step */
+    ck_assert_rel(all.serve.ttft_ms,
+                  lo + all.serve.decode_step_ms / 2 + 127 * pfb / 2, 1e-6);
     ck_assert_rel(win.serve.ttft_ms,
                   0.744 * steady.serve.ttft_ms + 0.256 * all.serve.ttft_ms,
                   1e-6);
@@ -248,12 +251,33 @@ START_TEST(test_pd_closed_loop_burst)
     ck_assert(win.serve.ttft_p90_ms >= win.serve.ttft_p50_ms);
     ck_assert(all.serve.ttft_p99_ms > steady.serve.ttft_p99_ms);
     /* the window's rate: 4 cycles of 128 / rate and the burst's stagger */
-    ck_assert_rel(win.serve.requests_per_s,
-                  500 / (4 * 128 / steady.serve.requests_per_s +
-                         127 * pfb / 1e3),
-                  1e-6);
-    ck_assert_rel(win.serve.output_tokens_per_s,
-                  win.serve.requests_per_s * 732, 1e-9);
+    ck_assert_rel(
+        win.serve.requests_per_s,
+        500 / (4 * 128 / steady.serve.requests_per_s + 127 * pfb / 1e3), 1e-6);
+    ck_assert_rel(win.serve.output_tokens_per_s, win.serve.requests_per_s * 732,
+                  1e-9);
+}
+END_TEST
+
+/* Disaggregated pools at a trickle of open arrivals: no prefill queue,
+ * but a request whose KV has landed waits for the decode worker's running
+ * step to end before its first token (uniform over the step): half a step
+ * on average, p99 - p50 = 0.49 steps. */
+START_TEST(test_pd_decode_join)
+{
+    struct scenario sc;
+    struct result r;
+    double step;
+
+    pd_1p3d(&sc);
+    sc.serve.requests_per_s = 1e-6;
+    fixture_eval_ok(&sc, &r);
+    ck_assert_msg(r.serve.fits, "%s", r.serve.reason);
+    step = r.serve.decode_step_ms;
+    ck_assert(step > 0);
+    ck_assert_rel(r.serve.queue_ms, step / 2, 1e-3);
+    ck_assert_rel(r.serve.ttft_p99_ms - r.serve.ttft_p50_ms, 0.49 * step, 1e-3);
+    ck_assert_rel(r.serve.ttft_p90_ms - r.serve.ttft_p50_ms, 0.4 * step, 1e-3);
 }
 END_TEST
 
@@ -317,6 +341,7 @@ Suite *suite_serve_burst(void)
     tcase_add_test(inv, test_window_rps_invariants);
     tcase_add_test(core, test_pd_closed_loop_burst);
     tcase_add_test(core, test_closed_loop_burst);
+    tcase_add_test(core, test_pd_decode_join);
     tcase_add_test(inv, test_burst_quantile_invariants);
     suite_add_tcase(s, core);
     suite_add_tcase(s, inv);
