@@ -273,7 +273,8 @@ static double busy_q(const void *arg, double p)
  * first `run` prompts arrive at once and are prefilled in bulk, one
  * after another, before any decode runs; the requests after them see
  * busy_point's steady state.  The mean and the percentiles become the
- * window's mixture; the rate stays the steady state's. */
+ * window's mixture; TPOT and the steady rate stay (serve_window_rps turns
+ * the rate into the window's, with the stagger kept in burst_span). */
 static void closed_burst(const struct engine *e, double run, double window,
                          struct point *pt)
 {
