@@ -138,6 +138,54 @@ struct serve_waits {
 void serve_overload_waits(const struct serve_load_test *lt, serve_step_fn step,
                           const void *arg, struct serve_waits *w /* OUT */);
 
+/* The first burst of a closed-loop load test (serve_burst.c): c users
+ * with no think time (vLLM `bench serve --max-concurrency c
+ * --request-rate inf`, SGLang bench_serving, benchmark_serving.py) send
+ * their first requests at once, so the first min(c, n) of the test's n
+ * requests queue at the prefill: on a server that prefills k of them one
+ * after another, each `each_s` of prefill time, the i-th waits (i - 1)
+ * each_s, uniform on [0, (k - 1) each_s] over the burst.  Their
+ * completions are staggered by the same prefills, so the users come back
+ * staggered and the requests after the first wave see the steady state
+ * (the first wave's spacing persists with fixed lengths and spreads
+ * further with spread ones).  Over the window, frac = min(c, n) / n of
+ * the requests are the burst's; 0 with no window (n = 0: the steady
+ * state).  The burst's TTFT is uniform on [lo, lo + span]: lo the
+ * unloaded TTFT, span = serve_burst_span_s(k, each_s). */
+struct serve_burst {
+    double frac, lo, span;
+};
+
+/* The share of a window of n requests that c users' first burst is:
+ * min(c, n) / n; 0 when n < 1 (steady state) or c < 1. */
+double serve_burst_frac(double users, double window);
+
+/* The spread of the burst's waits on one server that prefills k of its
+ * prompts one after another, each_s each: (k - 1) each_s (0 for k <= 1). */
+double serve_burst_span_s(double per_server, double each_s);
+
+/* The mean over the window: (1 - frac) steady_mean + frac (lo + span / 2). */
+double serve_burst_mean(const struct serve_burst *b, double steady_mean);
+
+/* The steady state's latency at quantile p (0 <= p < 1), non-decreasing
+ * in p. */
+typedef double (*serve_quantile_fn)(const void *arg, double p);
+
+/* The quantile p of the window's mixture: the least t with (1 - frac)
+ * F_steady(t) + frac F_burst(t) >= p (F_steady by inverting q).  frac 0:
+ * q(p); frac 1: lo + p span. */
+double serve_burst_quantile(const struct serve_burst *b, serve_quantile_fn q,
+                            const void *arg, double p);
+
+/* The request rate a closed-loop window of n requests measures (vLLM
+ * bench serve: completed over the run's duration): each of c users runs
+ * its requests back to back, one every c / rps seconds at the steady
+ * rate; the users with ceil(n / c) of them finish last, the last of
+ * those having started `span` late (the first burst's stagger), so
+ * n / (ceil(n / c) c / rps + span).  At most rps; rps itself when n < c
+ * (a window that is all burst: not modelled) or n = 0 (steady state). */
+double serve_window_rps(double users, double window, double rps, double span);
+
 /* Distinct experts a batch of b tokens touches in one MoE layer under
  * uniform top-k routing: E (1 - (1 - k/E)^b). */
 double serve_experts_touched(double experts, double k, double b);

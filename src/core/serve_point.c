@@ -35,7 +35,11 @@ struct dist {
 struct point {
     double batch, e2e, step, pf_frac, rps;
     struct dist ttft, tpot, queue;
-    int ok; /* 0: saturated (the queue grows without bound) */
+    /* the TTFT as busy_point builds it: pf1 + p round + the M/M/1 wait
+     * (rho, s) at quantile p (for closed_burst) */
+    double pf1, round, rho_q, s_q;
+    double burst_span; /* the first burst's stagger (closed_burst) */
+    int ok;            /* 0: saturated (the queue grows without bound) */
 };
 
 static double dist_at(const struct dist *d, enum serve_pct p)
@@ -237,9 +241,13 @@ static void busy_point(const struct engine *e, double b, struct point *pt)
     memset(pt, 0, sizeof(*pt));
     pt->batch = b;
     pt->step = step;
-    wait_dist(b > 1 ? frac * (b - 1) / b : 0, pf, &pt->queue);
+    pt->pf1 = pf1;
+    pt->rho_q = b > 1 ? frac * (b - 1) / b : 0;
+    pt->s_q = pf;
+    pt->round = b > 1 ? round_s(e, step) : 0;
+    wait_dist(pt->rho_q, pf, &pt->queue);
     if (b > 1)
-        dist_add_uniform(&pt->queue, round_s(e, step));
+        dist_add_uniform(&pt->queue, pt->round);
     pt->ttft = pt->queue;
     dist_shift(&pt->ttft, pf1);
     pt->pf_frac = frac;
@@ -249,6 +257,44 @@ static void busy_point(const struct engine *e, double b, struct point *pt)
     tpot_dist(e, pt->tpot.mean, b, b > 1 ? (b - 1) / cycle : 0, pf, 1, 0,
               &pt->tpot);
     pt->ok = 1;
+}
+
+/* busy_point's TTFT at quantile p (the M/M/1 wait and the uniform wait
+ * for the running round added quantile by quantile, as it does). */
+static double busy_q(const void *arg, double p)
+{
+    const struct point *pt = arg;
+
+    return pt->pf1 + p * pt->round + serve_wait_at(pt->rho_q, pt->s_q, p);
+}
+
+/* A closed loop's first burst over the load test's window of `window`
+ * requests on this replica (serve_burst.c, serve.window_requests): its
+ * first `run` prompts arrive at once and are prefilled in bulk, one
+ * after another, before any decode runs; the requests after them see
+ * busy_point's steady state.  The mean and the percentiles become the
+ * window's mixture; TPOT and the steady rate stay (serve_window_rps turns
+ * the rate into the window's, with the stagger kept in burst_span). */
+static void closed_burst(const struct engine *e, double run, double window,
+                         struct point *pt)
+{
+    struct serve_burst b;
+    struct dist t;
+
+    b.frac = serve_burst_frac(run, window);
+    b.lo = pt->pf1;
+    b.span = serve_burst_span_s(fmin(run, window), serve_prefill_bulk_s(e));
+    if (!(b.frac > 0) || !(b.span > 0))
+        return;
+    t.mean = serve_burst_mean(&b, pt->ttft.mean);
+    t.p50 = serve_burst_quantile(&b, busy_q, pt, 0.5);
+    t.p90 = serve_burst_quantile(&b, busy_q, pt, 0.9);
+    t.p99 = serve_burst_quantile(&b, busy_q, pt, 0.99);
+    pt->e2e += t.mean - pt->ttft.mean;
+    pt->burst_span = b.span;
+    pt->ttft = t;
+    pt->queue = t;
+    dist_shift(&pt->queue, -pt->pf1);
 }
 
 /* Closed loop with `queued` users beyond the batch the engine runs (its
@@ -819,6 +865,7 @@ static void serve_closed_loop(const struct serve_spec *sv,
             double each = ceil(n / mid);
 
             busy_point(e, each, &q);
+            closed_burst(e, each, (double)sv->window_requests / mid, &q);
             if (each <= s->max_batch && meets(&q, ttft_s, tpot_s, pct))
                 hi = mid;
             else
@@ -831,10 +878,16 @@ static void serve_closed_loop(const struct serve_spec *sv,
     per = ceil(n / replicas);
     run = per > s->max_batch && s->max_batch >= 1 ? s->max_batch : per;
     busy_point(e, run, &pt);
+    closed_burst(e, run, (double)sv->window_requests / replicas, &pt);
     wait_for_slot(&pt, per - run);
     fill_point(&pt, s);
     s->replicas = replicas;
-    s->requests_per_s = pt.rps * replicas;
+    /* the window measures its makespan (serve_window_rps), the first
+     * burst's stagger included */
+    s->requests_per_s =
+        serve_window_rps(per, (double)sv->window_requests / replicas, pt.rps,
+                         pt.burst_span) *
+        replicas;
     s->utilization = 1;
     if (run > s->max_batch) {
         s->fits = false;

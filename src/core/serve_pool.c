@@ -332,7 +332,10 @@ struct joint {
     double ttft_mean;     /* what Little's law sees (the percentile reports) */
     double t0, rho, most; /* prefill + transfer, the prefill pool's load,
                            * the closed loop's cap on the wait */
+    double s_bulk;        /* a prompt's share of a bulk prefill pass */
+    double join;          /* the decode step a first token waits within */
     bool spread;          /* the wait varies over requests (M/M/1) */
+    struct serve_burst burst; /* a closed loop's first burst (none: 0) */
 };
 
 /* Mean waiting time of the same M/M/1 queue: rho s / (1 - rho). */
@@ -341,6 +344,17 @@ static double wait_mean(double rho, double s)
     if (!(rho > 0))
         return 0;
     return rho < 1 ? rho * s / (1 - rho) : BIG;
+}
+
+/* A request whose KV has landed joins the decode worker's running batch
+ * at its next iteration, and its first token reaches the client with that
+ * iteration's output (SGLang's PD decode scheduler polls the KV transfers
+ * and merges the arrived requests between decode steps; likewise the
+ * aggregated engines between rounds, round_s in serve_point.c): a wait
+ * uniform over the running step, step / 2 on average. */
+static double decode_join_s(double step)
+{
+    return step > 0 ? step : 0;
 }
 
 static void joint_at(const struct pool *pf, const struct pool *dc, double rps,
@@ -376,19 +390,53 @@ static void joint_at(const struct pool *pf, const struct pool *dc, double rps,
         wm = fmin(wm, j->most);
         j->queue = fmin(j->queue, j->most);
     }
-    j->ttft = t0 + j->queue;
-    j->ttft_mean = t0 + wm;
+    j->join = decode_join_s(j->step);
+    j->ttft = t0 + q * j->join + j->queue;
+    j->ttft_mean = t0 + j->join / 2 + wm;
     j->t0 = t0;
     j->rho = rho;
+    j->s_bulk = pf->k.prefill_bulk_s;
     j->spread = true;
+    memset(&j->burst, 0, sizeof(j->burst));
+}
+
+/* The steady state's TTFT at quantile p: prefill and transfer, the wait
+ * to join the decode batch (its quantile added, as serve_point.c adds
+ * the running round's), then the M/M/1 wait at the prefill pool's load,
+ * capped by the users ahead. */
+static double joint_q(const void *arg, double p)
+{
+    const struct joint *j = arg;
+
+    return j->t0 + p * j->join +
+           fmin(serve_wait_at(j->rho, j->s_bulk, p), j->most);
+}
+
+/* A closed loop's first burst over the load test's window (serve_burst.c,
+ * serve.window_requests): the users' first prompts arrive at once and
+ * each prefill rank drains its share of them one bulk prefill after
+ * another; the requests after them see the steady state.  Adds to the
+ * mean TTFT that the percentiles and the report use, not to the one
+ * Little's law solved the steady rate with. */
+static void pool_burst(const struct pool *pf, double users, double window,
+                       struct joint *j)
+{
+    double first = fmin(users, window);
+
+    j->burst.frac = serve_burst_frac(users, window);
+    j->burst.lo = j->t0 + j->join / 2;
+    j->burst.span = pf->ranks > 0 ? serve_burst_span_s(first / pf->ranks,
+                                                       pf->k.prefill_bulk_s)
+                                  : 0;
+    j->ttft_mean = serve_burst_mean(&j->burst, j->ttft_mean);
 }
 
 /* TTFT over requests: the mean, and the M/M/1 wait at the prefill
  * pool's load at 0.5, 0.9 and 0.99 after the prefill and the transfer
- * (capped in a closed loop by the users ahead); one value for all when
+ * (capped in a closed loop by the users ahead), mixed with a closed
+ * loop's first burst (serve_burst_quantile); one value for all when
  * every request waits alike. */
-static void joint_ttft(const struct joint *j, double s_bulk,
-                       struct serve_result *s)
+static void joint_ttft(const struct joint *j, struct serve_result *s)
 {
     static const double qs[3] = {0.5, 0.9, 0.99};
     double *out[3] = {&s->ttft_p50_ms, &s->ttft_p90_ms, &s->ttft_p99_ms};
@@ -398,8 +446,7 @@ static void joint_ttft(const struct joint *j, double s_bulk,
     for (i = 0; i < 3; i++)
         *out[i] =
             j->spread
-                ? clamp_pos((j->t0 + fmin(serve_wait_at(j->rho, s_bulk, qs[i]),
-                                          j->most)) *
+                ? clamp_pos(serve_burst_quantile(&j->burst, joint_q, j, qs[i]) *
                             1e3)
                 : s->ttft_ms;
 }
@@ -414,7 +461,7 @@ static void both_pools(const struct pool *pf, const struct pool *dc,
         dc->ranks * dc->k.max_batch /
         (decode_time(dc, dc->k.max_batch) > 0 ? decode_time(dc, dc->k.max_batch)
                                               : 1);
-    double top = fmin(pcap, dcap), d;
+    double top = fmin(pcap, dcap), d, measured;
     struct joint j;
     int i;
 
@@ -443,6 +490,7 @@ static void both_pools(const struct pool *pf, const struct pool *dc,
                     hi = mid;
             }
             joint_at(pf, dc, lo > 0 ? lo : hi, q, n, &j);
+            pool_burst(pf, n, (double)sv->window_requests, &j);
         }
     } else if (sv->mode == SERVE_ONLINE &&
                (sv->requests_per_s > 0 || sv->tokens_per_day > 0)) {
@@ -481,11 +529,17 @@ static void both_pools(const struct pool *pf, const struct pool *dc,
     s->tpot_ms = clamp_pos(j.step / dc->k.tau * 1e3);
     s->queue_ms = clamp_pos(
         (j.ttft_mean - prefill_latency(pf) - pf->k.kv_transfer_s) * 1e3);
-    joint_ttft(&j, pf->k.prefill_bulk_s, s);
+    joint_ttft(&j, s);
     s->prefill_ms = clamp_pos(prefill_latency(pf) * 1e3);
     s->e2e_s = clamp_pos(j.ttft_mean + steps_of(dc) * j.step);
     s->utilization = top > 0 ? clamp_pos(j.rps / top) : 0;
-    fill_tokens(s, j.rps, pf->k.in, j.rps * dc->k.out);
+    /* a closed loop's window measures its makespan (serve_window_rps) */
+    measured =
+        sv->concurrency > 0 && sv->mode == SERVE_ONLINE
+            ? serve_window_rps((double)sv->concurrency,
+                               (double)sv->window_requests, j.rps, j.burst.span)
+            : j.rps;
+    fill_tokens(s, measured, pf->k.in, measured * dc->k.out);
 }
 
 /* Whole replicas (tp x pp x attention_dp GPUs) of at least `ranks`

@@ -74,7 +74,11 @@ PY
 # the means).  A row whose source states weights offloaded to host memory
 # may say so (serve.offload=weights), and a row whose copy cites its
 # checkpoint's quantization_config (quant_method) the FP8 scaling it states
-# (software.fp8_scaling: Meta's fbgemm_fp8 is row).
+# (software.fp8_scaling: Meta's fbgemm_fp8 is row).  A closed-loop row
+# whose source states a `vllm bench serve` run of N prompts may state
+# serve.window_requests=N, and where the copy's source cites the run's
+# "total_output_tokens T over C completed" (requests that end at EOS
+# before --random-output-len) serve.output_tokens = T / C rounded.
 shared=../shared/calibration/serving_load_cases.csv
 check "load cases copy: the shared serving load cases" \
     python3 - "$shared" tests/data/serving_load_cases.csv <<'PY'
@@ -96,6 +100,16 @@ def sharegpt(src, ysrc, xs, ys):  # the keys a ShareGPT run of N prompts adds
     k = re.search(r'num-scheduler-steps (\d+)', src)  # vLLM's flag
     steps = ['serve.scheduler_steps=' + k.group(1)] if k else []
     return ys in (xs + want + steps, xs + want, xs)
+def closed_loop(src, ysrc, xs, ys):  # a vllm bench serve run's own facts
+    m = re.search(r'vllm bench serve, (\d+) prompts', src)
+    o = re.search(r'total_output_tokens (\d+) over (\d+) completed', ysrc)
+    if not m:
+        return False
+    out = 'serve.output_tokens=%d' % round(int(o.group(1)) / int(o.group(2))) \
+        if o else None
+    want = [out if out and kv.startswith('serve.output_tokens=') else kv
+            for kv in xs]
+    return ys == want + ['serve.window_requests=' + m.group(1)]
 def stack(sets):
     return [kv.split('=', 1)[1] for kv in sets.split()
             if kv.startswith('software.stack=')]
@@ -110,8 +124,10 @@ for x, y in zip(a, b):
     same = all(x[k] == y[k] for k in ('id', 'expected', 'tol')) and \
         metric(x, y)
     if not same or \
-            not sharegpt(x['source'], y['source'], rest(x['sets']),
-                         rest(y['sets'], y['source'])) or \
+            not (sharegpt(x['source'], y['source'], rest(x['sets']),
+                          rest(y['sets'], y['source'])) or
+                 closed_loop(x['source'], y['source'], rest(x['sets']),
+                             rest(y['sets'], y['source']))) or \
             not release_of(stack(x['sets']), stack(y['sets'])) or \
             not y['source'].startswith(x['source'].rstrip('"')):
         print('differs: ' + y['id'], file=sys.stderr)

@@ -863,6 +863,7 @@ START_TEST(test_closed_loop_over_cap)
     double b = 64, n = 256, rate, wait_ms;
 
     fixture_serving(&sc, 4);
+    sc.serve.window_requests = 0; /* the steady state: no first burst */
     sc.serve.max_batch = (uint64_t)b;
     sc.serve.concurrency = (uint64_t)b;
     fixture_eval_ok(&sc, &at);

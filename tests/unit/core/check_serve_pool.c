@@ -286,6 +286,7 @@ START_TEST(test_closed_loop_invariants)
     double n = users[_i], d;
 
     deepseek_day6(&sc);
+    sc.serve.window_requests = 0; /* the steady state: no first burst */
     sc.serve.concurrency = (uint64_t)n;
     fixture_eval_ok(&sc, &r);
     ck_assert_msg(r.serve.fits, "%s", r.serve.reason);
@@ -315,6 +316,7 @@ START_TEST(test_deepseek_ep32_ep144)
     double d;
 
     deepseek_day6(&sc);
+    sc.serve.window_requests = 0; /* the steady state: no first burst */
     sc.serve.concurrency = 20000;
     fixture_eval_ok(&sc, &r);
     ck_assert_msg(r.serve.fits, "%s", r.serve.reason);
