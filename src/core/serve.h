@@ -186,6 +186,12 @@ double serve_burst_quantile(const struct serve_burst *b, serve_quantile_fn q,
  * (a window that is all burst: not modelled) or n = 0 (steady state). */
 double serve_window_rps(double users, double window, double rps, double span);
 
+/* The window a closed loop replays: serve.window_requests when the plan
+ * gives it (a load test, its first burst and makespan included), else 0,
+ * the steady state a fleet of sv->concurrency users settles in, which is
+ * what a planner sizes for (users do not all arrive at once in service). */
+double serve_closed_window(const struct serve_spec *sv);
+
 /* Distinct experts a batch of b tokens touches in one MoE layer under
  * uniform top-k routing: E (1 - (1 - k/E)^b). */
 double serve_experts_touched(double experts, double k, double b);

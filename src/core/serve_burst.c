@@ -92,3 +92,8 @@ double serve_window_rps(double users, double window, double rps, double span)
     waves = ceil(window / users - 1e-9);
     return window / (waves * cycle + (span > 0 ? span : 0));
 }
+
+double serve_closed_window(const struct serve_spec *sv)
+{
+    return sv->window_stated ? (double)sv->window_requests : 0;
+}

@@ -865,7 +865,7 @@ static void serve_closed_loop(const struct serve_spec *sv,
             double each = ceil(n / mid);
 
             busy_point(e, each, &q);
-            closed_burst(e, each, (double)sv->window_requests / mid, &q);
+            closed_burst(e, each, serve_closed_window(sv) / mid, &q);
             if (each <= s->max_batch && meets(&q, ttft_s, tpot_s, pct))
                 hi = mid;
             else
@@ -878,14 +878,14 @@ static void serve_closed_loop(const struct serve_spec *sv,
     per = ceil(n / replicas);
     run = per > s->max_batch && s->max_batch >= 1 ? s->max_batch : per;
     busy_point(e, run, &pt);
-    closed_burst(e, run, (double)sv->window_requests / replicas, &pt);
+    closed_burst(e, run, serve_closed_window(sv) / replicas, &pt);
     wait_for_slot(&pt, per - run);
     fill_point(&pt, s);
     s->replicas = replicas;
     /* the window measures its makespan (serve_window_rps), the first
      * burst's stagger included */
     s->requests_per_s =
-        serve_window_rps(per, (double)sv->window_requests / replicas, pt.rps,
+        serve_window_rps(per, serve_closed_window(sv) / replicas, pt.rps,
                          pt.burst_span) *
         replicas;
     s->utilization = 1;

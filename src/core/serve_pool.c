@@ -490,7 +490,7 @@ static void both_pools(const struct pool *pf, const struct pool *dc,
                     hi = mid;
             }
             joint_at(pf, dc, lo > 0 ? lo : hi, q, n, &j);
-            pool_burst(pf, n, (double)sv->window_requests, &j);
+            pool_burst(pf, n, serve_closed_window(sv), &j);
         }
     } else if (sv->mode == SERVE_ONLINE &&
                (sv->requests_per_s > 0 || sv->tokens_per_day > 0)) {
@@ -537,7 +537,7 @@ static void both_pools(const struct pool *pf, const struct pool *dc,
     measured =
         sv->concurrency > 0 && sv->mode == SERVE_ONLINE
             ? serve_window_rps((double)sv->concurrency,
-                               (double)sv->window_requests, j.rps, j.burst.span)
+                               serve_closed_window(sv), j.rps, j.burst.span)
             : j.rps;
     fill_tokens(s, measured, pf->k.in, measured * dc->k.out);
 }

@@ -359,6 +359,9 @@ struct serve_spec {
     uint64_t window_requests;  /* requests of a load test above capacity
                                   (the queue grows over them); 0: steady
                                   state, unbounded */
+    bool window_stated;        /* the plan gives serve.window_requests: a
+                                  closed loop replays that load test, its
+                                  first burst included (serve_closed_window) */
     double output_cv;          /* output lengths' standard deviation over their
                                   mean: 0 all alike, 1 exponential (ShareGPT) */
     uint64_t scheduler_steps;  /* decode iterations per scheduling round

@@ -214,6 +214,7 @@ static void resolve_serve(const struct plan *p, struct plan_resolved *out)
     lay->recompute = RECOMPUTE_NONE;
     lay->sequence_parallel = false;
     sc->serve.gpus_auto = p->v[PK_HW_GPUS].is_auto;
+    sc->serve.window_stated = p->v[PK_SERVE_WINDOW_REQUESTS].set;
     if (sc->serve.gpus_auto)
         sc->gpus = lay->tp * lay->pp;
     lay->dp =

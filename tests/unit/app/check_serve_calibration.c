@@ -168,7 +168,7 @@ START_TEST(test_load_cases)
     catalog_close(cat);
     p90 = p90_of(errs, cs.n);
     /* A regression guard, not the target (12%, p90 25%): the repo copy is
-     * at 23.3%, p90 58% (README, serving load cases). */
+     * at 23.0%, p90 58% (README, serving load cases). */
     ck_assert_msg(sum / (double)cs.n <= 0.30, "load MAPE %.1f%% > 30%%",
                   100 * sum / (double)cs.n);
     ck_assert_msg(p90 <= 0.75, "load p90 %.1f%% > 75%%", 100 * p90);

@@ -219,6 +219,7 @@ START_TEST(test_pd_closed_loop_burst)
 
     pd_1p3d(&sc);
     sc.serve.concurrency = 128;
+    sc.serve.window_stated = true;
     sc.serve.window_requests = 0;
     fixture_eval_ok(&sc, &steady);
     ck_assert_msg(steady.serve.fits, "%s", steady.serve.reason);
@@ -287,6 +288,43 @@ END_TEST
 
 /* Aggregated closed loop (one replica, chunked prefill): the same
  * mixture; one user makes no burst. */
+/* A plan that does not give serve.window_requests sizes the steady state
+ * its users settle in: the default window (1000, for queues above
+ * capacity) adds no first burst and no makespan, in one replica or in
+ * disaggregated pools; stated, the same window does. */
+START_TEST(test_closed_window_unstated)
+{
+    struct scenario sc;
+    struct result unstated, steady, stated;
+
+    fixture_serving(&sc, 1);
+    sc.serve.mode = SERVE_ONLINE;
+    sc.serve.concurrency = 16;
+    ck_assert_msg(sc.serve.window_requests >= 1, "default window");
+    ck_assert(!sc.serve.window_stated);
+    fixture_eval_ok(&sc, &unstated);
+    sc.serve.window_stated = true;
+    fixture_eval_ok(&sc, &stated);
+    sc.serve.window_requests = 0;
+    fixture_eval_ok(&sc, &steady);
+    ck_assert_rel(unstated.serve.ttft_ms, steady.serve.ttft_ms, 1e-12);
+    ck_assert_rel(unstated.serve.ttft_p99_ms, steady.serve.ttft_p99_ms, 1e-12);
+    ck_assert_rel(unstated.serve.requests_per_s, steady.serve.requests_per_s,
+                  1e-12);
+    ck_assert(stated.serve.ttft_ms > unstated.serve.ttft_ms);
+
+    pd_1p3d(&sc);
+    sc.serve.concurrency = 128;
+    fixture_eval_ok(&sc, &unstated);
+    sc.serve.window_stated = true;
+    fixture_eval_ok(&sc, &stated);
+    sc.serve.window_requests = 0;
+    fixture_eval_ok(&sc, &steady);
+    ck_assert_rel(unstated.serve.ttft_ms, steady.serve.ttft_ms, 1e-12);
+    ck_assert(stated.serve.ttft_ms > unstated.serve.ttft_ms);
+}
+END_TEST
+
 START_TEST(test_closed_loop_burst)
 {
     struct scenario sc;
@@ -296,6 +334,7 @@ START_TEST(test_closed_loop_burst)
     fixture_serving(&sc, 1);
     sc.serve.mode = SERVE_ONLINE;
     sc.serve.concurrency = 1;
+    sc.serve.window_stated = true;
     sc.serve.window_requests = 0;
     fixture_eval_ok(&sc, &steady);
     sc.serve.window_requests = 10;
@@ -345,6 +384,7 @@ Suite *suite_serve_burst(void)
     tcase_add_test(inv, test_window_rps_invariants);
     tcase_add_test(core, test_pd_closed_loop_burst);
     tcase_add_test(core, test_closed_loop_burst);
+    tcase_add_test(core, test_closed_window_unstated);
     tcase_add_test(core, test_pd_decode_join);
     tcase_add_test(inv, test_burst_quantile_invariants);
     suite_add_tcase(s, core);
