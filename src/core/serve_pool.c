@@ -536,8 +536,8 @@ static void both_pools(const struct pool *pf, const struct pool *dc,
     /* a closed loop's window measures its makespan (serve_window_rps) */
     measured =
         sv->concurrency > 0 && sv->mode == SERVE_ONLINE
-            ? serve_window_rps((double)sv->concurrency,
-                               serve_closed_window(sv), j.rps, j.burst.span)
+            ? serve_window_rps((double)sv->concurrency, serve_closed_window(sv),
+                               j.rps, j.burst.span)
             : j.rps;
     fill_tokens(s, measured, pf->k.in, measured * dc->k.out);
 }
