@@ -39,6 +39,7 @@ enum col_pflags {
     PF_DEFAULT = 1 << 5,    /* an empty cell means dflt (else 0 / "") */
     PF_SOURCED = 1 << 6,    /* a published figure: needs its PF_SOURCE */
     PF_SOURCE = 1 << 7,     /* where the row's PF_SOURCED figures come from */
+    PF_VENDORS = 1 << 8,    /* space-separated vendors of stored accelerators */
 };
 
 struct col_map {
