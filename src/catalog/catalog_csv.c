@@ -372,6 +372,7 @@ static enum cp_status check_row(struct catalog *cat, const struct kind_def *kd,
     size_t i;
     int priced = 0, sourced = 0;
     char bad[CP_ID_MAX];
+    double x;
     enum cp_status st;
 
     for (i = 0; i < kd->ncols; i++) {
@@ -394,6 +395,11 @@ static enum cp_status check_row(struct catalog *cat, const struct kind_def *kd,
             !id_exists(cat, "fabrics", row[i]))
             return diag_set(d, CP_ERR_NOT_FOUND, kd->cols[i].name,
                             "unknown fabric '%s'", row[i]);
+        /* the cell is a number in range (catalog_check_cell) */
+        if ((pf & PF_FLAG) && row[i][0] &&
+            number_parse(row[i], 0, &x) == CP_OK && x != 0 && x != 1)
+            return diag_set(d, CP_ERR_RANGE, kd->cols[i].name,
+                            "must be 0 or 1 (on or off), not %s", row[i]);
         if ((pf & PF_VENDORS) && unknown_vendor(cat, row[i], bad, sizeof(bad)))
             return diag_set(d, CP_ERR_NOT_FOUND, kd->cols[i].name,
                             "no accelerator in the catalog has vendor '%s'",

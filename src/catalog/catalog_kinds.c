@@ -450,10 +450,12 @@
     C(stack_spec, "fp8_row_fused_on", CATCOL_TEXT, 0, 0, 0, NULL, FT_STR,      \
       fp8_row_fused_on, 1, 0, DF | PF_VENDORS,                                 \
       "serving: vendors with a fused row-scaled FP8 GEMM (empty: all)")      \
-    STACK_FRAC(C, "per_op_sac", per_op_sac, 0,                                 \
-               "selective: 1 torchtitan's per-op save list (attention kept)") \
-    STACK_FRAC(C, "fp32_params", fp32_params, 0,                               \
-               "ZeRO-3: 1 the shards are the fp32 master, no 16-bit copy")
+    C(stack_spec, "per_op_sac", CATCOL_REAL, 0, 0, 1, NULL, FT_DBL,            \
+      per_op_sac, 1, 0, DF | PF_FLAG,                                          \
+      "selective: 1 torchtitan's per-op save list (attention kept)")          \
+    C(stack_spec, "fp32_params", CATCOL_REAL, 0, 0, 1, NULL, FT_DBL,           \
+      fp32_params, 1, 0, DF | PF_FLAG,                                         \
+      "ZeRO-3: 1 the shards are the fp32 master, no 16-bit copy")
 
 #define PUBLIC_COL(T, name, type, flags, min, max, choices, ft, member, scale, \
                    dflt, pf, help)                                             \

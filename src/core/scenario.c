@@ -610,6 +610,15 @@ static enum cp_status validate_stack(const struct stack_spec *s, struct diag *d)
          false},
         {"moe_gemm_per_expert", s->moe_gemm_per_expert, 0, 1, false},
     };
+
+    /* facts, on or off: the model reads each at 0.5 from either side */
+    const struct {
+        const char *name;
+        double x;
+    } flag[] = {
+        {"per_op_sac", s->per_op_sac},
+        {"fp32_params", s->fp32_params},
+    };
     size_t i;
 
     for (i = 0; i < sizeof(k) / sizeof(k[0]); i++)
@@ -618,6 +627,11 @@ static enum cp_status validate_stack(const struct stack_spec *s, struct diag *d)
             return diag_set(d, CP_ERR_RANGE, "software.stack",
                             "'%s': %s %g is out of range", s->id, k[i].name,
                             k[i].x);
+    for (i = 0; i < sizeof(flag) / sizeof(flag[0]); i++)
+        if (flag[i].x != 0 && flag[i].x != 1)
+            return diag_set(d, CP_ERR_RANGE, "software.stack",
+                            "'%s': %s %g must be 0 or 1", s->id, flag[i].name,
+                            flag[i].x);
     return CP_OK;
 }
 

@@ -540,23 +540,26 @@ END_TEST
 /* The stack columns of this session's merges (0020-0021): cast_kernel
  * names te or torchao, and a vendor list names vendors the catalog's
  * accelerators have (spec_vendor_listed compares them word by word, case
- * and all: a misspelt one would silently match nothing). */
+ * and all: a misspelt one would silently match nothing); the 0022 flags
+ * per_op_sac and fp32_params are 0 or 1. */
 START_TEST(test_import_stack_kernels)
 {
     static const char hdr[] = "id,name,kind,source,as_of,cast_kernel,"
                               "custom_ar_on,fp8_row_fused_on,runs_on,"
-                              "default_on\n";
+                              "default_on,per_op_sac,fp32_params\n";
     static const struct {
         const char *row, *where, *msg;
     } bad[] = {
-        {"s1,S,train,s,2024,torchoa,,,,", "f.csv:2: cast_kernel", "torchao"},
-        {"s1,S,train,s,2024,TE,,,,", "f.csv:2: cast_kernel", "te|torchao"},
-        {"s1,S,serve,s,2024,,NVIDA,,,", "f.csv:2: custom_ar_on", "'NVIDA'"},
-        {"s1,S,serve,s,2024,,,NVIDIA amd,,", "f.csv:2: fp8_row_fused_on",
+        {"s1,S,train,s,2024,torchoa,,,,,,", "f.csv:2: cast_kernel", "torchao"},
+        {"s1,S,train,s,2024,TE,,,,,,", "f.csv:2: cast_kernel", "te|torchao"},
+        {"s1,S,serve,s,2024,,NVIDA,,,,,", "f.csv:2: custom_ar_on", "'NVIDA'"},
+        {"s1,S,serve,s,2024,,,NVIDIA amd,,,,", "f.csv:2: fp8_row_fused_on",
          "'amd'"},
-        {"s1,S,serve,s,2024,,,,NVIDIA Cerebras,", "f.csv:2: runs_on",
+        {"s1,S,serve,s,2024,,,,NVIDIA Cerebras,,,", "f.csv:2: runs_on",
          "'Cerebras'"},
-        {"s1,S,serve,s,2024,,,,,Nvidia", "f.csv:2: default_on", "'Nvidia'"},
+        {"s1,S,serve,s,2024,,,,,Nvidia,,", "f.csv:2: default_on", "'Nvidia'"},
+        {"s1,S,train,s,2024,,,,,,0.5,", "f.csv:2: per_op_sac", "0 or 1"},
+        {"s1,S,train,s,2024,,,,,,,0.3", "f.csv:2: fp32_params", "0 or 1"},
     };
     char buf[512];
     struct stack_spec st;
@@ -571,8 +574,9 @@ START_TEST(test_import_stack_kernels)
         ck_assert_uint_eq(count(CATALOG_STACKS, "s1"), 0);
     }
     snprintf(buf, sizeof(buf),
-             "%ss1,S,serve,s,2024,torchao,NVIDIA,NVIDIA  AMD,NVIDIA AMD,AMD\n"
-             "s2,S,train,s,2024,te,,,,\n",
+             "%ss1,S,serve,s,2024,torchao,NVIDIA,NVIDIA  AMD,NVIDIA AMD,AMD,"
+             "1,0\n"
+             "s2,S,train,s,2024,te,,,,,0,1\n",
              hdr);
     ck_assert_int_eq(import_str(CATALOG_STACKS, buf), CP_OK);
     ck_assert_int_eq(catalog_get_stack(cat, "s1", &st, NULL, &d), CP_OK);
