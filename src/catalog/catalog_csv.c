@@ -321,6 +321,38 @@ static int id_exists(struct catalog *cat, const char *table, const char *id)
     return found;
 }
 
+/* The first word of a space-separated vendor list that no stored
+ * accelerator has as its vendor (case and all, as spec_vendor_listed
+ * compares them), copied into bad; 0 when every word is one. */
+static int unknown_vendor(struct catalog *cat, const char *list, char *bad,
+                          size_t n)
+{
+    sqlite3_stmt *st = NULL;
+    const char *p = list;
+    int found = 1;
+
+    if (sqlite3_prepare_v2(cat->db,
+                           "SELECT 1 FROM accelerators WHERE vendor = ?", -1,
+                           &st, NULL) != SQLITE_OK)
+        return 0;
+    while (found && *p) {
+        size_t w;
+
+        p += strspn(p, " ");
+        w = strcspn(p, " ");
+        if (!w)
+            break;
+        sqlite3_bind_text(st, 1, p, (int)w, SQLITE_STATIC);
+        found = catalog_step(st) == SQLITE_ROW;
+        sqlite3_reset(st);
+        if (!found)
+            snprintf(bad, n, "%.*s", (int)w, p);
+        p += w;
+    }
+    sqlite3_finalize(st);
+    return !found;
+}
+
 static void where_line(struct diag *d, const char *name, const size_t *lines,
                        size_t r)
 {
@@ -339,6 +371,8 @@ static enum cp_status check_row(struct catalog *cat, const struct kind_def *kd,
 {
     size_t i;
     int priced = 0, sourced = 0;
+    char bad[CP_ID_MAX];
+    double x;
     enum cp_status st;
 
     for (i = 0; i < kd->ncols; i++) {
@@ -361,6 +395,15 @@ static enum cp_status check_row(struct catalog *cat, const struct kind_def *kd,
             !id_exists(cat, "fabrics", row[i]))
             return diag_set(d, CP_ERR_NOT_FOUND, kd->cols[i].name,
                             "unknown fabric '%s'", row[i]);
+        /* the cell is a number in range (catalog_check_cell) */
+        if ((pf & PF_FLAG) && row[i][0] &&
+            number_parse(row[i], 0, &x) == CP_OK && x != 0 && x != 1)
+            return diag_set(d, CP_ERR_RANGE, kd->cols[i].name,
+                            "must be 0 or 1 (on or off), not %s", row[i]);
+        if ((pf & PF_VENDORS) && unknown_vendor(cat, row[i], bad, sizeof(bad)))
+            return diag_set(d, CP_ERR_NOT_FOUND, kd->cols[i].name,
+                            "no accelerator in the catalog has vendor '%s'",
+                            bad);
         if ((pf & PF_PRICE_PROV) && priced && !row[i][0])
             return diag_set(d, CP_ERR_RANGE, kd->cols[i].name,
                             "required when the row has a price");

@@ -412,9 +412,11 @@
       moe_imbalance, 1, 1, DF,                                                 \
       "dropless MoE: busiest EP rank's routed tokens over the even share")     \
     C(stack_spec, "runs_on", CATCOL_TEXT, 0, 0, 0, NULL, FT_STR, runs_on, 1,   \
-      0, DF, "accelerator vendors it runs on (empty: not stated)")             \
+      0, DF | PF_VENDORS,                                                      \
+      "accelerator vendors it runs on (empty: not stated)")                    \
     C(stack_spec, "default_on", CATCOL_TEXT, 0, 0, 0, NULL, FT_STR,            \
-      default_on, 1, 0, DF, "vendors whose accelerators default to it")        \
+      default_on, 1, 0, DF | PF_VENDORS,                                       \
+      "vendors whose accelerators default to it")                              \
     C(stack_spec, "runs_on_source", CATCOL_TEXT, 0, 0, 0, NULL, FT_NONE, id,   \
       1, 0, 0, "where runs_on and default_on are published")                   \
     C(stack_spec, "moe_gemm_per_expert", CATCOL_REAL, 0, 0, 1, NULL, FT_DBL,   \
@@ -439,19 +441,21 @@
       "ZeRO-3: gathered parameters resident before release (0: no cap)")       \
     STACK_FRAC(C, "dp_shard_domain", dp_shard_domain, 0,                       \
                "ZeRO-3: 1 shard inside the scale-up domain, DP across")      \
-    C(stack_spec, "cast_kernel", CATCOL_ID, 0, 0, 0, NULL, FT_STR,             \
+    C(stack_spec, "cast_kernel", CATCOL_ENUM, 0, 0, 0, "te|torchao", FT_STR,   \
       cast_kernel, 1, 0, DF,                                                   \
       "8-bit casts: te (fused into the op before) or torchao; empty = te")    \
     C(stack_spec, "custom_ar_on", CATCOL_TEXT, 0, 0, 0, NULL, FT_STR,          \
-      custom_ar_on, 1, 0, DF,                                                  \
+      custom_ar_on, 1, 0, DF | PF_VENDORS,                                     \
       "serving: vendors with its own TP all-reduce (empty: all)")              \
     C(stack_spec, "fp8_row_fused_on", CATCOL_TEXT, 0, 0, 0, NULL, FT_STR,      \
-      fp8_row_fused_on, 1, 0, DF,                                              \
+      fp8_row_fused_on, 1, 0, DF | PF_VENDORS,                                 \
       "serving: vendors with a fused row-scaled FP8 GEMM (empty: all)")      \
-    STACK_FRAC(C, "per_op_sac", per_op_sac, 0,                                 \
-               "selective: 1 torchtitan's per-op save list (attention kept)") \
-    STACK_FRAC(C, "fp32_params", fp32_params, 0,                               \
-               "ZeRO-3: 1 the shards are the fp32 master, no 16-bit copy")
+    C(stack_spec, "per_op_sac", CATCOL_REAL, 0, 0, 1, NULL, FT_DBL,            \
+      per_op_sac, 1, 0, DF | PF_FLAG,                                          \
+      "selective: 1 torchtitan's per-op save list (attention kept)")          \
+    C(stack_spec, "fp32_params", CATCOL_REAL, 0, 0, 1, NULL, FT_DBL,           \
+      fp32_params, 1, 0, DF | PF_FLAG,                                         \
+      "ZeRO-3: 1 the shards are the fp32 master, no 16-bit copy")
 
 #define PUBLIC_COL(T, name, type, flags, min, max, choices, ft, member, scale, \
                    dflt, pf, help)                                             \

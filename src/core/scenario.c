@@ -479,6 +479,26 @@ static enum cp_status validate_layout(const struct scenario *sc,
     X(HW_POWER_LIMIT_W)                                                        \
     X(HW_STORAGE_TB)
 
+/* hardware.power_limit_w caps the board below its TDP: a cap above it
+ * (nvidia-smi -pl refuses one above the board's maximum limit) or on an
+ * accelerator whose TDP the catalog does not state would set nothing. */
+static enum cp_status validate_power_limit(const struct scenario *sc,
+                                           struct diag *d)
+{
+    const struct accel_spec *a = &sc->accel;
+
+    if (!(sc->power_limit_w > 0))
+        return CP_OK;
+    if (!(a->tdp_w > 0))
+        return diag_set(d, CP_ERR_RANGE, "hardware.power_limit_w",
+                        "'%s' states no tdp_w to cap", a->id);
+    if (sc->power_limit_w > a->tdp_w)
+        return diag_set(d, CP_ERR_RANGE, "hardware.power_limit_w",
+                        "%g W is above the TDP of '%s' (%g W)",
+                        sc->power_limit_w, a->id, a->tdp_w);
+    return CP_OK;
+}
+
 static enum cp_status validate_hardware(const struct scenario *sc,
                                         struct diag *d)
 {
@@ -521,6 +541,9 @@ static enum cp_status validate_hardware(const struct scenario *sc,
         a->price_usd < 0)
         return diag_set(d, CP_ERR_RANGE, "hardware.accelerator",
                         "'%s' has values out of range", a->id);
+    st = validate_power_limit(sc, d);
+    if (st)
+        return st;
     if (s->gpus_per_node < 1 || s->gpus_per_node > 1e6 ||
         s->scaleup_domain < 1 || s->scaleup_domain > B_GPUS_MAX ||
         !(s->scaleup_frac > 0 && s->scaleup_frac <= 1) ||
@@ -587,6 +610,15 @@ static enum cp_status validate_stack(const struct stack_spec *s, struct diag *d)
          false},
         {"moe_gemm_per_expert", s->moe_gemm_per_expert, 0, 1, false},
     };
+
+    /* facts, on or off: the model reads each at 0.5 from either side */
+    const struct {
+        const char *name;
+        double x;
+    } flag[] = {
+        {"per_op_sac", s->per_op_sac},
+        {"fp32_params", s->fp32_params},
+    };
     size_t i;
 
     for (i = 0; i < sizeof(k) / sizeof(k[0]); i++)
@@ -595,6 +627,11 @@ static enum cp_status validate_stack(const struct stack_spec *s, struct diag *d)
             return diag_set(d, CP_ERR_RANGE, "software.stack",
                             "'%s': %s %g is out of range", s->id, k[i].name,
                             k[i].x);
+    for (i = 0; i < sizeof(flag) / sizeof(flag[0]); i++)
+        if (flag[i].x != 0 && flag[i].x != 1)
+            return diag_set(d, CP_ERR_RANGE, "software.stack",
+                            "'%s': %s %g must be 0 or 1", s->id, flag[i].name,
+                            flag[i].x);
     return CP_OK;
 }
 

@@ -537,6 +537,54 @@ START_TEST(test_import_cell_errors)
 }
 END_TEST
 
+/* The stack columns of this session's merges (0020-0021): cast_kernel
+ * names te or torchao, and a vendor list names vendors the catalog's
+ * accelerators have (spec_vendor_listed compares them word by word, case
+ * and all: a misspelt one would silently match nothing); the 0022 flags
+ * per_op_sac and fp32_params are 0 or 1. */
+START_TEST(test_import_stack_kernels)
+{
+    static const char hdr[] = "id,name,kind,source,as_of,cast_kernel,"
+                              "custom_ar_on,fp8_row_fused_on,runs_on,"
+                              "default_on,per_op_sac,fp32_params\n";
+    static const struct {
+        const char *row, *where, *msg;
+    } bad[] = {
+        {"s1,S,train,s,2024,torchoa,,,,,,", "f.csv:2: cast_kernel", "torchao"},
+        {"s1,S,train,s,2024,TE,,,,,,", "f.csv:2: cast_kernel", "te|torchao"},
+        {"s1,S,serve,s,2024,,NVIDA,,,,,", "f.csv:2: custom_ar_on", "'NVIDA'"},
+        {"s1,S,serve,s,2024,,,NVIDIA amd,,,,", "f.csv:2: fp8_row_fused_on",
+         "'amd'"},
+        {"s1,S,serve,s,2024,,,,NVIDIA Cerebras,,,", "f.csv:2: runs_on",
+         "'Cerebras'"},
+        {"s1,S,serve,s,2024,,,,,Nvidia,,", "f.csv:2: default_on", "'Nvidia'"},
+        {"s1,S,train,s,2024,,,,,,0.5,", "f.csv:2: per_op_sac", "0 or 1"},
+        {"s1,S,train,s,2024,,,,,,,0.3", "f.csv:2: fp32_params", "0 or 1"},
+    };
+    char buf[512];
+    struct stack_spec st;
+    size_t i;
+
+    for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        snprintf(buf, sizeof(buf), "%s%s\n", hdr, bad[i].row);
+        ck_assert_int_ne(import_str(CATALOG_STACKS, buf), CP_OK);
+        ck_assert_str_eq(d.where, bad[i].where);
+        ck_assert_msg(strstr(d.msg, bad[i].msg) != NULL, "%s: %s", bad[i].row,
+                      d.msg);
+        ck_assert_uint_eq(count(CATALOG_STACKS, "s1"), 0);
+    }
+    snprintf(buf, sizeof(buf),
+             "%ss1,S,serve,s,2024,torchao,NVIDIA,NVIDIA  AMD,NVIDIA AMD,AMD,"
+             "1,0\n"
+             "s2,S,train,s,2024,te,,,,,0,1\n",
+             hdr);
+    ck_assert_int_eq(import_str(CATALOG_STACKS, buf), CP_OK);
+    ck_assert_int_eq(catalog_get_stack(cat, "s1", &st, NULL, &d), CP_OK);
+    ck_assert_str_eq(st.cast_kernel, "torchao");
+    ck_assert_str_eq(st.fp8_row_fused_on, "NVIDIA  AMD");
+}
+END_TEST
+
 static char *export_str(enum catalog_kind k)
 {
     char *buf = NULL;
@@ -1081,6 +1129,7 @@ Suite *suite_catalog(void)
     tcase_add_test(te, test_import_cloud_price_error);
     tcase_add_test(te, test_import_header_errors);
     tcase_add_test(te, test_import_cell_errors);
+    tcase_add_test(te, test_import_stack_kernels);
     tcase_add_test(te, test_export_import_round_trip);
     tcase_add_test(te, test_injection_text_verbatim);
     tcase_add_test(te, test_plans);

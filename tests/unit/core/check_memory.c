@@ -2,6 +2,7 @@
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "check_helpers.h"
 #include "core/memory.h"
@@ -595,6 +596,36 @@ START_TEST(test_fp32_params)
 }
 END_TEST
 
+/* per_op_sac and fp32_params are facts about a stack, on or off: the
+ * code reads one at > 0.5 and the other side at < 0.5, so a value
+ * between (0.5 recomputed the attention core and still re-gathered)
+ * would be half of each.  Refused, naming the column; 0 and 1 pass. */
+START_TEST(test_stack_flags_whole)
+{
+    static const double bad[] = {0.5, 0.3, 0.999};
+    struct scenario sc;
+    struct diag d;
+    size_t i;
+
+    for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        fixture_scenario(&sc, "h100-sxm");
+        sc.stack.per_op_sac = bad[i];
+        ck_assert_int_ne(scenario_validate(&sc, &d), CP_OK);
+        ck_assert_msg(strstr(d.msg, "per_op_sac") != NULL, "%g: %s", bad[i],
+                      d.msg);
+        fixture_scenario(&sc, "h100-sxm");
+        sc.stack.fp32_params = bad[i];
+        ck_assert_int_ne(scenario_validate(&sc, &d), CP_OK);
+        ck_assert_msg(strstr(d.msg, "fp32_params") != NULL, "%g: %s", bad[i],
+                      d.msg);
+    }
+    fixture_scenario(&sc, "h100-sxm");
+    sc.stack.per_op_sac = 1;
+    sc.stack.fp32_params = 1;
+    ck_assert_int_eq(scenario_validate(&sc, &d), CP_OK);
+}
+END_TEST
+
 Suite *suite_memory(void)
 {
     Suite *s = suite_create("memory");
@@ -613,6 +644,7 @@ Suite *suite_memory(void)
     tcase_add_test(tc, test_zero_shard_domain);
     tcase_add_test(tc, test_per_op_sac_memory);
     tcase_add_test(tc, test_fp32_params);
+    tcase_add_test(tc, test_stack_flags_whole);
     suite_add_tcase(s, tc);
     tc = tcase_create("invariants");
     tcase_add_test(tc, test_components_sum);

@@ -2036,7 +2036,6 @@ START_TEST(test_power_limit)
         {750, 1000, 0.908560296416, "torchao B200 table: 750 W of 1000"},
         {500, 700, 0.893903535097, "async-TP bench: 500 W of 700"},
         {700, 700, 1, "cap at TDP"},
-        {900, 700, 1, "cap above TDP: no faster"},
     };
     struct scenario sc;
     struct result free_r, capped;
@@ -2069,15 +2068,36 @@ START_TEST(test_power_limit)
             ck_assert(capped.energy.gpu_kw == free_r.energy.gpu_kw);
         }
     }
-    /* below the field's floor: refused, naming it */
+    /* below the field's floor, above the board's TDP (nvidia-smi -pl
+     * refuses a limit above the board's maximum), or on an accelerator
+     * whose TDP the catalog does not state: refused, naming the key */
     {
+        static const struct {
+            double cap, tdp;
+        } bad[] = {{10, 700}, {900, 700}, {700.5, 700}, {500, 0}};
         struct diag d;
 
+        for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+            sac_model(&sc);
+            sc.accel.tdp_w = bad[i].tdp;
+            sc.power_limit_w = bad[i].cap;
+            ck_assert_int_ne(scenario_validate(&sc, &d), CP_OK);
+            ck_assert_msg(strstr(d.where, "power_limit_w") != NULL,
+                          "cap %g tdp %g: %s: %s", bad[i].cap, bad[i].tdp,
+                          d.where, d.msg);
+        }
+        /* at the TDP, and no cap without a TDP: accepted */
         sac_model(&sc);
-        sc.power_limit_w = 10;
-        ck_assert_int_ne(scenario_validate(&sc, &d), CP_OK);
-        ck_assert_msg(strstr(d.where, "power_limit_w") != NULL, "%s",
-                      d.where);
+        sc.accel.tdp_w = 700;
+        sc.power_limit_w = 700;
+        ck_assert_int_eq(scenario_validate(&sc, &d), CP_OK);
+        sc.accel.tdp_w = 0;
+        sc.power_limit_w = 0;
+        ck_assert_int_eq(scenario_validate(&sc, &d), CP_OK);
+        /* the clock itself stays whole above the TDP (no faster) */
+        sc.accel.tdp_w = 700;
+        sc.power_limit_w = 900;
+        ck_assert(spec_power_clock(&sc) == 1);
     }
 }
 END_TEST
