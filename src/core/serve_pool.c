@@ -336,6 +336,8 @@ struct joint {
     double join;          /* the decode step a first token waits within */
     bool spread;          /* the wait varies over requests (M/M/1) */
     struct serve_burst burst; /* a closed loop's first burst (none: 0) */
+    double fluid; /* offered above capacity: the wait the window's last
+                   * request has for those ahead (pools_overload; 0: none) */
 };
 
 /* Mean waiting time of the same M/M/1 queue: rho s / (1 - rho). */
@@ -397,6 +399,7 @@ static void joint_at(const struct pool *pf, const struct pool *dc, double rps,
     j->rho = rho;
     j->s_bulk = pf->k.prefill_bulk_s;
     j->spread = true;
+    j->fluid = 0;
     memset(&j->burst, 0, sizeof(j->burst));
 }
 
@@ -409,7 +412,29 @@ static double joint_q(const void *arg, double p)
     const struct joint *j = arg;
 
     return j->t0 + p * j->join +
-           fmin(serve_wait_at(j->rho, j->s_bulk, p), j->most);
+           fmin(serve_wait_at(j->rho, j->s_bulk, p), j->most) + p * j->fluid;
+}
+
+/* Open arrivals at rps above the pools' capacity top, over a load test of
+ * n requests (serve.window_requests): the pools serve top a second and
+ * the queue grows by rps - top until the last arrival, so the k-th
+ * request waits k (1 / top - 1 / rps) for those ahead (the fluid queue
+ * serve_queue.c settles into past its stepped horizon), uniform over the
+ * window: the mean is half the last one's wait, quantile p that share of
+ * it.  It replaces the steady M/M/1 wait, which has no bound at the
+ * capacity.  Throughput saturates at top.  Returns false with no window
+ * (n = 0): the wait grows without bound. */
+static bool pools_overload(double rps, double top, double n, struct joint *j)
+{
+    j->rps = top;
+    if (!(n >= 1) || !(top > 0))
+        return false;
+    j->fluid = n * (1 / top - 1 / rps);
+    j->rho = 0;
+    j->queue = j->fluid / 2;
+    j->ttft_mean = j->t0 + j->join / 2 + j->queue;
+    j->spread = true;
+    return true;
 }
 
 /* A closed loop's first burst over the load test's window (serve_burst.c,
@@ -499,10 +524,20 @@ static void both_pools(const struct pool *pf, const struct pool *dc,
         joint_at(pf, dc, fmin(rps, top * 0.999999), q, 0, &j);
         if (rps >= top) {
             s->fits = false;
-            serve_miss(s, SERVE_MISS_CAPACITY,
-                       "%.3g req/s exceed the pools' capacity (prefill %.3g, "
-                       "decode %.3g req/s)",
-                       rps, pcap, dcap);
+            s->saturated = true;
+            if (pools_overload(rps, top, (double)sv->window_requests, &j))
+                serve_miss(s, SERVE_MISS_CAPACITY,
+                           "%.3g req/s exceed the pools' capacity (prefill "
+                           "%.3g, decode %.3g req/s): throughput saturates "
+                           "and TTFT grows with the queue over %llu requests",
+                           rps, pcap, dcap,
+                           (unsigned long long)sv->window_requests);
+            else
+                serve_miss(s, SERVE_MISS_CAPACITY,
+                           "%.3g req/s exceed the pools' capacity (prefill "
+                           "%.3g, decode %.3g req/s): the queue and TTFT "
+                           "grow without bound (serve.window_requests = 0)",
+                           rps, pcap, dcap);
         }
         if (sv->ttft_ms > 0 && j.ttft * 1e3 > sv->ttft_ms) {
             s->fits = false;
@@ -688,4 +723,7 @@ void serve_pool_estimate(const struct scenario *sc, const struct model_shape *m,
         s->gpus > 0 ? clamp_pos(s->prefill_gpus / s->gpus) : 0;
     both_pools(&pf, &dc, s);
     one_latency(s, true);
+    /* above capacity with no window the queue has no bound: no latency */
+    if (s->saturated && !(sv->window_requests >= 1))
+        s->latency_known = false;
 }

@@ -292,6 +292,48 @@ END_TEST
  * its users settle in: the default window (1000, for queues above
  * capacity) adds no first burst and no makespan, in one replica or in
  * disaggregated pools; stated, the same window does. */
+/* Open arrivals above the pools' capacity over a load test of n requests:
+ * throughput saturates at the capacity and the k-th request waits
+ * k (1 / cap - 1 / rps) for those ahead, so the mean queue is half the
+ * last one's wait (n / 2 (1 / cap - 1 / rps)) beside half a decode step
+ * (the wait to join the running batch), the percentiles are in order and
+ * below the whole window's span, n more requests wait that much more, and
+ * with no window the latency is unknown (null), not
+ * a number near a day (the steady M/M/1 wait at the capacity). */
+START_TEST(test_pd_open_overload)
+{
+    struct scenario sc;
+    struct result at, twice, none;
+    double cap, rps, want;
+
+    pd_1p3d(&sc);
+    sc.serve.requests_per_s = 1e-3;
+    fixture_eval_ok(&sc, &at);
+    ck_assert(at.serve.fits && !at.serve.saturated);
+    sc.serve.requests_per_s = 1e3;
+    sc.serve.window_requests = 500;
+    fixture_eval_ok(&sc, &at);
+    cap = at.serve.requests_per_s;
+    rps = sc.serve.requests_per_s;
+    ck_assert(cap > 0 && cap < rps);
+    ck_assert(at.serve.saturated && !at.serve.fits);
+    ck_assert(at.serve.latency_known);
+    want = 500.0 / 2 * (1 / cap - 1 / rps) * 1e3;
+    ck_assert_rel(at.serve.queue_ms, want + at.serve.decode_step_ms / 2,
+                  1e-9);
+    ck_assert(at.serve.ttft_p50_ms <= at.serve.ttft_p90_ms);
+    ck_assert(at.serve.ttft_p90_ms <= at.serve.ttft_p99_ms);
+    ck_assert(at.serve.ttft_p99_ms * 1e-3 < 500 / cap + at.serve.e2e_s);
+    sc.serve.window_requests = 1000;
+    fixture_eval_ok(&sc, &twice);
+    ck_assert_rel(twice.serve.queue_ms - at.serve.queue_ms, want, 1e-9);
+    ck_assert_rel(twice.serve.requests_per_s, cap, 1e-12);
+    sc.serve.window_requests = 0;
+    fixture_eval_ok(&sc, &none);
+    ck_assert(none.serve.saturated && !none.serve.latency_known);
+}
+END_TEST
+
 START_TEST(test_closed_window_unstated)
 {
     struct scenario sc;
@@ -385,6 +427,7 @@ Suite *suite_serve_burst(void)
     tcase_add_test(core, test_pd_closed_loop_burst);
     tcase_add_test(core, test_closed_loop_burst);
     tcase_add_test(core, test_closed_window_unstated);
+    tcase_add_test(core, test_pd_open_overload);
     tcase_add_test(core, test_pd_decode_join);
     tcase_add_test(inv, test_burst_quantile_invariants);
     suite_add_tcase(s, core);
