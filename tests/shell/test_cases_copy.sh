@@ -78,7 +78,11 @@ PY
 # whose source states a `vllm bench serve` run of N prompts may state
 # serve.window_requests=N, and where the copy's source cites the run's
 # "total_output_tokens T over C completed" (requests that end at EOS
-# before --random-output-len) serve.output_tokens = T / C rounded.
+# before --random-output-len) serve.output_tokens = T / C rounded.  A row
+# whose shared source says it wrote a checkpoint's "MXFP4 experts ...
+# attention bf16" as serve.weights=fp4 may state those formats,
+# serve.weights=bf16 serve.expert_weights=mxfp4, where the copy's source
+# cites the checkpoint's quantization_config (modules_to_not_convert).
 shared=../shared/calibration/serving_load_cases.csv
 check "load cases copy: the shared serving load cases" \
     python3 - "$shared" tests/data/serving_load_cases.csv <<'PY'
@@ -87,9 +91,16 @@ a = list(csv.DictReader(open(sys.argv[1], newline='')))
 b = list(csv.DictReader(open(sys.argv[2], newline='')))
 ok = len(a) == len(b)
 import re
+MXFP4 = 'MXFP4 experts (release checkpoint; attention bf16), ' \
+    'written serve.weights=fp4'
 def rest(sets, src=''):
     fp8 = ('software.fp8_scaling=',) if 'quant_method' in src else ()
-    return [kv for kv in sets.split()
+    kvs = sets.split()
+    if MXFP4 in src and 'modules_to_not_convert' in src and \
+            'serve.expert_weights=mxfp4' in kvs:  # the formats it wrote fp4
+        kvs = ['serve.weights=fp4' if kv == 'serve.weights=bf16' else kv
+               for kv in kvs if kv != 'serve.expert_weights=mxfp4']
+    return [kv for kv in kvs
             if not kv.startswith(('software.stack=', 'software.prefill_chunk=',
                                   'serve.offload=') + fp8)]
 def sharegpt(src, ysrc, xs, ys):  # the keys a ShareGPT run of N prompts adds
