@@ -170,7 +170,11 @@ static double peak_of(const struct accel_spec *a, enum precision p)
  * activations in the same format run the GEMMs at that peak (TensorRT-LLM
  * / ModelOpt FP8 and NVFP4); int8 and int4 are weight-only and formats the
  * chip lacks are dequantised to 16 bits (Marlin, AWQ): the GEMMs stay at
- * the 16-bit rate r16. */
+ * the 16-bit rate r16.  NVFP4 without 4-bit tensor cores (Hopper, Ampere)
+ * is one of those: vLLM and SGLang run it as MXFP4, weight-only FP4
+ * dequantised in Marlin's GEMM (vLLM PR #17687 / #18000 "NVFP4 Marlin",
+ * SGLang PR #19652 "NVFP4 Marlin fallback for non-Blackwell GPUs"), and
+ * TensorRT-LLM has no NVFP4 before Blackwell. */
 static double format_rate(const struct accel_spec *a, enum serve_dtype w,
                           double r16, double low_eff, double fp4_eff)
 {
@@ -178,8 +182,6 @@ static double format_rate(const struct accel_spec *a, enum serve_dtype w,
         return peak_of(a, PREC_FP8) * low_eff;
     if ((w == SD_FP4 || w == SD_MXFP4) && peak_of(a, PREC_FP4) > 0)
         return peak_of(a, PREC_FP4) * fp4_eff;
-    if (w == SD_FP4 && peak_of(a, PREC_FP8) > 0)
-        return peak_of(a, PREC_FP8) * low_eff;
     return r16;
 }
 

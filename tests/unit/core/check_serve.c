@@ -540,7 +540,9 @@ END_TEST
 
 /* A 4-bit GEMM runs at the accelerator's measured 4-bit share when the
  * row has one (GB300: 8640.3 of 15000 TFLOP/s), else at the 8-bit share;
- * MXFP4 on a chip without 4-bit tensor cores is dequantised to 16 bits. */
+ * MXFP4 and NVFP4 on a chip without 4-bit tensor cores are dequantised to
+ * 16 bits in the GEMM (Marlin W4A16: vLLM PR #17687 / #18000, SGLang PR
+ * #19652; TensorRT-LLM has no NVFP4 before Blackwell). */
 START_TEST(test_fp4_ceiling)
 {
     struct scenario sc;
@@ -567,6 +569,11 @@ START_TEST(test_fp4_ceiling)
     fixture_eval_ok(&sc, &c);
     ck_assert(b.serve.prefill_ms > c.serve.prefill_ms);
     ck_assert(b.serve.weights_bytes < c.serve.weights_bytes);
+    /* ... NVFP4 too: slower than fp8, with fewer bytes than it */
+    sc.serve.weights = SD_FP4;
+    fixture_eval_ok(&sc, &a);
+    ck_assert(a.serve.prefill_ms > c.serve.prefill_ms);
+    ck_assert(a.serve.weights_bytes < c.serve.weights_bytes);
 }
 END_TEST
 
