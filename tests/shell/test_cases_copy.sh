@@ -83,6 +83,12 @@ PY
 # attention bf16" as serve.weights=fp4 may state those formats,
 # serve.weights=bf16 serve.expert_weights=mxfp4, where the copy's source
 # cites the checkpoint's quantization_config (modules_to_not_convert).
+# An InferenceX row whose copy cites the benchmark script at the run date
+# ("SemiAnalysisAI/InferenceX benchmarks/<script> @<commit>") may state
+# the KV cache dtype it launches the engine with ("kv-cache-dtype X" or
+# "kv_cache_config dtype X": serve.kv_cache=X) and its prompt count
+# ("--num-prompts CONC x 10 = N", N ten times the row's concurrency:
+# serve.window_requests=N).
 shared=../shared/calibration/serving_load_cases.csv
 check "load cases copy: the shared serving load cases" \
     python3 - "$shared" tests/data/serving_load_cases.csv <<'PY'
@@ -121,6 +127,22 @@ def closed_loop(src, ysrc, xs, ys):  # a vllm bench serve run's own facts
     want = [out if out and kv.startswith('serve.output_tokens=') else kv
             for kv in xs]
     return ys == want + ['serve.window_requests=' + m.group(1)]
+def inferencex(ysrc, xs, ys):  # the facts an InferenceX script states
+    if not re.search(r'SemiAnalysisAI/InferenceX benchmarks/\S+ @[0-9a-f]{7}',
+                     ysrc):
+        return False
+    kv = re.search(r'kv(?:-cache-dtype|_cache_config dtype) (\w+)', ysrc)
+    want = ['serve.kv_cache=' + kv.group(1)
+            if kv and kv_.startswith('serve.kv_cache=') else kv_
+            for kv_ in xs]
+    n = re.search(r'--num-prompts CONC x 10 = (\d+)', ysrc)
+    c = [kv_.split('=')[1] for kv_ in xs
+         if kv_.startswith('serve.concurrency=')]
+    if n:
+        if not c or int(n.group(1)) != 10 * int(c[0]):
+            return False
+        want.append('serve.window_requests=' + n.group(1))
+    return ys == want
 def stack(sets):
     return [kv.split('=', 1)[1] for kv in sets.split()
             if kv.startswith('software.stack=')]
@@ -138,7 +160,9 @@ for x, y in zip(a, b):
             not (sharegpt(x['source'], y['source'], rest(x['sets']),
                           rest(y['sets'], y['source'])) or
                  closed_loop(x['source'], y['source'], rest(x['sets']),
-                             rest(y['sets'], y['source']))) or \
+                             rest(y['sets'], y['source'])) or
+                 inferencex(y['source'], rest(x['sets']),
+                            rest(y['sets'], y['source']))) or \
             not release_of(stack(x['sets']), stack(y['sets'])) or \
             not y['source'].startswith(x['source'].rstrip('"')):
         print('differs: ' + y['id'], file=sys.stderr)
