@@ -855,6 +855,7 @@ static enum cp_status validate_serve(const struct scenario *sc, struct diag *d)
                       sc->accel.id);
     CHECK_ENUM(SERVE_KV_CACHE)
     CHECK_ENUM(SERVE_DISAGGREGATED)
+    CHECK_ENUM(SERVE_ASYNC_SCHEDULING)
     if (!st)
         st = validate_serve_offload(sc, d);
     if (st)

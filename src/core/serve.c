@@ -361,6 +361,7 @@ void serve_engine_init(const struct scenario *sc, const struct model_shape *m,
     e->ar_custom = spec_vendor_listed(st->custom_ar_on, a->vendor);
     e->overhead = st->step_overhead_s;
     e->sched = sv->scheduler_steps >= 1 ? (double)sv->scheduler_steps : 1;
+    e->host_async = sv->async_scheduling != 0;
     /* A forward pass is a chain of kernels: per dense layer about 12
      * (norm, QKV, RoPE, attention, O, all-reduce/residual, norm, gate-up,
      * activation, down, all-reduce, residual), a MoE layer 8 more (router,
@@ -516,6 +517,22 @@ static double decode_host_s(const struct engine *e)
     return e->overhead / e->sched;
 }
 
+/* The host time a decode step of `gpu_s` on the GPU waits for.  With
+ * asynchronous scheduling the host prepares step i + 1 while the GPU runs
+ * step i (vLLM --async-scheduling, 0.10.2: the scheduler runs one step
+ * ahead; SGLang's overlap scheduler, v0.4 "zero-overhead batch
+ * scheduler"), so a step takes the longer of the two: the host's work
+ * shows only beyond the GPU's.  Otherwise it runs between steps, all of
+ * it. */
+static double decode_host_exposed_s(const struct engine *e, double gpu_s)
+{
+    double host = decode_host_s(e);
+
+    if (!e->host_async)
+        return host;
+    return host > gpu_s ? host - gpu_s : 0;
+}
+
 /* The drafts of one decode step when the drafter is the model's own MTP
  * module (serve.spec_tokens g, model.mtp_layers >= 1; TensorRT-LLM MTP,
  * SGLang and vLLM with DeepSeek's NextN weights): the module runs g times
@@ -557,13 +574,15 @@ double serve_decode_step_s(const struct engine *e, double b, double ctx)
     double t_mem = bytes / e->bw * e->pp;
     double t_cmp = matmul_s(e, toks) * e->pp +
                    e->attn_c_dec * toks * ctx / e->gpr / e->attn_rate * e->pp;
+    double gpu = (t_mem > t_cmp ? t_mem + (1 - e->overlap) * t_cmp
+                                : t_cmp + (1 - e->overlap) * t_mem) +
+                 allreduce_s(e, toks) + serve_a2a_s(&e->a2a, toks) +
+                 serve_elemwise_s(e, toks, false) + serve_dequant_s(e, toks) +
+                 e->launch;
+    double drafts = mtp_draft_s(e, b, ctx);
 
     return serve_offload_pass_s(
-        e, (t_mem > t_cmp ? t_mem + (1 - e->overlap) * t_cmp
-                          : t_cmp + (1 - e->overlap) * t_mem) +
-               allreduce_s(e, toks) + serve_a2a_s(&e->a2a, toks) +
-               serve_elemwise_s(e, toks, false) + serve_dequant_s(e, toks) +
-               e->launch + decode_host_s(e) + mtp_draft_s(e, b, ctx));
+        e, gpu + decode_host_exposed_s(e, gpu + drafts) + drafts);
 }
 
 /* Mean context a running sequence holds (prompt plus half the output). */

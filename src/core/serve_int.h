@@ -29,6 +29,7 @@ struct engine {
     double ar_alpha, ar_beta;
     double overhead;  /* host work per step */
     double sched;     /* decode iterations per scheduling round (>= 1) */
+    bool host_async;  /* the host's step work beside the GPU's */
     double launch;    /* kernel gaps of one forward pass */
     double overlap;   /* share of the shorter of compute and memory hidden */
     double chunk;     /* tokens per prefill pass */

@@ -88,7 +88,8 @@ PY
 # the KV cache dtype it launches the engine with ("kv-cache-dtype X" or
 # "kv_cache_config dtype X": serve.kv_cache=X) and its prompt count
 # ("--num-prompts CONC x 10 = N", N ten times the row's concurrency:
-# serve.window_requests=N).
+# serve.window_requests=N) and, where it runs vLLM with "async-scheduling
+# true", serve.async_scheduling=yes.
 shared=../shared/calibration/serving_load_cases.csv
 check "load cases copy: the shared serving load cases" \
     python3 - "$shared" tests/data/serving_load_cases.csv <<'PY'
@@ -142,6 +143,8 @@ def inferencex(ysrc, xs, ys):  # the facts an InferenceX script states
         if not c or int(n.group(1)) != 10 * int(c[0]):
             return False
         want.append('serve.window_requests=' + n.group(1))
+    if 'async-scheduling true' in ysrc:
+        want.append('serve.async_scheduling=yes')
     return ys == want
 def stack(sets):
     return [kv.split('=', 1)[1] for kv in sets.split()

@@ -577,6 +577,46 @@ START_TEST(test_fp4_ceiling)
 }
 END_TEST
 
+/* serve.async_scheduling: the host prepares step i + 1 while the GPU runs
+ * step i (vLLM --async-scheduling, SGLang's overlap scheduler), so a
+ * decode step takes the longer of its host work and its GPU work, not
+ * their sum.  Cases {host ms, expected step with it over the GPU step};
+ * the GPU step g is measured with no host work at all. */
+static const struct {
+    const char *name;
+    double host_ms;
+    int beyond; /* 1: host above the GPU step, the step is the host's */
+} async_cases[] = {
+    {"2 ms of host under a longer GPU step: hidden", 2, 0},
+    {"host 10x the GPU step: the step is the host's", 0, 1},
+};
+
+START_TEST(test_async_scheduling)
+{
+    struct scenario sc;
+    struct result none, sync, async;
+    double g, host_ms;
+
+    fixture_serving(&sc, 2);
+    sc.serve.concurrency = 1;
+    sc.stack.step_overhead_s = 0;
+    fixture_eval_ok(&sc, &none);
+    g = none.serve.decode_step_ms;
+    host_ms = async_cases[_i].beyond ? 10 * g : async_cases[_i].host_ms;
+    ck_assert(async_cases[_i].beyond || host_ms < g);
+    sc.stack.step_overhead_s = host_ms / 1e3;
+    fixture_eval_ok(&sc, &sync);
+    sc.serve.async_scheduling = 1;
+    fixture_eval_ok(&sc, &async);
+    /* without it the host's time adds to the GPU's */
+    ck_assert_double_eq_tol(sync.serve.decode_step_ms, g + host_ms,
+                            1e-9 * (g + host_ms));
+    ck_assert_double_eq_tol(async.serve.decode_step_ms,
+                            async_cases[_i].beyond ? host_ms : g,
+                            1e-9 * (g + host_ms));
+}
+END_TEST
+
 START_TEST(test_directions)
 {
     struct scenario sc;
@@ -1592,6 +1632,8 @@ Suite *suite_serve(void)
     tcase_add_test(inv, test_adp_wait_invariants);
     tcase_add_test(core, test_attention_precision);
     tcase_add_test(core, test_fp4_ceiling);
+    tcase_add_loop_test(core, test_async_scheduling, 0,
+                        (int)(sizeof(async_cases) / sizeof(async_cases[0])));
     tcase_add_test(inv, test_tp_invariants);
     tcase_add_test(inv, test_directions);
     tcase_add_test(err, test_bad_input);
