@@ -805,6 +805,8 @@ static enum cp_status validate_serve_layout(const struct scenario *sc,
     X(SERVE_WINDOW_REQUESTS)                                                   \
     X(SERVE_OUTPUT_CV)                                                         \
     X(SERVE_SCHEDULER_STEPS)                                                   \
+    X(SERVE_BATCH_WAIT_ITERS)                                                  \
+    X(SERVE_BATCH_WAIT_TOKENS_FRAC)                                            \
     X(SERVE_PREFIX_HIT)                                                        \
     X(SERVE_MAX_BATCH)                                                         \
     X(SERVE_OWNED_GPUS)                                                        \

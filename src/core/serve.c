@@ -362,6 +362,8 @@ void serve_engine_init(const struct scenario *sc, const struct model_shape *m,
     e->overhead = st->step_overhead_s;
     e->sched = sv->scheduler_steps >= 1 ? (double)sv->scheduler_steps : 1;
     e->host_async = sv->async_scheduling != 0;
+    e->wait_iters = (double)sv->batch_wait_iters;
+    e->wait_frac = sv->batch_wait_frac;
     /* A forward pass is a chain of kernels: per dense layer about 12
      * (norm, QKV, RoPE, attention, O, all-reduce/residual, norm, gate-up,
      * activation, down, all-reduce, residual), a MoE layer 8 more (router,

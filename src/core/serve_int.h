@@ -60,6 +60,9 @@ struct engine {
     /* serve_dequant.c: HBM bytes per token per GPU of FP8 GEMMs
      * dequantised outside their kernels (0 when fused) */
     double dq_tok;
+    /* serve.batch_wait_iters and _tokens_frac: prompts held to batch them
+     * (serve_point.c release_period_s) */
+    double wait_iters, wait_frac;
 };
 
 /* The engine of sc's replica of model m. */

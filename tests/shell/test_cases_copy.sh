@@ -88,8 +88,10 @@ PY
 # the KV cache dtype it launches the engine with ("kv-cache-dtype X" or
 # "kv_cache_config dtype X": serve.kv_cache=X) and its prompt count
 # ("--num-prompts CONC x 10 = N", N ten times the row's concurrency:
-# serve.window_requests=N) and, where it runs vLLM with "async-scheduling
-# true", serve.async_scheduling=yes.
+# serve.window_requests=N), where it runs vLLM with "async-scheduling
+# true" serve.async_scheduling=yes, and TensorRT-LLM's prompt holding
+# ("batch_wait_timeout_iters K", "batch_wait_max_tokens_ratio R") as
+# serve.batch_wait_iters=K serve.batch_wait_tokens_frac=R.
 shared=../shared/calibration/serving_load_cases.csv
 check "load cases copy: the shared serving load cases" \
     python3 - "$shared" tests/data/serving_load_cases.csv <<'PY'
@@ -145,6 +147,11 @@ def inferencex(ysrc, xs, ys):  # the facts an InferenceX script states
         want.append('serve.window_requests=' + n.group(1))
     if 'async-scheduling true' in ysrc:
         want.append('serve.async_scheduling=yes')
+    k = re.search(r'batch_wait_timeout_iters (\d+)', ysrc)
+    r = re.search(r'batch_wait_max_tokens_ratio ([0-9.]+)', ysrc)
+    if k and r:
+        want += ['serve.batch_wait_iters=' + k.group(1),
+                 'serve.batch_wait_tokens_frac=' + r.group(1)]
     return ys == want
 def stack(sets):
     return [kv.split('=', 1)[1] for kv in sets.split()

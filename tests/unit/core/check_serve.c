@@ -617,6 +617,46 @@ START_TEST(test_async_scheduling)
 }
 END_TEST
 
+/* serve.batch_wait_iters k and serve.batch_wait_tokens_frac r: the
+ * scheduler holds new prompts until k iterations have passed or the
+ * iteration's tokens reach r of its budget (TensorRT-LLM
+ * PyExecutor._waiting_requests), so a prompt waits for a release that
+ * comes every k + 1 steps: uniform over them, the median half of it where
+ * the running step alone is half a step.  Cases {k, r, the median's extra
+ * wait in decode steps}: the InferenceX B200 recipe (20, 0.9: 64 users
+ * never fill 90% of the budget in 20 steps); r reached before any hold (a
+ * budget the decode tokens already fill); k or r 0 (no holding). */
+static const struct {
+    const char *name;
+    uint64_t iters;
+    double frac;
+    double extra_steps;
+} hold_cases[] = {
+    {"20 steps, 90% of the budget: the timeout", 20, 0.9, 10},
+    {"a budget the decodes fill: no hold", 20, 1e-6, 0},
+    {"no timeout: no hold", 0, 0.9, 0},
+    {"no ratio: no hold", 20, 0, 0},
+};
+
+START_TEST(test_batch_wait)
+{
+    struct scenario sc;
+    struct result none, held;
+    double step;
+
+    fixture_serving(&sc, 2);
+    sc.serve.concurrency = 64;
+    sc.serve.window_requests = 0; /* the steady state, no first burst */
+    fixture_eval_ok(&sc, &none);
+    sc.serve.batch_wait_iters = hold_cases[_i].iters;
+    sc.serve.batch_wait_frac = hold_cases[_i].frac;
+    fixture_eval_ok(&sc, &held);
+    step = none.serve.decode_step_ms;
+    ck_assert_double_eq_tol(held.serve.ttft_p50_ms - none.serve.ttft_p50_ms,
+                            hold_cases[_i].extra_steps * step, 1e-6 * step);
+}
+END_TEST
+
 START_TEST(test_directions)
 {
     struct scenario sc;
@@ -1632,6 +1672,8 @@ Suite *suite_serve(void)
     tcase_add_test(inv, test_adp_wait_invariants);
     tcase_add_test(core, test_attention_precision);
     tcase_add_test(core, test_fp4_ceiling);
+    tcase_add_loop_test(core, test_batch_wait, 0,
+                        (int)(sizeof(hold_cases) / sizeof(hold_cases[0])));
     tcase_add_loop_test(core, test_async_scheduling, 0,
                         (int)(sizeof(async_cases) / sizeof(async_cases[0])));
     tcase_add_test(inv, test_tp_invariants);
