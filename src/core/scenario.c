@@ -842,6 +842,8 @@ static enum cp_status validate_serve_layout(const struct scenario *sc,
     X(SERVE_WINDOW_REQUESTS)                                                   \
     X(SERVE_OUTPUT_CV)                                                         \
     X(SERVE_SCHEDULER_STEPS)                                                   \
+    X(SERVE_BATCH_WAIT_ITERS)                                                  \
+    X(SERVE_BATCH_WAIT_TOKENS_FRAC)                                            \
     X(SERVE_PREFIX_HIT)                                                        \
     X(SERVE_MAX_BATCH)                                                         \
     X(SERVE_OWNED_GPUS)                                                        \
@@ -892,6 +894,7 @@ static enum cp_status validate_serve(const struct scenario *sc, struct diag *d)
                       sc->accel.id);
     CHECK_ENUM(SERVE_KV_CACHE)
     CHECK_ENUM(SERVE_DISAGGREGATED)
+    CHECK_ENUM(SERVE_ASYNC_SCHEDULING)
     if (!st)
         st = validate_serve_offload(sc, d);
     if (st)

@@ -170,7 +170,11 @@ static double peak_of(const struct accel_spec *a, enum precision p)
  * activations in the same format run the GEMMs at that peak (TensorRT-LLM
  * / ModelOpt FP8 and NVFP4); int8 and int4 are weight-only and formats the
  * chip lacks are dequantised to 16 bits (Marlin, AWQ): the GEMMs stay at
- * the 16-bit rate r16. */
+ * the 16-bit rate r16.  NVFP4 without 4-bit tensor cores (Hopper, Ampere)
+ * is one of those: vLLM and SGLang run it as MXFP4, weight-only FP4
+ * dequantised in Marlin's GEMM (vLLM PR #17687 / #18000 "NVFP4 Marlin",
+ * SGLang PR #19652 "NVFP4 Marlin fallback for non-Blackwell GPUs"), and
+ * TensorRT-LLM has no NVFP4 before Blackwell. */
 static double format_rate(const struct accel_spec *a, enum serve_dtype w,
                           double r16, double low_eff, double fp4_eff)
 {
@@ -178,8 +182,6 @@ static double format_rate(const struct accel_spec *a, enum serve_dtype w,
         return peak_of(a, PREC_FP8) * low_eff;
     if ((w == SD_FP4 || w == SD_MXFP4) && peak_of(a, PREC_FP4) > 0)
         return peak_of(a, PREC_FP4) * fp4_eff;
-    if (w == SD_FP4 && peak_of(a, PREC_FP8) > 0)
-        return peak_of(a, PREC_FP8) * low_eff;
     return r16;
 }
 
@@ -359,6 +361,9 @@ void serve_engine_init(const struct scenario *sc, const struct model_shape *m,
     e->ar_custom = spec_vendor_listed(st->custom_ar_on, a->vendor);
     e->overhead = st->step_overhead_s;
     e->sched = sv->scheduler_steps >= 1 ? (double)sv->scheduler_steps : 1;
+    e->host_async = sv->async_scheduling != 0;
+    e->wait_iters = (double)sv->batch_wait_iters;
+    e->wait_frac = sv->batch_wait_frac;
     /* A forward pass is a chain of kernels: per dense layer about 12
      * (norm, QKV, RoPE, attention, O, all-reduce/residual, norm, gate-up,
      * activation, down, all-reduce, residual), a MoE layer 8 more (router,
@@ -514,6 +519,22 @@ static double decode_host_s(const struct engine *e)
     return e->overhead / e->sched;
 }
 
+/* The host time a decode step of `gpu_s` on the GPU waits for.  With
+ * asynchronous scheduling the host prepares step i + 1 while the GPU runs
+ * step i (vLLM --async-scheduling, 0.10.2: the scheduler runs one step
+ * ahead; SGLang's overlap scheduler, v0.4 "zero-overhead batch
+ * scheduler"), so a step takes the longer of the two: the host's work
+ * shows only beyond the GPU's.  Otherwise it runs between steps, all of
+ * it. */
+static double decode_host_exposed_s(const struct engine *e, double gpu_s)
+{
+    double host = decode_host_s(e);
+
+    if (!e->host_async)
+        return host;
+    return host > gpu_s ? host - gpu_s : 0;
+}
+
 /* The drafts of one decode step when the drafter is the model's own MTP
  * module (serve.spec_tokens g, model.mtp_layers >= 1; TensorRT-LLM MTP,
  * SGLang and vLLM with DeepSeek's NextN weights): the module runs g times
@@ -555,13 +576,15 @@ double serve_decode_step_s(const struct engine *e, double b, double ctx)
     double t_mem = bytes / e->bw * e->pp;
     double t_cmp = matmul_s(e, toks) * e->pp +
                    e->attn_c_dec * toks * ctx / e->gpr / e->attn_rate * e->pp;
+    double gpu = (t_mem > t_cmp ? t_mem + (1 - e->overlap) * t_cmp
+                                : t_cmp + (1 - e->overlap) * t_mem) +
+                 allreduce_s(e, toks) + serve_a2a_s(&e->a2a, toks) +
+                 serve_elemwise_s(e, toks, false) + serve_dequant_s(e, toks) +
+                 e->launch;
+    double drafts = mtp_draft_s(e, b, ctx);
 
     return serve_offload_pass_s(
-        e, (t_mem > t_cmp ? t_mem + (1 - e->overlap) * t_cmp
-                          : t_cmp + (1 - e->overlap) * t_mem) +
-               allreduce_s(e, toks) + serve_a2a_s(&e->a2a, toks) +
-               serve_elemwise_s(e, toks, false) + serve_dequant_s(e, toks) +
-               e->launch + decode_host_s(e) + mtp_draft_s(e, b, ctx));
+        e, gpu + decode_host_exposed_s(e, gpu + drafts) + drafts);
 }
 
 /* Mean context a running sequence holds (prompt plus half the output). */

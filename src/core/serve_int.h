@@ -29,6 +29,7 @@ struct engine {
     double ar_alpha, ar_beta;
     double overhead;  /* host work per step */
     double sched;     /* decode iterations per scheduling round (>= 1) */
+    bool host_async;  /* the host's step work beside the GPU's */
     double launch;    /* kernel gaps of one forward pass */
     double overlap;   /* share of the shorter of compute and memory hidden */
     double chunk;     /* tokens per prefill pass */
@@ -59,6 +60,9 @@ struct engine {
     /* serve_dequant.c: HBM bytes per token per GPU of FP8 GEMMs
      * dequantised outside their kernels (0 when fused) */
     double dq_tok;
+    /* serve.batch_wait_iters and _tokens_frac: prompts held to batch them
+     * (serve_point.c release_period_s) */
+    double wait_iters, wait_frac;
 };
 
 /* The engine of sc's replica of model m. */

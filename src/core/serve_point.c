@@ -221,6 +221,31 @@ static double adp_prompt_stretch(const struct engine *e, double b)
     return serve_adp_wait_factor(b * passes / iters, e->moe_group);
 }
 
+/* The period at which a scheduler that holds new prompts to batch them
+ * releases them (serve.batch_wait_iters k, serve.batch_wait_tokens_frac
+ * r; TensorRT-LLM's PyExecutor._waiting_requests): it counts every
+ * iteration, holds the prompts until k iterations have passed or the
+ * iteration's tokens (the b q decode tokens and the prompts') reach r of
+ * its budget, then releases all of them and counts again.  So the
+ * releases come every k + 1 iterations, or sooner when the prompts
+ * arriving at lambda a second fill the budget first; a prompt waits for
+ * the next one, uniform over the period.  0 without holding. */
+static double release_period_s(const struct engine *e, double b, double lambda,
+                               double step)
+{
+    double need = e->wait_frac * e->chunk - b * e->q, per, k;
+
+    if (!(e->wait_iters >= 1) || !(e->wait_frac > 0) || !(step > 0))
+        return 0;
+    if (!(need > 0))
+        return 0;
+    per = lambda * e->in_new * step;
+    k = per > 0 ? ceil(need / per) : e->wait_iters;
+    if (k > e->wait_iters)
+        k = e->wait_iters;
+    return (k + 1) * step;
+}
+
 /* b requests always in flight on one replica (closed-loop users, or
  * everything queued offline): the engine never idles, so each generation
  * of b requests costs b prefills (batched into chunks) and (O - 1) / tau
@@ -245,6 +270,9 @@ static void busy_point(const struct engine *e, double b, struct point *pt)
     pt->rho_q = b > 1 ? frac * (b - 1) / b : 0;
     pt->s_q = pf;
     pt->round = b > 1 ? round_s(e, step) : 0;
+    /* held prompts wait for the next release instead of the next round */
+    pt->round = fmax(pt->round,
+                     release_period_s(e, b, cycle > 0 ? b / cycle : 0, step));
     wait_dist(pt->rho_q, pf, &pt->queue);
     if (b > 1)
         dist_add_uniform(&pt->queue, pt->round);

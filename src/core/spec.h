@@ -366,6 +366,12 @@ struct serve_spec {
                                   mean: 0 all alike, 1 exponential (ShareGPT) */
     uint64_t scheduler_steps;  /* decode iterations per scheduling round
                                   (vLLM --num-scheduler-steps), >= 1 */
+    int async_scheduling;      /* 1: the host's work of the next decode step
+                                  runs beside this one's GPU work */
+    uint64_t batch_wait_iters; /* iterations new prompts are held to batch
+                                  them (0: none) */
+    double batch_wait_frac;    /* ... or until the iteration's tokens reach
+                                  this share of its budget */
     enum serve_dtype weights;
     /* the routed experts' weights: 0 as weights, else 1 + enum serve_dtype
      * (experts-only quantization: gpt-oss MXFP4 experts, DeepSeek-R1

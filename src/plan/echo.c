@@ -35,6 +35,8 @@ static const char *enum_text(enum plan_key k, int value)
         return serve_dtype_name((enum serve_dtype)value);
     case PK_SERVE_DISAGGREGATED:
         return serve_disagg_name((enum serve_disagg)value);
+    case PK_SERVE_ASYNC_SCHEDULING:
+        return value ? "yes" : "no";
     case PK_SOFTWARE_MOE_A2A_OVERLAP:
     case PK_SOFTWARE_TP_COMM_OVERLAP:
     case PK_SOFTWARE_MOE_FORCE_BALANCE:

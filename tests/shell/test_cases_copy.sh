@@ -78,7 +78,20 @@ PY
 # whose source states a `vllm bench serve` run of N prompts may state
 # serve.window_requests=N, and where the copy's source cites the run's
 # "total_output_tokens T over C completed" (requests that end at EOS
-# before --random-output-len) serve.output_tokens = T / C rounded.
+# before --random-output-len) serve.output_tokens = T / C rounded.  A row
+# whose shared source says it wrote a checkpoint's "MXFP4 experts ...
+# attention bf16" as serve.weights=fp4 may state those formats,
+# serve.weights=bf16 serve.expert_weights=mxfp4, where the copy's source
+# cites the checkpoint's quantization_config (modules_to_not_convert).
+# An InferenceX row whose copy cites the benchmark script at the run date
+# ("SemiAnalysisAI/InferenceX benchmarks/<script> @<commit>") may state
+# the KV cache dtype it launches the engine with ("kv-cache-dtype X" or
+# "kv_cache_config dtype X": serve.kv_cache=X) and its prompt count
+# ("--num-prompts CONC x 10 = N", N ten times the row's concurrency:
+# serve.window_requests=N), where it runs vLLM with "async-scheduling
+# true" serve.async_scheduling=yes, and TensorRT-LLM's prompt holding
+# ("batch_wait_timeout_iters K", "batch_wait_max_tokens_ratio R") as
+# serve.batch_wait_iters=K serve.batch_wait_tokens_frac=R.
 shared=../shared/calibration/serving_load_cases.csv
 check "load cases copy: the shared serving load cases" \
     python3 - "$shared" tests/data/serving_load_cases.csv <<'PY'
@@ -87,9 +100,16 @@ a = list(csv.DictReader(open(sys.argv[1], newline='')))
 b = list(csv.DictReader(open(sys.argv[2], newline='')))
 ok = len(a) == len(b)
 import re
+MXFP4 = 'MXFP4 experts (release checkpoint; attention bf16), ' \
+    'written serve.weights=fp4'
 def rest(sets, src=''):
     fp8 = ('software.fp8_scaling=',) if 'quant_method' in src else ()
-    return [kv for kv in sets.split()
+    kvs = sets.split()
+    if MXFP4 in src and 'modules_to_not_convert' in src and \
+            'serve.expert_weights=mxfp4' in kvs:  # the formats it wrote fp4
+        kvs = ['serve.weights=fp4' if kv == 'serve.weights=bf16' else kv
+               for kv in kvs if kv != 'serve.expert_weights=mxfp4']
+    return [kv for kv in kvs
             if not kv.startswith(('software.stack=', 'software.prefill_chunk=',
                                   'serve.offload=') + fp8)]
 def sharegpt(src, ysrc, xs, ys):  # the keys a ShareGPT run of N prompts adds
@@ -110,6 +130,29 @@ def closed_loop(src, ysrc, xs, ys):  # a vllm bench serve run's own facts
     want = [out if out and kv.startswith('serve.output_tokens=') else kv
             for kv in xs]
     return ys == want + ['serve.window_requests=' + m.group(1)]
+def inferencex(ysrc, xs, ys):  # the facts an InferenceX script states
+    if not re.search(r'SemiAnalysisAI/InferenceX benchmarks/\S+ @[0-9a-f]{7}',
+                     ysrc):
+        return False
+    kv = re.search(r'kv(?:-cache-dtype|_cache_config dtype) (\w+)', ysrc)
+    want = ['serve.kv_cache=' + kv.group(1)
+            if kv and kv_.startswith('serve.kv_cache=') else kv_
+            for kv_ in xs]
+    n = re.search(r'--num-prompts CONC x 10 = (\d+)', ysrc)
+    c = [kv_.split('=')[1] for kv_ in xs
+         if kv_.startswith('serve.concurrency=')]
+    if n:
+        if not c or int(n.group(1)) != 10 * int(c[0]):
+            return False
+        want.append('serve.window_requests=' + n.group(1))
+    if 'async-scheduling true' in ysrc:
+        want.append('serve.async_scheduling=yes')
+    k = re.search(r'batch_wait_timeout_iters (\d+)', ysrc)
+    r = re.search(r'batch_wait_max_tokens_ratio ([0-9.]+)', ysrc)
+    if k and r:
+        want += ['serve.batch_wait_iters=' + k.group(1),
+                 'serve.batch_wait_tokens_frac=' + r.group(1)]
+    return ys == want
 def stack(sets):
     return [kv.split('=', 1)[1] for kv in sets.split()
             if kv.startswith('software.stack=')]
@@ -127,7 +170,9 @@ for x, y in zip(a, b):
             not (sharegpt(x['source'], y['source'], rest(x['sets']),
                           rest(y['sets'], y['source'])) or
                  closed_loop(x['source'], y['source'], rest(x['sets']),
-                             rest(y['sets'], y['source']))) or \
+                             rest(y['sets'], y['source'])) or
+                 inferencex(y['source'], rest(x['sets']),
+                            rest(y['sets'], y['source']))) or \
             not release_of(stack(x['sets']), stack(y['sets'])) or \
             not y['source'].startswith(x['source'].rstrip('"')):
         print('differs: ' + y['id'], file=sys.stderr)

@@ -168,10 +168,11 @@ START_TEST(test_load_cases)
     catalog_close(cat);
     p90 = p90_of(errs, cs.n);
     /* A regression guard, not the target (12%, p90 25%): the repo copy is
-     * at 23.0%, p90 58% (README, serving load cases). */
-    ck_assert_msg(sum / (double)cs.n <= 0.30, "load MAPE %.1f%% > 30%%",
+     * at 21.2%, p90 51% (README, serving load cases; 23.3%, p90 58%
+     * before the gpt-oss and InferenceX rows stated their recipes). */
+    ck_assert_msg(sum / (double)cs.n <= 0.28, "load MAPE %.1f%% > 28%%",
                   100 * sum / (double)cs.n);
-    ck_assert_msg(p90 <= 0.75, "load p90 %.1f%% > 75%%", 100 * p90);
+    ck_assert_msg(p90 <= 0.56, "load p90 %.1f%% > 56%%", 100 * p90);
 }
 END_TEST
 

@@ -540,7 +540,9 @@ END_TEST
 
 /* A 4-bit GEMM runs at the accelerator's measured 4-bit share when the
  * row has one (GB300: 8640.3 of 15000 TFLOP/s), else at the 8-bit share;
- * MXFP4 on a chip without 4-bit tensor cores is dequantised to 16 bits. */
+ * MXFP4 and NVFP4 on a chip without 4-bit tensor cores are dequantised to
+ * 16 bits in the GEMM (Marlin W4A16: vLLM PR #17687 / #18000, SGLang PR
+ * #19652; TensorRT-LLM has no NVFP4 before Blackwell). */
 START_TEST(test_fp4_ceiling)
 {
     struct scenario sc;
@@ -567,6 +569,91 @@ START_TEST(test_fp4_ceiling)
     fixture_eval_ok(&sc, &c);
     ck_assert(b.serve.prefill_ms > c.serve.prefill_ms);
     ck_assert(b.serve.weights_bytes < c.serve.weights_bytes);
+    /* ... NVFP4 too: slower than fp8, with fewer bytes than it */
+    sc.serve.weights = SD_FP4;
+    fixture_eval_ok(&sc, &a);
+    ck_assert(a.serve.prefill_ms > c.serve.prefill_ms);
+    ck_assert(a.serve.weights_bytes < c.serve.weights_bytes);
+}
+END_TEST
+
+/* serve.async_scheduling: the host prepares step i + 1 while the GPU runs
+ * step i (vLLM --async-scheduling, SGLang's overlap scheduler), so a
+ * decode step takes the longer of its host work and its GPU work, not
+ * their sum.  Cases {host ms, expected step with it over the GPU step};
+ * the GPU step g is measured with no host work at all. */
+static const struct {
+    const char *name;
+    double host_ms;
+    int beyond; /* 1: host above the GPU step, the step is the host's */
+} async_cases[] = {
+    {"2 ms of host under a longer GPU step: hidden", 2, 0},
+    {"host 10x the GPU step: the step is the host's", 0, 1},
+};
+
+START_TEST(test_async_scheduling)
+{
+    struct scenario sc;
+    struct result none, sync, async;
+    double g, host_ms;
+
+    fixture_serving(&sc, 2);
+    sc.serve.concurrency = 1;
+    sc.stack.step_overhead_s = 0;
+    fixture_eval_ok(&sc, &none);
+    g = none.serve.decode_step_ms;
+    host_ms = async_cases[_i].beyond ? 10 * g : async_cases[_i].host_ms;
+    ck_assert(async_cases[_i].beyond || host_ms < g);
+    sc.stack.step_overhead_s = host_ms / 1e3;
+    fixture_eval_ok(&sc, &sync);
+    sc.serve.async_scheduling = 1;
+    fixture_eval_ok(&sc, &async);
+    /* without it the host's time adds to the GPU's */
+    ck_assert_double_eq_tol(sync.serve.decode_step_ms, g + host_ms,
+                            1e-9 * (g + host_ms));
+    ck_assert_double_eq_tol(async.serve.decode_step_ms,
+                            async_cases[_i].beyond ? host_ms : g,
+                            1e-9 * (g + host_ms));
+}
+END_TEST
+
+/* serve.batch_wait_iters k and serve.batch_wait_tokens_frac r: the
+ * scheduler holds new prompts until k iterations have passed or the
+ * iteration's tokens reach r of its budget (TensorRT-LLM
+ * PyExecutor._waiting_requests), so a prompt waits for a release that
+ * comes every k + 1 steps: uniform over them, the median half of it where
+ * the running step alone is half a step.  Cases {k, r, the median's extra
+ * wait in decode steps}: the InferenceX B200 recipe (20, 0.9: 64 users
+ * never fill 90% of the budget in 20 steps); r reached before any hold (a
+ * budget the decode tokens already fill); k or r 0 (no holding). */
+static const struct {
+    const char *name;
+    uint64_t iters;
+    double frac;
+    double extra_steps;
+} hold_cases[] = {
+    {"20 steps, 90% of the budget: the timeout", 20, 0.9, 10},
+    {"a budget the decodes fill: no hold", 20, 1e-6, 0},
+    {"no timeout: no hold", 0, 0.9, 0},
+    {"no ratio: no hold", 20, 0, 0},
+};
+
+START_TEST(test_batch_wait)
+{
+    struct scenario sc;
+    struct result none, held;
+    double step;
+
+    fixture_serving(&sc, 2);
+    sc.serve.concurrency = 64;
+    sc.serve.window_requests = 0; /* the steady state, no first burst */
+    fixture_eval_ok(&sc, &none);
+    sc.serve.batch_wait_iters = hold_cases[_i].iters;
+    sc.serve.batch_wait_frac = hold_cases[_i].frac;
+    fixture_eval_ok(&sc, &held);
+    step = none.serve.decode_step_ms;
+    ck_assert_double_eq_tol(held.serve.ttft_p50_ms - none.serve.ttft_p50_ms,
+                            hold_cases[_i].extra_steps * step, 1e-6 * step);
 }
 END_TEST
 
@@ -1585,6 +1672,10 @@ Suite *suite_serve(void)
     tcase_add_test(inv, test_adp_wait_invariants);
     tcase_add_test(core, test_attention_precision);
     tcase_add_test(core, test_fp4_ceiling);
+    tcase_add_loop_test(core, test_batch_wait, 0,
+                        (int)(sizeof(hold_cases) / sizeof(hold_cases[0])));
+    tcase_add_loop_test(core, test_async_scheduling, 0,
+                        (int)(sizeof(async_cases) / sizeof(async_cases[0])));
     tcase_add_test(inv, test_tp_invariants);
     tcase_add_test(inv, test_directions);
     tcase_add_test(err, test_bad_input);
