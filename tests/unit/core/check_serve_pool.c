@@ -172,6 +172,18 @@ START_TEST(test_expert_weights_spread)
 }
 END_TEST
 
+/* DeepSeek-V3 on one pool of 32 GPUs measured alone, offline: EP 32 with
+ * attention data parallel over the 32 ranks. */
+static void ep32_pool(struct scenario *sc, enum serve_pool pool)
+{
+    fixture_wide_ep(sc);
+    sc->serve.mode = SERVE_OFFLINE;
+    sc->gpus = 32;
+    sc->layout.ep = 32;
+    sc->serve.attention_dp = 32;
+    sc->serve.pool = pool;
+}
+
 /* A pool measured alone: the prefill pool's prompts/s are its ranks over
  * one prompt's amortised prefill; the decode pool's tokens/s are
  * ranks x batch / step. */
@@ -180,12 +192,7 @@ START_TEST(test_pool_alone)
     struct scenario sc;
     struct result pf, dc;
 
-    fixture_wide_ep(&sc);
-    sc.serve.mode = SERVE_OFFLINE;
-    sc.gpus = 32;
-    sc.layout.ep = 32;
-    sc.serve.attention_dp = 32;
-    sc.serve.pool = POOL_PREFILL;
+    ep32_pool(&sc, POOL_PREFILL);
     fixture_eval_ok(&sc, &pf);
     ck_assert(pf.serve.fits);
     ck_assert_double_eq_tol(pf.serve.input_tokens_per_s,
@@ -505,12 +512,7 @@ START_TEST(test_mtp_draft)
     double d[4], plain, head_ms, per, bw;
     unsigned g;
 
-    fixture_wide_ep(&sc);
-    sc.serve.mode = SERVE_OFFLINE;
-    sc.gpus = 32;
-    sc.layout.ep = 32;
-    sc.serve.attention_dp = 32;
-    sc.serve.pool = POOL_DECODE;
+    ep32_pool(&sc, POOL_DECODE);
     sc.serve.decode.max_batch = 16;
     plain = mtp_step_ms(&sc, 0, 0);
     ck_assert_rel(mtp_step_ms(&sc, 0, 1), plain, 1e-12);
@@ -537,12 +539,7 @@ START_TEST(test_mtp_weights)
     struct result with, without;
     double dense, want;
 
-    fixture_wide_ep(&sc);
-    sc.serve.mode = SERVE_OFFLINE;
-    sc.gpus = 32;
-    sc.layout.ep = 32;
-    sc.serve.attention_dp = 32;
-    sc.serve.pool = POOL_DECODE;
+    ep32_pool(&sc, POOL_DECODE);
     sc.serve.spec_tokens = 1;
     sc.serve.spec_accept = 0.8;
     fixture_eval_ok(&sc, &without);
@@ -579,12 +576,7 @@ START_TEST(test_expert_gemm_rate)
     struct result fp8, mixed, fp4;
     double r8, nx, want_ms;
 
-    fixture_wide_ep(&sc);
-    sc.serve.mode = SERVE_OFFLINE;
-    sc.gpus = 32;
-    sc.layout.ep = 32;
-    sc.serve.attention_dp = 32;
-    sc.serve.pool = POOL_PREFILL;
+    ep32_pool(&sc, POOL_PREFILL);
     sc.accel.hbm_bps = 1e18;
     sc.accel.peak_flops[PREC_FP4] = 2 * sc.accel.peak_flops[PREC_FP8];
     sc.accel.fp4_gemm_frac = sc.accel.fp8_gemm_frac > 0
